@@ -1,0 +1,12 @@
+// Package citecheck checks citations against the sources they cite: it
+// implements the tool citation-batch-check@1.0.0 (see contracts/) exactly.
+//
+// The engine is pure and safe for concurrent use: [Decode] turns a request
+// body into a validated [Request] or an [*Error]; [Check] turns a Request into
+// a [Result]; [Run] does both. Nothing here does I/O, logs or keeps global
+// state. The CLI (cmd/citecheck) and the service (package server) are thin
+// adapters over these three functions.
+//
+// Every position and length counts Unicode code points from 0, never bytes or
+// UTF-16 units, and text is compared as it is, with no normalization.
+package citecheck

@@ -1,0 +1,170 @@
+package citecheck
+
+import (
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Result is the contract's output: whether every citation held, and if not,
+// the first that did not.
+type Result struct {
+	Valid            bool
+	Reason           Reason       // ReasonNone when Valid
+	FirstDiscrepancy *Discrepancy // nil when Valid
+	CitationsChecked int          // citations compared, the failing one included
+}
+
+// Discrepancy locates the first failing citation and says what broke.
+type Discrepancy struct {
+	CitationIndex int // index in the request's citations, from 0
+	CitationID    string
+	SelectorType  SelectorType
+	Detail        Detail
+}
+
+// Detail is the per-selector detail object. Its shape follows SelectorType:
+// a position citation reports Start … ClaimedChar, a quote citation reports
+// ExactMatches … Observed; the other shape's members are not written. A nil
+// pointer or slice is JSON null. All positions count code points.
+type Detail struct {
+	Field             string   // the input member at fault
+	AvailableVersions []string // versions supplied for the source_id (version_mismatch only)
+
+	// Position shape (SPEC §2.2).
+	Start, End   *int
+	TextLength   *int    // n, the text's length in code points
+	QuoteOffset  *int    // first index where T[start:end] and quote differ
+	SourceOffset *int    // start + QuoteOffset
+	ExpectedChar *string // the source's code point there, nil past its end
+	ClaimedChar  *string // the quote's code point there, nil past its end
+
+	// Quote shape (SPEC §2.3).
+	ExactMatches  *int
+	PrefixMatches *int
+	FullMatches   *int
+	MatchStarts   []int // at most two
+	ClaimedStart  *int
+	ResolvedStart *int
+	Observed      *string // what the source has where the failing part should be
+}
+
+// MarshalJSON writes the result as the contract's output object.
+func (r *Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+
+// AppendJSON appends the result's JSON to dst: compact, members in the output
+// schema's order, so equal results are equal bytes. Linear in the output.
+func (r *Result) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"valid":`...)
+	dst = strconv.AppendBool(dst, r.Valid)
+	dst = append(dst, `,"reason":`...)
+	if r.Reason == ReasonNone {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendString(dst, r.Reason.String())
+	}
+	dst = append(dst, `,"first_discrepancy":`...)
+	if d := r.FirstDiscrepancy; d == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = d.AppendJSON(dst)
+	}
+	dst = append(dst, `,"citations_checked":`...)
+	dst = strconv.AppendInt(dst, int64(r.CitationsChecked), 10)
+	dst = append(dst, `,"authenticity_checked":false,"reference_version":`...)
+	dst = appendString(dst, ReferenceVersion)
+	return append(dst, '}')
+}
+
+// AppendJSON appends the discrepancy's JSON object to dst, members in schema order.
+func (d *Discrepancy) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"citation_index":`...)
+	dst = strconv.AppendInt(dst, int64(d.CitationIndex), 10)
+	dst = append(dst, `,"citation_id":`...)
+	dst = appendString(dst, d.CitationID)
+	dst = append(dst, `,"selector_type":`...)
+	dst = appendString(dst, d.SelectorType.String())
+	dst = append(dst, `,"detail":`...)
+	dst = d.Detail.appendJSON(dst, d.SelectorType)
+	return append(dst, '}')
+}
+
+func (d *Detail) appendJSON(dst []byte, shape SelectorType) []byte {
+	dst = append(dst, `{"field":`...)
+	dst = appendString(dst, d.Field)
+	dst = append(dst, `,"available_versions":`...)
+	if d.AvailableVersions == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i, v := range d.AvailableVersions {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, v)
+		}
+		dst = append(dst, ']')
+	}
+	if shape == PositionSelector {
+		dst = appendIntMember(dst, "start", d.Start)
+		dst = appendIntMember(dst, "end", d.End)
+		dst = appendIntMember(dst, "text_length", d.TextLength)
+		dst = appendIntMember(dst, "quote_offset", d.QuoteOffset)
+		dst = appendIntMember(dst, "source_offset", d.SourceOffset)
+		dst = appendStringMember(dst, "expected_char", d.ExpectedChar)
+		dst = appendStringMember(dst, "claimed_char", d.ClaimedChar)
+		return append(dst, '}')
+	}
+	dst = appendIntMember(dst, "exact_matches", d.ExactMatches)
+	dst = appendIntMember(dst, "prefix_matches", d.PrefixMatches)
+	dst = appendIntMember(dst, "full_matches", d.FullMatches)
+	dst = append(dst, `,"match_starts":`...)
+	if d.MatchStarts == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, '[')
+		for i, p := range d.MatchStarts {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(dst, int64(p), 10)
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendIntMember(dst, "claimed_start", d.ClaimedStart)
+	dst = appendIntMember(dst, "resolved_start", d.ResolvedStart)
+	dst = appendStringMember(dst, "observed", d.Observed)
+	return append(dst, '}')
+}
+
+func appendIntMember(dst []byte, name string, v *int) []byte {
+	dst = append(dst, ',', '"')
+	dst = append(dst, name...)
+	dst = append(dst, '"', ':')
+	if v == nil {
+		return append(dst, "null"...)
+	}
+	return strconv.AppendInt(dst, int64(*v), 10)
+}
+
+func appendStringMember(dst []byte, name string, v *string) []byte {
+	dst = append(dst, ',', '"')
+	dst = append(dst, name...)
+	dst = append(dst, '"', ':')
+	if v == nil {
+		return append(dst, "null"...)
+	}
+	return appendString(dst, *v)
+}
+
+// appendString appends s as a JSON string. s is always valid UTF-8 here
+// (it comes from a strictly decoded request), so quoting cannot fail.
+func appendString(dst []byte, s string) []byte {
+	out, err := jsontext.AppendQuote(dst, s)
+	if err != nil {
+		// Unreachable for decoded input; a hand-built Request with invalid
+		// UTF-8 gets its bytes replaced rather than a malformed document.
+		out, _ = jsontext.AppendQuote(dst, []rune(s))
+	}
+	return out
+}
