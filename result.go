@@ -2,6 +2,7 @@ package citecheck
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -164,7 +165,7 @@ func appendString(dst []byte, s string) []byte {
 	if err != nil {
 		// Unreachable for decoded input; a hand-built Request with invalid
 		// UTF-8 gets its bytes replaced rather than a malformed document.
-		out, _ = jsontext.AppendQuote(dst, []rune(s))
+		out, _ = jsontext.AppendQuote(dst, strings.ToValidUTF8(s, "\uFFFD"))
 	}
 	return out
 }

@@ -1,0 +1,210 @@
+package citecheck
+
+// Run decodes body and checks it: the whole of citation-batch-check@1.0.0
+// for one request. Exactly one of the results is non-nil.
+func Run(body []byte) (*Result, *Error) {
+	req, err := Decode(body)
+	if err != nil {
+		return nil, err
+	}
+	return Check(req), nil
+}
+
+// Check checks the citations in array order and stops at the first that
+// fails (SPEC §2). req must come from [Decode] or satisfy the same rules.
+//
+// Cost: per position citation, O(quote) after a linear index of its source;
+// per quote citation, at most three linear scans of its source (for exact,
+// prefix+exact and prefix+exact+suffix), whatever the number of occurrences.
+func Check(req *Request) *Result {
+	c := NewChecker(req)
+	for k := range req.Citations {
+		if reason, d := c.Citation(k); d != nil {
+			return &Result{Reason: reason, FirstDiscrepancy: d, CitationsChecked: k + 1}
+		}
+	}
+	return &Result{Valid: true, CitationsChecked: len(req.Citations)}
+}
+
+// Checker checks the citations of one request one at a time, in any order,
+// and keeps each source's code point index for the citations after. It is
+// not safe for concurrent use; create one per goroutine.
+type Checker struct {
+	req   *Request
+	index []*textIndex // by source, built on first use
+}
+
+// NewChecker returns a Checker for req (see [Check] for what req must be).
+func NewChecker(req *Request) *Checker {
+	return &Checker{req: req, index: make([]*textIndex, len(req.Sources))}
+}
+
+// Citation checks citation k alone: ReasonNone and nil when it holds, else
+// the reason and the discrepancy to report.
+func (c *Checker) Citation(k int) (Reason, *Discrepancy) {
+	cit := &c.req.Citations[k]
+	d := &Discrepancy{CitationIndex: k, CitationID: cit.CitationID, SelectorType: cit.Selector.Type}
+	reason := c.lookup(cit, &d.Detail)
+	if reason == ReasonNone {
+		if cit.Selector.Type == PositionSelector {
+			reason = checkPosition(c.text(cit), cit, &d.Detail)
+		} else {
+			reason = checkQuote(c.text(cit), cit, &d.Detail)
+		}
+	}
+	if reason == ReasonNone {
+		return ReasonNone, nil
+	}
+	return reason, d
+}
+
+// lookup finds the citation's source (SPEC §2.1).
+func (c *Checker) lookup(cit *Citation, d *Detail) Reason {
+	var versions []string
+	for _, s := range c.req.Sources {
+		if s.SourceID == cit.SourceID {
+			if s.Version == cit.Version {
+				return ReasonNone
+			}
+			versions = append(versions, s.Version)
+		}
+	}
+	if versions == nil {
+		d.Field = "source_id"
+		return ReasonUnknownSource
+	}
+	d.Field, d.AvailableVersions = "version", versions
+	return ReasonVersionMismatch
+}
+
+// text returns the index of the citation's source, which lookup found.
+func (c *Checker) text(cit *Citation) *textIndex {
+	for j, s := range c.req.Sources {
+		if s.SourceID == cit.SourceID && s.Version == cit.Version {
+			if c.index[j] == nil {
+				c.index[j] = newTextIndex(s.Text)
+			}
+			return c.index[j]
+		}
+	}
+	panic("citecheck: text called before lookup")
+}
+
+// checkPosition is the passage check (SPEC §2.2): T[start:end] must read
+// exactly as the quote. O(quote) after the index.
+func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
+	start, end, n := cit.Selector.Start, cit.Selector.End, x.n
+	d.Start, d.End, d.TextLength = &start, &end, &n
+	switch {
+	case start > end:
+		d.Field = "end"
+		return ReasonSpanReversed
+	case end > n:
+		d.Field = "end"
+		if start > n {
+			d.Field = "start"
+		}
+		return ReasonSpanOutOfRange
+	}
+	s, q := x.text[x.byteAt(start):x.byteAt(end)], cit.Quote
+	if s == q {
+		return ReasonNone
+	}
+	// b: the first differing byte, moved back to the start of its code point
+	// (the bytes before it are equal, so it is a boundary in both strings).
+	b := 0
+	for b < len(s) && b < len(q) && s[b] == q[b] {
+		b++
+	}
+	for b > 0 && b < len(s) && s[b]&0xC0 == 0x80 {
+		b--
+	}
+	i := runeCount(s[:b])
+	srcOff := start + i
+	d.Field, d.QuoteOffset, d.SourceOffset = "quote", &i, &srcOff
+	if b < len(s) {
+		ch := firstRune(s[b:])
+		d.ExpectedChar = &ch
+	}
+	if b < len(q) {
+		ch := firstRune(q[b:])
+		d.ClaimedChar = &ch
+	}
+	return ReasonQuoteMismatch
+}
+
+// checkQuote is the anchor check (SPEC §2.3), stage by stage. OP and OF are
+// found as the occurrences of prefix+exact and prefix+exact+suffix, so each
+// stage is one linear scan however many occurrences there are.
+func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
+	sel := &cit.Selector
+	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
+	if cit.HasClaimedStart {
+		cs := cit.ClaimedStart
+		d.ClaimedStart = &cs
+	}
+	oe := findOccurrences(x.text, e)
+	d.ExactMatches = &oe.count
+	if oe.count == 0 {
+		d.Field = "exact"
+		return ReasonExactNotFound
+	}
+	op := oe // byte offsets of exact where prefix+exact occurs
+	if p != "" {
+		op = shift(findOccurrences(x.text, p+e), len(p))
+		d.PrefixMatches = &op.count
+		if op.count == 0 {
+			d.Field, d.MatchStarts = "prefix", matchStarts(x, oe)
+			at := d.MatchStarts[0]
+			obs := x.slice(at-runeCount(p), at)
+			d.Observed = &obs
+			return ReasonPrefixMismatch
+		}
+	}
+	of := op
+	if s != "" {
+		of = shift(findOccurrences(x.text, p+e+s), len(p))
+	}
+	d.FullMatches = &of.count
+	if of.count == 0 {
+		d.Field, d.MatchStarts = "suffix", matchStarts(x, op)
+		at := d.MatchStarts[0] + runeCount(e)
+		obs := x.slice(at, at+runeCount(s))
+		d.Observed = &obs
+		return ReasonSuffixMismatch
+	}
+	d.MatchStarts = matchStarts(x, of)
+	if of.count >= 2 {
+		d.Field = "exact"
+		return ReasonAmbiguousAnchor
+	}
+	resolved := d.MatchStarts[0]
+	if cit.HasClaimedStart && cit.ClaimedStart != resolved {
+		at := min(cit.ClaimedStart, x.n)
+		obs := x.slice(at, at+runeCount(e))
+		d.Field, d.ResolvedStart, d.Observed = "claimed_start", &resolved, &obs
+		return ReasonPositionMismatch
+	}
+	d.MatchStarts = nil
+	return ReasonNone
+}
+
+// shift moves the first occurrences right by k bytes: from where
+// prefix+exact starts to where exact starts.
+func shift(o occurrences, k int) occurrences {
+	for i, f := range o.first {
+		if f >= 0 {
+			o.first[i] = f + k
+		}
+	}
+	return o
+}
+
+// matchStarts returns the first two (at most) occurrences as code point indexes.
+func matchStarts(x *textIndex, o occurrences) []int {
+	starts := make([]int, 0, 2)
+	for _, f := range o.first[:min(o.count, 2)] {
+		starts = append(starts, x.cpAt(f))
+	}
+	return starts
+}

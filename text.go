@@ -1,0 +1,115 @@
+package citecheck
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"sort"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// indexBlock is how many bytes of text one entry of textIndex.marks covers:
+// a conversion walks at most this many bytes past a binary search.
+const indexBlock = 256
+
+// textIndex converts between byte offsets and code point indexes of one text
+// without rescanning it per citation. Building it is linear in the text and
+// runs a word (8 bytes) at a time; each conversion then costs
+// O(log(len/256) + 256). ASCII texts, where the two coincide, need no table.
+type textIndex struct {
+	text  string
+	n     int     // length in code points
+	marks []int32 // marks[k]: code points that start before byte k*indexBlock; nil for ASCII
+}
+
+func newTextIndex(s string) *textIndex {
+	b := bytesOf(s)
+	if isASCII(b) {
+		return &textIndex{text: s, n: len(s)}
+	}
+	marks := make([]int32, len(b)/indexBlock+1)
+	n := 0
+	for k := range marks {
+		marks[k] = int32(n)
+		end := min((k+1)*indexBlock, len(b))
+		n += countLeads(b[k*indexBlock : end])
+	}
+	return &textIndex{text: s, n: n, marks: marks}
+}
+
+// cpAt returns the code point index of byte offset off, a character
+// boundary in [0, len(text)].
+func (x *textIndex) cpAt(off int) int {
+	if x.marks == nil {
+		return off
+	}
+	k := off / indexBlock
+	return int(x.marks[k]) + countLeads(bytesOf(x.text[k*indexBlock:off]))
+}
+
+// byteAt returns the byte offset of code point index cp, in [0, n].
+func (x *textIndex) byteAt(cp int) int {
+	if x.marks == nil {
+		return cp
+	}
+	// The last block that starts at or before code point cp.
+	k := sort.Search(len(x.marks), func(k int) bool { return int(x.marks[k]) > cp }) - 1
+	c := int(x.marks[k])
+	for i := k * indexBlock; i < len(x.text); i++ {
+		if x.text[i]&0xC0 != 0x80 { // a lead byte starts code point c
+			if c == cp {
+				return i
+			}
+			c++
+		}
+	}
+	return len(x.text)
+}
+
+// slice returns text[from:to] in code points, clamped to the text.
+func (x *textIndex) slice(from, to int) string {
+	from, to = max(0, min(from, x.n)), max(0, min(to, x.n))
+	return x.text[x.byteAt(from):x.byteAt(to)]
+}
+
+// runeCount is the length of s in code points.
+func runeCount(s string) int { return countLeads(bytesOf(s)) }
+
+// firstRune returns the first code point of s as a string.
+func firstRune(s string) string {
+	_, size := utf8.DecodeRuneInString(s)
+	return s[:size]
+}
+
+// countLeads counts the bytes of valid UTF-8 b that start a code point (all
+// but the continuation bytes 10xxxxxx), eight at a time.
+func countLeads(b []byte) int {
+	n := len(b)
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		n -= bits.OnesCount64(w >> 7 &^ (w >> 6) & 0x0101010101010101)
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c&0xC0 == 0x80 {
+			n--
+		}
+	}
+	return n
+}
+
+func isASCII(b []byte) bool {
+	var acc uint64
+	for len(b) >= 8 {
+		acc |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		acc |= uint64(c)
+	}
+	return acc&0x8080808080808080 == 0
+}
+
+// bytesOf views s as bytes without copying, for word-at-a-time reads. The
+// slice must never be written.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
