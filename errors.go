@@ -6,9 +6,9 @@ import "fmt"
 // CodeLimitExceeded; the others belong to the interfaces (HTTP, MCP, CLI),
 // which report them with the same Error type.
 const (
-	CodeInvalidInput     = "invalid_input"     // the body breaks I-JSON, the schema or a rule across members
-	CodeLimitExceeded    = "limit_exceeded"    // the body is well formed but over one of the contract's limits
-	CodeNotFound         = "not_found"         // no such tool, version or route
+	CodeInvalidInput     = "invalid_input"      // the body breaks I-JSON, the schema or a rule across members
+	CodeLimitExceeded    = "limit_exceeded"     // the body is well formed but over one of the contract's limits
+	CodeNotFound         = "not_found"          // no such tool, version or route
 	CodeMethodNotAllowed = "method_not_allowed" // the route exists, the method does not
 	CodeUnsupportedMedia = "unsupported_media_type"
 	CodeOverloaded       = "overloaded" // too many requests in flight; retry later

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/citecheck/citecheck"
+)
+
+// Exit statuses, so shell scripts and CI can gate on them.
+const (
+	exitValid   = 0 // every citation holds
+	exitFailed  = 1 // a citation failed
+	exitError   = 2 // the request was refused, or the command line is wrong
+	usageString = `usage:
+  citecheck run citation-batch-check 1.0.0 --input FILE|- [--base-url URL]
+  citecheck contract            print the embedded contract JSON
+  citecheck serve [--addr HOST:PORT]
+  citecheck mcp                 MCP over stdio, for desktop clients`
+)
+
+// run is the whole CLI: main only wires signals and the process's streams.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, usageString)
+		return exitError
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "contract":
+		stdout.Write(citecheck.ContractJSON)
+		return exitValid
+	case "serve":
+		return cmdServe(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return cmdMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintln(stdout, usageString)
+		return exitValid
+	}
+	fmt.Fprintf(stderr, "citecheck: unknown command %q\n%s\n", args[0], usageString)
+	return exitError
+}
+
+// runOptions are the flags of `citecheck run`.
+type runOptions struct {
+	input   string
+	baseURL string
+}
+
+// parseInterspersed parses flags that may stand before, between or after
+// the positional arguments, as `run TOOL VERSION --input F` needs.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o runOptions
+	fs := flag.NewFlagSet("citecheck run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.input, "input", "", "the request body: a file, or - for standard input")
+	fs.StringVar(&o.baseURL, "base-url", "", "send the call to the service at this URL instead of running it in-process")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usage(stderr, err.Error())
+	}
+	if len(pos) != 2 {
+		return usage(stderr, "run takes a tool id and a version: run citation-batch-check 1.0.0")
+	}
+	if o.input == "" {
+		return usage(stderr, "--input FILE (or - for standard input) is required")
+	}
+	if e := findTool(pos[0], pos[1]); e != nil {
+		return report(stdout, stderr, nil, e)
+	}
+	body, e := readInput(o.input, stdin)
+	if e != nil {
+		return report(stdout, stderr, nil, e)
+	}
+	if o.baseURL != "" {
+		return runRemote(ctx, o.baseURL, pos[0], pos[1], body, stdout, stderr)
+	}
+	res, e := citecheck.Run(body)
+	return report(stdout, stderr, res, e)
+}
+
+// findTool returns a not_found error naming what exists, unless id and
+// version name this tool.
+func findTool(id, version string) *citecheck.Error {
+	if id == citecheck.ToolID && version == citecheck.ToolVersion {
+		return nil
+	}
+	what := fmt.Sprintf("tool %q", id)
+	if id == citecheck.ToolID {
+		what = fmt.Sprintf("version %q of %s", version, id)
+	}
+	return &citecheck.Error{Code: citecheck.CodeNotFound, Path: "",
+		Message: fmt.Sprintf("no %s; available: %s %s", what, citecheck.ToolID, citecheck.ToolVersion)}
+}
+
+// readInput reads the body from a file or, for "-", standard input, through
+// the max_input_bytes limit.
+func readInput(name string, stdin io.Reader) ([]byte, *citecheck.Error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, &citecheck.Error{Code: citecheck.CodeUsage, Message: "cannot read --input: " + err.Error()}
+		}
+		defer f.Close()
+		r = f
+	}
+	return citecheck.ReadBody(r)
+}
+
+// report prints the envelope and returns the exit status it stands for.
+func report(stdout, stderr io.Writer, res *citecheck.Result, e *citecheck.Error) int {
+	out := citecheck.AppendEnvelope(nil, res, e)
+	stdout.Write(append(out, '\n'))
+	return exitStatus(res, e, stderr)
+}
+
+// exitStatus maps an answer to the exit status, writing the one-line
+// message for errors and failures to stderr.
+func exitStatus(res *citecheck.Result, e *citecheck.Error, stderr io.Writer) int {
+	switch {
+	case e != nil:
+		fmt.Fprintf(stderr, "citecheck: %s: %s\n", e.Code, e.Message)
+		return exitError
+	case !res.Valid:
+		d := res.FirstDiscrepancy
+		fmt.Fprintf(stderr, "citecheck: citation %d (%s) failed: %s\n", d.CitationIndex, d.CitationID, res.Reason)
+		return exitFailed
+	}
+	return exitValid
+}
+
+func usage(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "citecheck: %s\n%s\n", msg, usageString)
+	return exitError
+}
+
+// runRemote sends the call to a running service and prints its answer as
+// the in-process run would: same bytes, same exit status.
+func runRemote(ctx context.Context, baseURL, id, version string, body []byte, stdout, stderr io.Writer) int {
+	url := strings.TrimRight(baseURL, "/") + "/v1/tools/" + id + "/versions/" + version + "/execute"
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeUsage, Message: "bad --base-url: " + err.Error()})
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: "cannot reach the service: " + err.Error()})
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: "reading the service's answer: " + err.Error()})
+	}
+	var env struct {
+		Result *struct {
+			Valid            bool `json:"valid"`
+			Reason           *string
+			FirstDiscrepancy *struct {
+				CitationIndex int    `json:"citation_index"`
+				CitationID    string `json:"citation_id"`
+			} `json:"first_discrepancy"`
+		} `json:"result"`
+		Error *citecheck.Error `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &env); err != nil || (env.Result == nil) == (env.Error == nil) {
+		if err == nil {
+			err = errors.New("neither a result nor an error")
+		}
+		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeInternal,
+			Message: fmt.Sprintf("the service answered %s with something else than an envelope: %v", resp.Status, err)})
+	}
+	stdout.Write(append(bytes.TrimRight(raw, "\n"), '\n'))
+	switch {
+	case env.Error != nil:
+		fmt.Fprintf(stderr, "citecheck: %s: %s\n", env.Error.Code, env.Error.Message)
+		return exitError
+	case !env.Result.Valid && env.Result.FirstDiscrepancy != nil && env.Result.Reason != nil:
+		fmt.Fprintf(stderr, "citecheck: citation %d (%s) failed: %s\n", env.Result.FirstDiscrepancy.CitationIndex, env.Result.FirstDiscrepancy.CitationID, *env.Result.Reason)
+		return exitFailed
+	}
+	return exitValid
+}
