@@ -26,7 +26,8 @@ func Decode(body []byte) (*Request, *Error) {
 	if len(body) > MaxInputBytes {
 		return nil, limitError("", LimitInputBytes, MaxInputBytes, int64(len(body)), "bytes")
 	}
-	d := decoder{dec: jsontext.NewDecoder(bytes.NewReader(body))}
+	// A bytes.Buffer lets jsontext parse body in place, without a copy.
+	d := decoder{dec: jsontext.NewDecoder(bytes.NewBuffer(body))}
 	req, err := d.request()
 	if err != nil {
 		return nil, err
@@ -57,7 +58,11 @@ func (d *decoder) request() (*Request, *Error) {
 	req, err := d.body()
 	if err == nil {
 		// A valid value must also be the only one: trailing bytes other than
-		// white space make the body not one JSON text.
+		// white space make the body not one JSON text. jsontext reads a
+		// stream of values, so a second value must be refused here.
+		if d.dec.PeekKind() != 0 {
+			return nil, invalidf("", "body: not one JSON text: another value follows the one that ends at byte %d", d.dec.InputOffset())
+		}
 		if _, err = d.dec.ReadToken(); err == io.EOF {
 			err = nil
 		}
