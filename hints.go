@@ -1,0 +1,287 @@
+package citecheck
+
+import "unicode/utf8"
+
+// MaxHintStarts is how many occurrence starts a [Suggestion] lists at most:
+// enough to choose from, bounded however often a text repeats.
+const MaxHintStarts = 8
+
+// Suggestion is what the source says about a failing citation, found so that
+// whoever fixes it need not search the source by hand. Which fields are set
+// depends on Reason; the others are zero. Every position and length counts
+// code points from 0, as everywhere in this package.
+type Suggestion struct {
+	Reason Reason // the discrepancy's reason
+
+	// SourceIDs (unknown_source): the source_ids the request supplies,
+	// distinct, in input order. (For version_mismatch the detail already
+	// lists the available versions.)
+	SourceIDs []string
+
+	// Where the claimed text occurs exactly in the source.
+	//  - span_reversed, span_out_of_range, quote_mismatch: the quote; a
+	//    correct span is start = Starts[i], end = Starts[i]+Length.
+	//  - ambiguous_anchor: the whole anchor (prefix, exact and suffix);
+	//    Starts are where exact starts, as in match_starts.
+	// Occurrences counts them all, overlapping ones included; Starts lists
+	// the first MaxHintStarts, ascending.
+	Occurrences int
+	Starts      []int
+	Length      int // the claimed text's length: quote, or exact
+
+	// Partial (exact_not_found, and a position citation whose quote occurs
+	// nowhere): how much of the claimed text the source does contain.
+	Partial *PartialMatch
+
+	// UniquePrefix and UniqueSuffix (ambiguous_anchor): the shortest prefix,
+	// and the shortest suffix, taken from the source around the first match
+	// (Starts[0]), that would make the anchor match there only, the other
+	// member unchanged. Each extends the citation's own prefix or suffix.
+	// nil when none fits in max_context_bytes.
+	UniquePrefix, UniqueSuffix *string
+
+	// Observed and ObservedStart (prefix_mismatch, suffix_mismatch,
+	// position_mismatch): what the source has where the failing part should
+	// be (the detail's observed) and where that text starts.
+	Observed      *string
+	ObservedStart int
+
+	// ResolvedStart (position_mismatch): where exact really starts.
+	ResolvedStart *int
+}
+
+// PartialMatch is the longest leading part of a claimed text that occurs in
+// the source, and where the source and the claim part ways after it.
+type PartialMatch struct {
+	Length  int     // leading code points of the claimed text found; 0 when not even its first
+	Start   int     // where that leading part first occurs; -1 when Length is 0
+	At      int     // Start+Length: where the source and the claim differ; -1 when Length is 0
+	Claimed string  // the claimed text's code point at Length: the first that differs
+	Source  *string // the source's code point at At; nil at the end of the text or when Length is 0
+}
+
+// Hint returns what the source says about discrepancy d of req: where the
+// quote really is, how much of an exact that is not found the source has,
+// which prefix or suffix would make an ambiguous anchor unique, what the
+// source has where a prefix or suffix fails, where a misplaced quote really
+// starts. d must come from checking req ([Check], [CheckAll] or
+// [Checker.Citation]); Hint returns nil when d is nil.
+//
+// Cost: O((n+m)·log m) for a text of n and a claimed text of m code points
+// (a binary search over lengths, each step one linear scan), and at most
+// MaxHintStarts/2 further scans to list occurrences; never quadratic.
+func Hint(req *Request, d *Discrepancy) *Suggestion {
+	if d == nil {
+		return nil
+	}
+	cit := &req.Citations[d.CitationIndex]
+	s := &Suggestion{Reason: reasonOf(d)}
+	if s.Reason == ReasonUnknownSource {
+		seen := map[string]bool{}
+		for _, src := range req.Sources {
+			if !seen[src.SourceID] {
+				seen[src.SourceID] = true
+				s.SourceIDs = append(s.SourceIDs, src.SourceID)
+			}
+		}
+		return s
+	}
+	if s.Reason == ReasonVersionMismatch {
+		return s
+	}
+	var text string
+	for _, src := range req.Sources {
+		if src.SourceID == cit.SourceID && src.Version == cit.Version {
+			text = src.Text
+			break
+		}
+	}
+	x := newTextIndex(text)
+	sel := &cit.Selector
+	switch s.Reason {
+	case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
+		s.Length = runeCount(cit.Quote)
+		s.Occurrences, s.Starts = occurrenceStarts(x, cit.Quote, 0)
+		if s.Occurrences == 0 {
+			s.Partial = longestLeadingPart(x, cit.Quote)
+		}
+	case ReasonExactNotFound:
+		s.Length = runeCount(sel.Exact)
+		s.Partial = longestLeadingPart(x, sel.Exact)
+	case ReasonPrefixMismatch:
+		s.ObservedStart = max(0, d.Detail.MatchStarts[0]-runeCount(sel.Prefix))
+		s.Observed = d.Detail.Observed
+	case ReasonSuffixMismatch:
+		s.ObservedStart = d.Detail.MatchStarts[0] + runeCount(sel.Exact)
+		s.Observed = d.Detail.Observed
+	case ReasonPositionMismatch:
+		s.ObservedStart = min(cit.ClaimedStart, x.n)
+		s.Observed = d.Detail.Observed
+		s.ResolvedStart = d.Detail.ResolvedStart
+	case ReasonAmbiguousAnchor:
+		s.Length = runeCount(sel.Exact)
+		s.Occurrences, s.Starts = occurrenceStarts(x, sel.Prefix+sel.Exact+sel.Suffix, runeCount(sel.Prefix))
+		s.UniquePrefix, s.UniqueSuffix = uniqueContext(x, sel, s.Starts[0])
+	}
+	return s
+}
+
+// reasonOf recovers the reason of a discrepancy from its detail: the field
+// at fault and the counts tell the reasons apart (SPEC §2.1–2.3), so a
+// Discrepancy needs no Reason of its own.
+func reasonOf(d *Discrepancy) Reason {
+	det := &d.Detail
+	switch det.Field {
+	case "source_id":
+		return ReasonUnknownSource
+	case "version":
+		return ReasonVersionMismatch
+	case "quote":
+		return ReasonQuoteMismatch
+	case "prefix":
+		return ReasonPrefixMismatch
+	case "suffix":
+		return ReasonSuffixMismatch
+	case "claimed_start":
+		return ReasonPositionMismatch
+	case "exact":
+		if det.ExactMatches != nil && *det.ExactMatches == 0 {
+			return ReasonExactNotFound
+		}
+		return ReasonAmbiguousAnchor
+	}
+	// "start" or "end": reversed, unless the span runs past the text.
+	if det.Start != nil && det.End != nil && *det.Start > *det.End {
+		return ReasonSpanReversed
+	}
+	return ReasonSpanOutOfRange
+}
+
+// occurrenceStarts counts the occurrences of pattern in the text and lists
+// the first MaxHintStarts of them, as code point indexes moved right by
+// skip code points (to where exact starts inside prefix+exact+suffix). Each
+// scan yields two starts, so the listing costs MaxHintStarts/2 scans at most.
+func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
+	o := findOccurrences(x.text, pattern)
+	total := o.count
+	var starts []int
+	for from := 0; ; { // from: the byte offset the current scan started at
+		for _, f := range o.first[:min(o.count, 2)] {
+			if len(starts) < MaxHintStarts {
+				starts = append(starts, x.cpAt(from+f)+skip)
+			}
+		}
+		if o.count <= 2 || len(starts) == MaxHintStarts {
+			return total, starts
+		}
+		// Go on from the code point after the second start: occurrences
+		// start at distinct code points, so none is skipped or repeated.
+		from += o.first[1]
+		_, size := utf8.DecodeRuneInString(x.text[from:])
+		from += size
+		o = findOccurrences(x.text[from:], pattern)
+	}
+}
+
+// longestLeadingPart finds the longest leading part of claimed that occurs in
+// the text, by binary search over its length in code points: when a part
+// occurs, every shorter leading part occurs too. O((n+m)·log m).
+func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
+	offs := make([]int, 0, len(claimed)+1) // byte offset of each code point, and the end
+	for i := range claimed {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(claimed))
+	m := len(offs) - 1
+	// Invariant: claimed[:offs[lo]] occurs, first at byte first (lo = 0
+	// trivially); claimed[:offs[hi+1]] does not.
+	lo, hi, first := 0, m, -1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if o := findOccurrences(x.text, claimed[:offs[mid]]); o.count > 0 {
+			lo, first = mid, o.first[0]
+		} else {
+			hi = mid - 1
+		}
+	}
+	p := &PartialMatch{Length: lo, Start: -1, At: -1}
+	if lo < m {
+		p.Claimed = firstRune(claimed[offs[lo]:])
+	}
+	if lo == 0 {
+		return p
+	}
+	p.Start = x.cpAt(first)
+	p.At = p.Start + lo
+	if b := first + offs[lo]; b < len(x.text) {
+		ch := firstRune(x.text[b:])
+		p.Source = &ch
+	}
+	return p
+}
+
+// uniqueContext finds the shortest prefix and the shortest suffix, read from
+// the text around the match at start, that leave only that match, the other
+// member as the citation has it. Lengthening a context can only remove
+// matches, so uniqueness is monotone in the length and a binary search finds
+// the shortest in O(log) scans. A context over max_context_bytes would be
+// refused, so the search stops there and returns nil when nothing shorter
+// is unique.
+func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *string) {
+	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
+	unique := func(pattern string) bool { return findOccurrences(x.text, pattern).count == 1 }
+	shortest := func(lo, hi int, pattern func(k int) string) *string {
+		// lo: ambiguous (the citation's own context); hi: the longest allowed.
+		if hi <= lo || !unique(pattern(hi)) {
+			return nil
+		}
+		for lo+1 < hi {
+			mid := lo + (hi-lo)/2
+			if unique(pattern(mid)) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		v := pattern(hi)
+		return &v
+	}
+
+	// Prefix T[start-k:start] with k from len(P) to as far back as fits.
+	b := x.byteAt(start)
+	k, used := 0, 0
+	for k < start {
+		_, size := utf8.DecodeLastRuneInString(x.text[:b-used])
+		if used+size > MaxContextBytes {
+			break
+		}
+		k, used = k+1, used+size
+	}
+	prefix = shortest(runeCount(p), k, func(k int) string {
+		return x.slice(start-k, start) + e + s
+	})
+	if prefix != nil {
+		v := (*prefix)[:len(*prefix)-len(e)-len(s)]
+		prefix = &v
+	}
+
+	// Suffix T[q:q+k] with k from len(X) to as far on as fits.
+	q := start + runeCount(e)
+	b = x.byteAt(q)
+	k, used = 0, 0
+	for q+k < x.n {
+		_, size := utf8.DecodeRuneInString(x.text[b+used:])
+		if used+size > MaxContextBytes {
+			break
+		}
+		k, used = k+1, used+size
+	}
+	suffix = shortest(runeCount(s), k, func(k int) string {
+		return p + e + x.slice(q, q+k)
+	})
+	if suffix != nil {
+		v := (*suffix)[len(p)+len(e):]
+		suffix = &v
+	}
+	return prefix, suffix
+}

@@ -1,0 +1,284 @@
+package citecheck
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// hintFor checks a one-source request and returns the hint for its first
+// failing citation.
+func hintFor(t *testing.T, text, citation string) *Suggestion {
+	t.Helper()
+	src, _ := json.Marshal(text)
+	req := mustDecode(t, `{"sources":[{"source_id":"s","version":"v1","text":`+string(src)+`},{"source_id":"t","version":"v1","text":"x"}],"citations":[`+citation+`]}`)
+	res := Check(req)
+	if res.Valid {
+		t.Fatal("the citation holds; the test wants a failure")
+	}
+	s := Hint(req, res.FirstDiscrepancy)
+	if s.Reason != res.Reason {
+		t.Fatalf("hint for %v, result says %v", s.Reason, res.Reason)
+	}
+	return s
+}
+
+func pos(start, end int, quote string) string {
+	q, _ := json.Marshal(quote)
+	return `{"citation_id":"c","source_id":"s","version":"v1","selector":{"type":"TextPositionSelector","start":` +
+		itoa(start) + `,"end":` + itoa(end) + `},"quote":` + string(q) + `}`
+}
+
+func anchor(exact, prefix, suffix string, claimed int) string {
+	m := map[string]string{"type": "TextQuoteSelector", "exact": exact}
+	if prefix != "" {
+		m["prefix"] = prefix
+	}
+	if suffix != "" {
+		m["suffix"] = suffix
+	}
+	sel, _ := json.Marshal(m)
+	c := `{"citation_id":"c","source_id":"s","version":"v1","selector":` + string(sel)
+	if claimed >= 0 {
+		c += `,"claimed_start":` + itoa(claimed)
+	}
+	return c + "}"
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+func str(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
+
+func TestHint(t *testing.T) {
+	const abc = "abcdefghijklmnopqrstuvwxyz"
+	tests := []struct {
+		name     string
+		text     string
+		citation string
+		check    func(t *testing.T, s *Suggestion)
+	}{
+		{"unknown source lists the source ids supplied", abc,
+			`{"citation_id":"c","source_id":"S","version":"v1","selector":{"type":"TextQuoteSelector","exact":"a"}}`,
+			func(t *testing.T, s *Suggestion) {
+				if strings.Join(s.SourceIDs, ",") != "s,t" {
+					t.Errorf("SourceIDs %q", s.SourceIDs)
+				}
+			}},
+		{"a mismatched quote is found where it occurs exactly", abc, pos(4, 7, "xyz"),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 1 || len(s.Starts) != 1 || s.Starts[0] != 23 || s.Length != 3 || s.Partial != nil {
+					t.Errorf("got %+v", s)
+				}
+			}},
+		{"a reversed span's quote is found where it occurs", abc, pos(7, 4, "efg"),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 1 || s.Starts[0] != 4 {
+					t.Errorf("got %+v", s)
+				}
+			}},
+		{"an out-of-range span's quote is found where it occurs", abc, pos(20, 30, "uvw"),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 1 || s.Starts[0] != 20 {
+					t.Errorf("got %+v", s)
+				}
+			}},
+		{"a quote found nowhere gets its longest leading part instead", abc, pos(4, 7, "efh"),
+			func(t *testing.T, s *Suggestion) {
+				p := s.Partial
+				if s.Occurrences != 0 || p == nil || p.Length != 2 || p.Start != 4 || p.At != 6 || p.Claimed != "h" || str(p.Source) != "g" {
+					t.Errorf("got %+v partial %+v", s, p)
+				}
+			}},
+		{"the first differing character is read at the first occurrence of the leading part", strings.Repeat("a", 20), pos(0, 2, "ab"),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 0 || s.Partial.Length != 1 || s.Partial.Claimed != "b" || str(s.Partial.Source) != "a" {
+					t.Errorf("got %+v partial %+v", s, s.Partial)
+				}
+			}},
+		{"exact not found gives the longest leading part, where, and the first differing character", abc, anchor("mnoPQ", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				p := s.Partial
+				if p.Length != 3 || p.Start != 12 || p.At != 15 || p.Claimed != "P" || str(p.Source) != "p" || s.Length != 5 {
+					t.Errorf("got %+v", p)
+				}
+			}},
+		{"exact not found whose first character is nowhere has an empty leading part", abc, anchor("Zebra", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				p := s.Partial
+				if p.Length != 0 || p.Start != -1 || p.At != -1 || p.Claimed != "Z" || p.Source != nil {
+					t.Errorf("got %+v", p)
+				}
+			}},
+		{"exact running past the end of the text differs at the end", "abc", anchor("bcd", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				p := s.Partial
+				if p.Length != 2 || p.Start != 1 || p.At != 3 || p.Claimed != "d" || p.Source != nil {
+					t.Errorf("got %+v", p)
+				}
+			}},
+		{"the leading part counts code points, not bytes", "日本語のテキスト😀です", anchor("テキスト😀だ", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				p := s.Partial
+				if p.Length != 5 || p.Start != 4 || p.At != 9 || p.Claimed != "だ" || str(p.Source) != "で" || s.Length != 6 {
+					t.Errorf("got %+v", p)
+				}
+			}},
+		{"an ambiguous anchor lists its matches and the shortest unique prefix and suffix", "xa1-ana-xa2-ana-ya3", anchor("ana", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				// "-ana-" at 3 and 11: "1-" and "-x" tell the first apart.
+				if s.Occurrences != 2 || len(s.Starts) != 2 || s.Starts[0] != 4 || s.Starts[1] != 12 {
+					t.Errorf("starts %+v", s)
+				}
+				if str(s.UniquePrefix) != "1-" || str(s.UniqueSuffix) != "-x" {
+					t.Errorf("prefix %q suffix %q", str(s.UniquePrefix), str(s.UniqueSuffix))
+				}
+			}},
+		{"overlapping ambiguous matches are all listed", "bananas", anchor("ana", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 2 || s.Starts[0] != 1 || s.Starts[1] != 3 || str(s.UniquePrefix) != "b" || str(s.UniqueSuffix) != "n" {
+					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
+				}
+			}},
+		{"a unique prefix extends the citation's own prefix", "q.ab.z.ab.y.ab", anchor("ab", ".", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				// ".ab" at 1, 6 and 11: exact at 2, 7 and 12.
+				if s.Occurrences != 3 || s.Starts[0] != 2 || s.Starts[1] != 7 || str(s.UniquePrefix) != "q." || str(s.UniqueSuffix) != ".z" {
+					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
+				}
+			}},
+		{"no unique prefix exists when the first match's whole past repeats", "aaaa", anchor("a", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 4 || s.UniquePrefix != nil || str(s.UniqueSuffix) != "aaa" {
+					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
+				}
+			}},
+		{"starts are capped at MaxHintStarts but all are counted", strings.Repeat("ab", 50), anchor("ab", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 50 || len(s.Starts) != MaxHintStarts {
+					t.Fatalf("got %d starts of %d", len(s.Starts), s.Occurrences)
+				}
+				for i, p := range s.Starts {
+					if p != 2*i {
+						t.Errorf("start %d is %d", i, p)
+					}
+				}
+			}},
+		{"overlapping starts past the first two are not skipped", strings.Repeat("a", 12), anchor("aa", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				if s.Occurrences != 11 || len(s.Starts) != MaxHintStarts || s.Starts[7] != 7 {
+					t.Errorf("got %+v", s)
+				}
+			}},
+		{"a unique context longer than max_context_bytes is not suggested", strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000), anchor("ab", "", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				if s.UniquePrefix != nil || s.UniqueSuffix != nil {
+					t.Errorf("prefix %q, suffix %q", str(s.UniquePrefix), str(s.UniqueSuffix))
+				}
+			}},
+		{"a prefix mismatch says what the source has before exact", abc, anchor("xyz", "v", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				if str(s.Observed) != "w" || s.ObservedStart != 22 {
+					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
+				}
+			}},
+		{"a prefix mismatch at the start of the text observes what there is", abc, anchor("bc", "XY", "", -1),
+			func(t *testing.T, s *Suggestion) {
+				if str(s.Observed) != "a" || s.ObservedStart != 0 {
+					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
+				}
+			}},
+		{"a suffix mismatch says what the source has after exact", abc, anchor("mn", "", "pq", -1),
+			func(t *testing.T, s *Suggestion) {
+				if str(s.Observed) != "op" || s.ObservedStart != 14 {
+					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
+				}
+			}},
+		{"a position mismatch says where exact really starts", abc, anchor("xyz", "", "", 22),
+			func(t *testing.T, s *Suggestion) {
+				if s.ResolvedStart == nil || *s.ResolvedStart != 23 || str(s.Observed) != "wxy" || s.ObservedStart != 22 {
+					t.Errorf("got %+v", s)
+				}
+			}},
+		{"a position mismatch past the end observes from the end", abc, anchor("xyz", "", "", 99),
+			func(t *testing.T, s *Suggestion) {
+				if *s.ResolvedStart != 23 || str(s.Observed) != "" || s.ObservedStart != 26 {
+					t.Errorf("got %+v", s)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.check(t, hintFor(t, tt.text, tt.citation)) })
+	}
+}
+
+func TestHintNilForNoDiscrepancy(t *testing.T) {
+	if Hint(&Request{}, nil) != nil {
+		t.Fatal("want nil")
+	}
+}
+
+// TestHintOnConformance runs Hint on every failing conformance citation
+// (CheckAll, so not only the first): it must not panic, must agree on the
+// reason, and what it claims must hold in the source.
+func TestHintOnConformance(t *testing.T) {
+	for _, c := range loadConformance(t) {
+		req, err := Decode(c.body(t))
+		if err != nil {
+			continue
+		}
+		for _, o := range CheckAll(req).Citations {
+			d := o.Discrepancy()
+			if d == nil {
+				continue
+			}
+			s := Hint(req, d)
+			if s.Reason != o.Reason {
+				t.Errorf("%s citation %d: hint reason %v, want %v", c.Name, o.CitationIndex, s.Reason, o.Reason)
+			}
+			cit := req.Citations[o.CitationIndex]
+			var text []rune
+			for _, src := range req.Sources {
+				if src.SourceID == cit.SourceID && src.Version == cit.Version {
+					text = []rune(src.Text)
+				}
+			}
+			claimed := []rune(cit.Quote)
+			if cit.Selector.Type == QuoteSelector {
+				claimed = []rune(cit.Selector.Exact)
+			}
+			for _, st := range s.Starts {
+				if st+len(claimed) > len(text) || string(text[st:st+len(claimed)]) != string(claimed) {
+					t.Errorf("%s citation %d: start %d does not hold the claimed text", c.Name, o.CitationIndex, st)
+				}
+			}
+			if p := s.Partial; p != nil && p.Length > 0 {
+				if string(text[p.Start:p.At]) != string(claimed[:p.Length]) {
+					t.Errorf("%s citation %d: partial %+v does not hold", c.Name, o.CitationIndex, p)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkHintExactNotFound measures the worst case the binary search
+// meets: a long exact whose leading part nearly all occurs, in a long text.
+func BenchmarkHintExactNotFound(b *testing.B) {
+	text := strings.Repeat("the quick brown fox jumps over the lazy dog. ", 10000)
+	exact := text[:8000] + "!"
+	src, _ := json.Marshal(text)
+	ex, _ := json.Marshal(exact)
+	req, err := Decode([]byte(`{"sources":[{"source_id":"s","version":"v1","text":` + string(src) + `}],"citations":[{"citation_id":"c","source_id":"s","version":"v1","selector":{"type":"TextQuoteSelector","exact":` + string(ex) + `}}]}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := Check(req).FirstDiscrepancy
+	b.ResetTimer()
+	for b.Loop() {
+		Hint(req, d)
+	}
+}
