@@ -61,7 +61,7 @@ func (d *decoder) request() (*Request, *Error) {
 		// white space make the body not one JSON text. jsontext reads a
 		// stream of values, so a second value must be refused here.
 		if d.dec.PeekKind() != 0 {
-			return nil, invalidf("", "body: not one JSON text: another value follows the one that ends at byte %d", d.dec.InputOffset())
+			return nil, d.secondValue()
 		}
 		if _, err = d.dec.ReadToken(); err == io.EOF {
 			err = nil
@@ -76,12 +76,16 @@ func (d *decoder) request() (*Request, *Error) {
 		}
 		// An I-JSON failure later in the body still outranks this schema
 		// failure (step order always wins), so read on, tokens only.
+		// A second top-level value is such a failure too.
 		for {
 			if _, terr := d.dec.ReadToken(); terr != nil {
 				if terr != io.EOF {
 					return nil, syntaxError(terr)
 				}
 				break
+			}
+			if d.dec.StackDepth() == 0 && d.dec.PeekKind() != 0 {
+				return nil, d.secondValue()
 			}
 		}
 		return nil, sf.e
@@ -96,6 +100,12 @@ func (d *decoder) request() (*Request, *Error) {
 		return nil, e
 	}
 	return req, nil
+}
+
+// secondValue is the I-JSON failure of a body holding more than one value;
+// the decoder is at the end of the first.
+func (d *decoder) secondValue() *Error {
+	return invalidf("", "body: not one JSON text: another value follows the one that ends at byte %d", d.dec.InputOffset())
 }
 
 // syntaxError turns a jsontext failure (malformed JSON, invalid UTF-8, a lone
