@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -683,29 +681,6 @@ func TestErrorObjectJSON(t *testing.T) {
 			want := strings.Replace(c.want, "MSG", string(quoteJSON(nil, err.Message)), 1)
 			if got := string(AppendEnvelope(nil, res, err)); got != want {
 				t.Fatalf("got  %s\nwant %s", got, want)
-			}
-		})
-	}
-}
-
-// Every JSON text of the JSONTestSuite (read from ../shared when present) is
-// refused with invalid_input: none is a citation-batch-check input, and
-// none may crash, hang or give a result.
-func TestDecodeJSONTestSuiteBodiesAreInvalidInput(t *testing.T) {
-	dir := filepath.Join("..", "shared", "jsontestsuite", "test_parsing")
-	files, err := os.ReadDir(dir)
-	if err != nil {
-		t.Skipf("JSONTestSuite not present: %v", err)
-	}
-	for _, f := range files {
-		body, err := os.ReadFile(filepath.Join(dir, f.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Run("ijson/JSONTestSuite/"+f.Name(), func(t *testing.T) {
-			res, e := Run(body)
-			if e == nil || e.Code != CodeInvalidInput {
-				t.Fatalf("want invalid_input, got %v %v", res, e)
 			}
 		})
 	}
