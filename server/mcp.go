@@ -1,0 +1,203 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/citecheck/citecheck"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MCPToolName is the one MCP tool: it runs any tool version of this server
+// by id and version, as the tool page's MCP section shows.
+const MCPToolName = "execute"
+
+// NewMCPServer returns the MCP server that `citecheck mcp` runs over stdio
+// and /mcp runs over streamable HTTP: one tool, execute, taking
+// {"id", "version", "input"}.
+//
+// A call that gets an answer returns {"result": …} as text and as
+// structured content, the bytes the HTTP execute route answers; a call
+// that fails returns a tool error (isError) carrying {"error": …} the same
+// two ways, so a model sees why, and can fix its input.
+func NewMCPServer() *mcp.Server { return newMCPServer(nil) }
+
+// newMCPServer is NewMCPServer with a callback told each call's outcome
+// (valid, failed or an error code), for the HTTP server's metrics.
+func newMCPServer(onCall func(outcome string)) *mcp.Server {
+	t, err := parseContract(citecheck.ContractJSON)
+	if err != nil {
+		panic("server: the embedded contract does not parse: " + err.Error())
+	}
+	srv := mcp.NewServer(&mcp.Implementation{
+		Name:    "citecheck",
+		Title:   "citecheck: " + t.ID + " " + t.Version,
+		Version: t.Version,
+	}, &mcp.ServerOptions{
+		Instructions: "Call " + MCPToolName + ` with {"id": "` + t.ID + `", "version": "` + t.Version +
+			`", "input": {...}} to check citations against the sources you supply. ` + t.Description,
+	})
+	no := false
+	srv.AddTool(&mcp.Tool{
+		Name:  MCPToolName,
+		Title: "Run a citecheck tool",
+		Description: "Run a tool of this server by id and version. Available: " + t.ID + " " + t.Version + ": " +
+			t.Description + " The input must match the tool's input schema (inputSchema.properties.input). " +
+			`Answers {"result": …}; a refused input is a tool error carrying {"error": {"code", "message", "path", …}}.`,
+		InputSchema:  json.RawMessage(mcpInputSchema(t)),
+		OutputSchema: json.RawMessage(mcpOutputSchema(t)),
+		Annotations: &mcp.ToolAnnotations{
+			Title:           "Citation batch check",
+			ReadOnlyHint:    true,
+			IdempotentHint:  true,
+			DestructiveHint: &no,
+			OpenWorldHint:   &no, // it checks only the text it is given
+		},
+	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, e := executeArguments(req.Params.Arguments)
+		if onCall != nil {
+			onCall(outcomeOf(res, e))
+		}
+		env := citecheck.AppendEnvelope(nil, res, e)
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(env)}},
+			StructuredContent: json.RawMessage(env),
+			IsError:           e != nil,
+		}, nil
+	})
+	return srv
+}
+
+func outcomeOf(res *citecheck.Result, e *citecheck.Error) string {
+	switch {
+	case e != nil:
+		return e.Code
+	case res.Valid:
+		return outcomeValid
+	}
+	return outcomeFailed
+}
+
+// executeArguments runs one execute call. The input's bytes are passed to
+// the engine as they arrived, not re-encoded, so the engine judges exactly
+// what the client sent (duplicate names, number spellings and all), as it
+// would an HTTP body.
+func executeArguments(args json.RawMessage) (*citecheck.Result, *citecheck.Error) {
+	id, version, input, e := parseArguments(args)
+	if e != nil {
+		return nil, e
+	}
+	if e := lookupTool(id, version); e != nil {
+		return nil, e
+	}
+	body, e := citecheck.ReadBody(bytes.NewReader(input))
+	if e != nil {
+		return nil, e
+	}
+	return citecheck.Run(body)
+}
+
+// argumentError reports arguments that are not {"id", "version", "input"}.
+// Its path is "": paths point into the input, and this is outside it.
+func argumentError(format string, args ...any) *citecheck.Error {
+	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: "", Message: "arguments: " + fmt.Sprintf(format, args...)}
+}
+
+// parseArguments reads {"id", "version", "input"}. It is lenient about the
+// input's encoding (invalid UTF-8, duplicate names) so that the engine, not
+// this wrapper, reports those as it does over HTTP; it is strict about the
+// arguments' own members.
+func parseArguments(args json.RawMessage) (id, version string, input []byte, _ *citecheck.Error) {
+	const shape = `must be an object {"id", "version", "input"}`
+	dec := jsontext.NewDecoder(bytes.NewReader(args),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return "", "", nil, argumentError(shape)
+	}
+	var seenID, seenVersion, seenInput bool
+	for dec.PeekKind() == '"' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return "", "", nil, argumentError(shape)
+		}
+		name := tok.String()
+		var seen *bool
+		var dst *string
+		switch name {
+		case "id":
+			seen, dst = &seenID, &id
+		case "version":
+			seen, dst = &seenVersion, &version
+		case "input":
+			seen = &seenInput
+		default:
+			return "", "", nil, argumentError("member %q is not allowed; "+shape, name)
+		}
+		if *seen {
+			return "", "", nil, argumentError("member %q appears twice", name)
+		}
+		*seen = true
+		v, err := dec.ReadValue()
+		if err != nil {
+			return "", "", nil, argumentError("member %q is not a JSON value", name)
+		}
+		if dst == nil {
+			input = bytes.Clone(v)
+			continue
+		}
+		if v.Kind() != '"' {
+			return "", "", nil, argumentError("member %q must be a string", name)
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", "", nil, argumentError("member %q must be a string", name)
+		}
+		*dst = s
+	}
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '}' {
+		return "", "", nil, argumentError(shape)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return "", "", nil, argumentError(shape)
+	}
+	for _, m := range []struct {
+		name string
+		seen bool
+	}{{"id", seenID}, {"version", seenVersion}, {"input", seenInput}} {
+		if !m.seen {
+			return "", "", nil, argumentError("member %q is required; "+shape, m.name)
+		}
+	}
+	return id, version, input, nil
+}
+
+// mcpInputSchema is the execute tool's input schema: id and version of a
+// tool this server runs, and input as the contract's own input_schema, so
+// a client validating arguments validates the tool's input too.
+func mcpInputSchema(t *toolInfo) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","additionalProperties":false,"required":["id","version","input"],"properties":{`)
+	b.WriteString(`"id":{"type":"string","description":"The tool's id.","enum":[` + strconv.Quote(t.ID) + `]},`)
+	b.WriteString(`"version":{"type":"string","description":"The tool's version.","enum":[` + strconv.Quote(t.Version) + `]},`)
+	b.WriteString(`"input":`)
+	b.Write(t.InputSchema)
+	b.WriteString(`}}`)
+	return b.Bytes()
+}
+
+// mcpOutputSchema describes the structured content: exactly one of result
+// (the contract's output_schema) and error (the error object).
+func mcpOutputSchema(t *toolInfo) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"result":`)
+	b.Write(t.Output)
+	b.WriteString(`,"error":{"type":"object","additionalProperties":false,"required":["code","message","path"],"properties":{` +
+		`"code":{"type":"string"},"message":{"type":"string"},"path":{"type":"string"},` +
+		`"limit":{"type":"string"},"max":{"type":"integer"},"actual":{"type":"integer"}}}}}`)
+	return b.Bytes()
+}
