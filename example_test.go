@@ -1,0 +1,116 @@
+package citecheck_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/citecheck/citecheck"
+)
+
+// exampleBody is the second example of the contract: citation c2 cites version v2
+// of a source supplied only as v1.
+const exampleBody = `{
+  "sources": [{"source_id": "alphabet", "version": "v1", "text": "abcdefghijklmnopqrstuvwxyz"}],
+  "citations": [
+    {"citation_id": "c1", "source_id": "alphabet", "version": "v1",
+     "selector": {"type": "TextPositionSelector", "start": 4, "end": 7}, "quote": "efg"},
+    {"citation_id": "c2", "source_id": "alphabet", "version": "v2",
+     "selector": {"type": "TextQuoteSelector", "exact": "xyz"}}
+  ]
+}`
+
+// Run decodes and checks a request body in one call: exactly one of the
+// result and the error is non-nil.
+func ExampleRun() {
+	res, err := citecheck.Run([]byte(exampleBody))
+	if err != nil {
+		fmt.Println("refused:", err.Code, err.Path)
+		return
+	}
+	if !res.Valid {
+		d := res.FirstDiscrepancy
+		fmt.Printf("citation %d (%s) failed: %s, field %s, available versions %v\n",
+			d.CitationIndex, d.CitationID, res.Reason, d.Detail.Field, d.Detail.AvailableVersions)
+	}
+	fmt.Println("citations checked:", res.CitationsChecked)
+
+	// A body that is not a valid input is refused with an error object.
+	_, err = citecheck.Run([]byte(`{"sources": [], "citations": []}`))
+	fmt.Println("refused:", err.Code, err.Path)
+	// Output:
+	// citation 1 (c2) failed: version_mismatch, field version, available versions [v1]
+	// citations checked: 2
+	// refused: invalid_input /sources
+}
+
+// Decode validates a body into a Request (SPEC §1); Check then checks it
+// (SPEC §2). Splitting the two lets a caller inspect or reuse the request.
+func ExampleDecode() {
+	req, err := citecheck.Decode([]byte(exampleBody))
+	if err != nil {
+		fmt.Println("refused:", err.Code, err.Message)
+		return
+	}
+	for _, c := range req.Citations {
+		fmt.Println(c.CitationID, c.Selector.Type, c.SourceID, c.Version)
+	}
+	res := citecheck.Check(req)
+	fmt.Println("valid:", res.Valid, "reason:", res.Reason)
+
+	// A limit failure names the limit, its value and the measured figure.
+	_, err = citecheck.Decode([]byte(`{"sources": [{"source_id": "s", "version": "v1", "text": "x"}],
+	  "citations": [{"citation_id": "c", "source_id": "s", "version": "v1",
+	    "selector": {"type": "TextQuoteSelector", "exact": "x", "prefix": "` + strings.Repeat("\\u00e9", 600) + `"}}]}`))
+	fmt.Println(err.Code, err.Path, err.Limit, err.Max, err.Actual)
+	// Output:
+	// c1 TextPositionSelector alphabet v1
+	// c2 TextQuoteSelector alphabet v2
+	// valid: false reason: version_mismatch
+	// limit_exceeded /citations/0/selector/prefix max_context_bytes 1024 1200
+}
+
+// A Checker checks citations one at a time and in any order, for a caller
+// that wants every citation's outcome rather than only the first failure.
+func ExampleChecker_Citation() {
+	req, err := citecheck.Decode([]byte(`{
+	  "sources": [{"source_id": "s", "version": "v1", "text": "bananas"}],
+	  "citations": [
+	    {"citation_id": "a", "source_id": "s", "version": "v1", "selector": {"type": "TextQuoteSelector", "exact": "ana"}},
+	    {"citation_id": "b", "source_id": "s", "version": "v1", "selector": {"type": "TextQuoteSelector", "exact": "ana", "suffix": "s"}, "claimed_start": 3},
+	    {"citation_id": "c", "source_id": "s", "version": "v1", "selector": {"type": "TextPositionSelector", "start": 0, "end": 3}, "quote": "bad"}
+	  ]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := citecheck.NewChecker(req)
+	for k, cit := range req.Citations {
+		reason, d := c.Citation(k)
+		if d == nil {
+			fmt.Printf("%s: holds\n", cit.CitationID)
+			continue
+		}
+		fmt.Printf("%s: %s (field %s)\n", cit.CitationID, reason, d.Detail.Field)
+	}
+	// Output:
+	// a: ambiguous_anchor (field exact)
+	// b: holds
+	// c: quote_mismatch (field quote)
+}
+
+// AppendJSON writes the contract's output object: compact, members in the
+// output schema's order, every null written, so equal inputs give equal bytes.
+func ExampleResult_AppendJSON() {
+	res, err := citecheck.Run([]byte(`{
+	  "sources": [{"source_id": "alphabet", "version": "v1", "text": "abcdefghijklmnopqrstuvwxyz"}],
+	  "citations": [{"citation_id": "c1", "source_id": "alphabet", "version": "v1",
+	    "selector": {"type": "TextPositionSelector", "start": 4, "end": 7}, "quote": "efh"}]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	os.Stdout.Write(append(res.AppendJSON(nil), '\n'))
+	// Output:
+	// {"valid":false,"reason":"quote_mismatch","first_discrepancy":{"citation_index":0,"citation_id":"c1","selector_type":"TextPositionSelector","detail":{"field":"quote","available_versions":null,"start":4,"end":7,"text_length":26,"quote_offset":2,"source_offset":6,"expected_char":"g","claimed_char":"h"}},"citations_checked":1,"authenticity_checked":false,"reference_version":"W3C Web Annotation Data Model (Recommendation 2017-02-23) 4.2.4 TextQuoteSelector, 4.2.5 TextPositionSelector; r68 supplied-text profile 1.0.0"}
+}
