@@ -1,0 +1,156 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/citecheck/citecheck"
+)
+
+// testServer is a real server on a random loopback port.
+type testServer struct {
+	*Server
+	URL  string
+	stop func() error // cancels the context and waits for Serve to return
+}
+
+// start runs New(cfg) on 127.0.0.1:0 until the test ends (or stop).
+func start(t testing.TB, cfg Config) *testServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	var stopped bool
+	var stopErr error
+	stop := func() error {
+		if !stopped {
+			stopped = true
+			cancel()
+			select {
+			case stopErr = <-done:
+			case <-time.After(30 * time.Second):
+				t.Error("Serve did not return after cancel")
+			}
+		}
+		return stopErr
+	}
+	t.Cleanup(func() { stop() })
+	return &testServer{Server: s, URL: "http://" + ln.Addr().String(), stop: stop}
+}
+
+// executePath is the execute route of the tool.
+const executePath = "/v1/tools/citation-batch-check/versions/1.0.0/execute"
+
+// post sends body as JSON to url and returns the status and body.
+func post(t testing.TB, url string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	return do(t, http.MethodPost, url, "application/json", body)
+}
+
+func do(t testing.TB, method, url, contentType string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, out
+}
+
+// inProcess is the answer the CLI gives in-process for body: ReadBody
+// (the size limit), then Run.
+func inProcess(body []byte) ([]byte, *citecheck.Result, *citecheck.Error) {
+	b, e := citecheck.ReadBody(bytes.NewReader(body))
+	var res *citecheck.Result
+	if e == nil {
+		res, e = citecheck.Run(b)
+	}
+	return citecheck.AppendEnvelope(nil, res, e), res, e
+}
+
+// conformanceCase is one line of ../testdata/conformance.jsonl.
+type conformanceCase struct {
+	Name    string          `json:"name"`
+	Body    *string         `json:"body"`
+	BodyB64 string          `json:"body_b64"`
+	Expect  json.RawMessage `json:"expect"`
+}
+
+func (c conformanceCase) body(t testing.TB) []byte {
+	if c.Body != nil {
+		return []byte(*c.Body)
+	}
+	b, err := base64.StdEncoding.DecodeString(c.BodyB64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// loadConformance reads every case; some lines are over 1 MiB, so it uses
+// a json.Decoder rather than a line scanner.
+func loadConformance(t testing.TB) []conformanceCase {
+	t.Helper()
+	f, err := os.Open("../testdata/conformance.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []conformanceCase
+	dec := json.NewDecoder(f)
+	for {
+		var c conformanceCase
+		if err := dec.Decode(&c); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no conformance cases")
+	}
+	return cases
+}
+
+// errorOf parses an {"error": …} body, failing the test if it is not one.
+func errorOf(t testing.TB, body []byte) citecheck.Error {
+	t.Helper()
+	var env struct {
+		Error *citecheck.Error `json:"error"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&env); err != nil || env.Error == nil {
+		t.Fatalf("not an error envelope (%v): %s", err, body)
+	}
+	return *env.Error
+}
