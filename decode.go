@@ -3,9 +3,11 @@ package citecheck
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -129,11 +131,7 @@ func syntaxError(err error) *Error {
 		}
 		msg += " at byte " + strconv.FormatInt(se.ByteOffset, 10)
 	}
-	where := "body"
-	if path != "" {
-		where = path[1:]
-	}
-	return invalidf(path, "%s: not I-JSON: %s", where, msg)
+	return invalidf(path, "%s: not I-JSON: %s", where(path), msg)
 }
 
 func (d *decoder) fail(path, format string, args ...any) error {
@@ -218,7 +216,7 @@ func (d *decoder) sourceRules(i int, path string, req *Request) {
 
 func (d *decoder) unknown(path, name string) error {
 	p := path + "/" + escapePointer(name)
-	return d.fail(p, "%s: member %q is not allowed", p[1:], name)
+	return d.fail(p, "%s: member %q is not allowed", where(p), name)
 }
 
 // object reads an object at path, calling member for each member name with
@@ -647,12 +645,31 @@ func escapePointer(name string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }
 
-// where names a pointer for a message: "body" for the whole document.
+// where names a pointer for a message: "body" for the whole document. A
+// member name in it may hold control characters (a CR, a LF); they are
+// written as \uXXXX so that the message stays one line.
 func where(path string) string {
 	if path == "" {
 		return "body"
 	}
-	return path[1:]
+	if !strings.ContainsFunc(path, isLineBreaking) {
+		return path[1:]
+	}
+	var b strings.Builder
+	for _, r := range path[1:] {
+		if isLineBreaking(r) {
+			fmt.Fprintf(&b, "\\u%04X", r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isLineBreaking reports whether r could break or garble a one-line message:
+// a C0 or C1 control, DEL, or a Unicode line or paragraph separator.
+func isLineBreaking(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 }
 
 func kindName(k jsontext.Kind) string {
