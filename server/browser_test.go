@@ -61,7 +61,7 @@ func TestToolPageInBrowser(t *testing.T) {
 
 	failing := []struct {
 		name, input, reason string
-		marks              map[string]string // selector → its text
+		marks               map[string]string // selector → its text
 	}{
 		{
 			name: "quote mismatch",
