@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck"
+	reportpkg "github.com/citecheck/citecheck/report"
 )
 
 // Exit statuses, so shell scripts and CI can gate on them.
@@ -23,6 +24,10 @@ const (
 	exitError   = 2 // the request was refused, or the command line is wrong
 	usageString = `usage:
   citecheck run citation-batch-check 1.0.0 --input FILE|- [--base-url URL]
+  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] [--all] [--format json|text] [--color auto|always|never]
+      --jsonl   one request per line in, one answer per line out, in order
+      --all     check every citation, not only up to the first failure ({"all": …})
+      --format  text: a report for people, with the source around each failure
   citecheck contract            print the embedded contract JSON
   citecheck serve [--addr HOST:PORT]
   citecheck mcp                 MCP over stdio, for desktop clients`
@@ -56,6 +61,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 type runOptions struct {
 	input   string
 	baseURL string
+	jsonl   bool   // bulk: a request per line (bulk.go)
+	all     bool   // every citation's outcome, beyond the contract
+	format  string // "json" (the contract's envelope) or "text" (package report)
+	color   string // "auto", "always" or "never", for --format text
 }
 
 // parseInterspersed parses flags that may stand before, between or after
@@ -81,6 +90,10 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.input, "input", "", "the request body: a file, or - for standard input")
 	fs.StringVar(&o.baseURL, "base-url", "", "send the call to the service at this URL instead of running it in-process")
+	fs.BoolVar(&o.jsonl, "jsonl", false, "read one request per line and answer one per line, in order")
+	fs.BoolVar(&o.all, "all", false, "check every citation and report each one's outcome")
+	fs.StringVar(&o.format, "format", "json", "json, or text for a report people read")
+	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usage(stderr, err.Error())
@@ -91,8 +104,31 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if o.input == "" {
 		return usage(stderr, "--input FILE (or - for standard input) is required")
 	}
+	if o.format != "json" && o.format != "text" {
+		return usage(stderr, "--format is json or text")
+	}
+	if o.color != "auto" && o.color != "always" && o.color != "never" {
+		return usage(stderr, "--color is auto, always or never")
+	}
+	if o.baseURL != "" && (o.jsonl || o.all || o.format != "json") {
+		// The service speaks the contract only; these run in-process.
+		return usage(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all and --format text run in-process")
+	}
 	if e := findTool(pos[0], pos[1]); e != nil {
 		return report(stdout, stderr, nil, e)
+	}
+	text := o.format == "text"
+	color := text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb")
+	if o.jsonl {
+		in, size, closeIn, e := openInput(o.input, stdin)
+		if e != nil {
+			return report(stdout, stderr, nil, e)
+		}
+		defer closeIn()
+		return runBulk(ctx, in, stdout, stderr, bulkOptions{
+			all: o.all, text: text, color: color, size: size,
+			progress: isTerminal(stderr), stdoutTT: isTerminal(stdout),
+		})
 	}
 	body, e := readInput(o.input, stdin)
 	if e != nil {
@@ -101,8 +137,80 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if o.baseURL != "" {
 		return runRemote(ctx, o.baseURL, pos[0], pos[1], body, stdout, stderr)
 	}
-	res, e := citecheck.Run(body)
-	return report(stdout, stderr, res, e)
+	if !o.all && !text {
+		res, e := citecheck.Run(body)
+		return report(stdout, stderr, res, e)
+	}
+	return runExtended(body, o.all, text, color, stdout, stderr)
+}
+
+// runExtended answers one request with --all or --format text, the
+// extensions beyond the contract's JSON. Exit statuses are the contract's:
+// 0 valid, 1 a citation failed, 2 an error. The text report is itself the
+// message, so it is not repeated on stderr.
+func runExtended(body []byte, all, text, color bool, stdout, stderr io.Writer) int {
+	req, e := citecheck.Decode(body)
+	ro := reportpkg.Options{Color: color}
+	switch {
+	case e != nil && text:
+		stdout.Write(reportpkg.AppendError(nil, e, ro))
+		return exitError
+	case e != nil:
+		return report(stdout, stderr, nil, e)
+	case all:
+		res := citecheck.CheckAll(req)
+		if text {
+			stdout.Write(reportpkg.AppendAll(nil, req, res, ro))
+		} else {
+			stdout.Write(append(citecheck.AppendAllEnvelope(nil, res, nil), '\n'))
+			if !res.Valid {
+				first := res.FirstFailure()
+				fmt.Fprintf(stderr, "citecheck: %d of %d citations failed; the first, %d (%s): %s\n",
+					res.Failed, len(res.Citations), first.CitationIndex, first.CitationID, first.Reason)
+			}
+		}
+		if !res.Valid {
+			return exitFailed
+		}
+		return exitValid
+	}
+	res := citecheck.Check(req)
+	stdout.Write(reportpkg.AppendResult(nil, req, res, ro))
+	if !res.Valid {
+		return exitFailed
+	}
+	return exitValid
+}
+
+// isTerminal reports whether w is a terminal (a character device), which
+// decides progress, colour and the like. Anything but an *os.File is not.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// openInput opens the bulk input without reading it, and returns its size
+// when it is a regular file (for progress), else 0.
+func openInput(name string, stdin io.Reader) (io.Reader, int64, func(), *citecheck.Error) {
+	r, closer := stdin, func() {}
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, 0, nil, &citecheck.Error{Code: citecheck.CodeUsage, Message: "cannot read --input: " + err.Error()}
+		}
+		r, closer = f, func() { f.Close() }
+	}
+	var size int64
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+	}
+	return r, size, closer, nil
 }
 
 // findTool returns a not_found error naming what exists, unless id and
