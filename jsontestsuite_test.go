@@ -67,11 +67,12 @@ func runRecovered(t *testing.T, body []byte) (res *Result, cerr *Error) {
 	return Run(body)
 }
 
-// hasDuplicateNames reports whether some object of valid JSON body has two
+// hasDuplicateNames reports whether some object of JSON text body has two
 // members whose names are equal after unescaping (encoding/json's tokens,
 // independent of the engine's decoder).
 func hasDuplicateNames(t *testing.T, body []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber() // 1e400 is JSON, not a float64
 	type frame struct {
 		names   map[string]bool
 		wantKey bool
@@ -83,7 +84,7 @@ func hasDuplicateNames(t *testing.T, body []byte) bool {
 			return false
 		}
 		if err != nil {
-			t.Fatalf("y_ file is not JSON to encoding/json: %v", err)
+			t.Fatalf("not JSON to encoding/json: %v", err)
 		}
 		var top *frame
 		if len(stack) > 0 {
