@@ -1,0 +1,353 @@
+package citecheck
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// bruteOccurrences is the reference: compare pattern at every offset.
+func bruteOccurrences(text, pattern string) occurrences {
+	o := occurrences{first: [2]int{-1, -1}}
+	for i := 0; i+len(pattern) <= len(text); i++ {
+		if text[i:i+len(pattern)] == pattern {
+			o.add(i)
+		}
+	}
+	return o
+}
+
+// matchSlacks are the fallback matchSlacks every comparison runs with: production,
+// KMP from the start, and a switch from prefilter to KMP part-way.
+var matchSlacks = []int{prefilterSlack, -1, 0, 12}
+
+// checkOccurrencesAgainstBrute fails t if scan disagrees with the brute force for text
+// and pattern under any of matchSlacks.
+func checkOccurrencesAgainstBrute(t testing.TB, text, pattern string) {
+	t.Helper()
+	want := bruteOccurrences(text, pattern)
+	for _, slack := range matchSlacks {
+		if got := findOccurrencesWith(text, pattern, slack, nil); got != want {
+			t.Fatalf("findOccurrencesWith(%.60q (len %d), %.60q (len %d), slack %d) = %+v, want %+v",
+				text, len(text), pattern, len(pattern), slack, got, want)
+		}
+	}
+	if got := findOccurrences(text, pattern); got != want {
+		t.Fatalf("findOccurrences(%.60q, %.60q) = %+v, want %+v", text, pattern, got, want)
+	}
+}
+
+// allStringsUpTo returns every string over alphabet of length 0..maxLen.
+func allStringsUpTo(alphabet string, maxLen int) []string {
+	out := []string{""}
+	level := []string{""}
+	for l := 1; l <= maxLen; l++ {
+		var nextLevel []string
+		for _, s := range level {
+			for i := 0; i < len(alphabet); i++ {
+				nextLevel = append(nextLevel, s+alphabet[i:i+1])
+			}
+		}
+		out = append(out, nextLevel...)
+		level = nextLevel
+	}
+	return out
+}
+
+func TestFindOccurrencesAgreesWithBruteForceOnEveryTinyInput(t *testing.T) {
+	for _, c := range []struct {
+		alphabet        string
+		maxText, maxPat int
+	}{
+		{"ab", 12, 5},
+		{"abc", 8, 4},
+		{"aq", 10, 5}, // 'q' is rare by byteRank, 'a' common: exercises the b2 check
+	} {
+		texts, pats := allStringsUpTo(c.alphabet, c.maxText), allStringsUpTo(c.alphabet, c.maxPat)
+		for _, text := range texts {
+			for _, pat := range pats {
+				checkOccurrencesAgainstBrute(t, text, pat)
+			}
+		}
+	}
+}
+
+func TestFindOccurrencesCountsOverlappingOccurrences(t *testing.T) {
+	for _, c := range []struct {
+		text, pat string
+		want      occurrences
+	}{
+		{"bananas", "ana", occurrences{2, [2]int{1, 3}}},
+		{"aaaa", "aa", occurrences{3, [2]int{0, 1}}},
+		{"abababab", "abab", occurrences{3, [2]int{0, 2}}},
+		{"bananas", "s", occurrences{1, [2]int{6, -1}}},
+		{"bananas", "x", occurrences{0, [2]int{-1, -1}}},
+		{"ana", "bananas", occurrences{0, [2]int{-1, -1}}},
+	} {
+		if got := findOccurrences(c.text, c.pat); got != c.want {
+			t.Errorf("findOccurrences(%q, %q) = %+v, want %+v", c.text, c.pat, got, c.want)
+		}
+	}
+}
+
+func TestFindOccurrencesEmptyPatternOccursAtEveryOffset(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want occurrences
+	}{
+		{"", occurrences{1, [2]int{0, -1}}},
+		{"x", occurrences{2, [2]int{0, 1}}},
+		{"abc", occurrences{4, [2]int{0, 1}}},
+	} {
+		if got := findOccurrences(c.text, ""); got != c.want {
+			t.Errorf("findOccurrences(%q, \"\") = %+v, want %+v", c.text, got, c.want)
+		}
+	}
+}
+
+// adversarialMatchText is "a"*262140 + "b" + "a"*262139, 512 KiB minus 4 bytes.
+func adversarialMatchText() string {
+	return strings.Repeat("a", 262140) + "b" + strings.Repeat("a", 262139)
+}
+
+func TestFindOccurrencesCountsOverlappingRunsByExtension(t *testing.T) {
+	text := adversarialMatchText()
+	var tr matchTrace
+	got := findOccurrencesWith(text, strings.Repeat("a", 8000), prefilterSlack, &tr)
+	want := occurrences{(262140 - 8000 + 1) + (262139 - 8000 + 1), [2]int{0, 1}}
+	if got != want {
+		t.Fatalf("a*8000: got %+v, want %+v", got, want)
+	}
+	if tr.fellBack || tr.runs != 2 {
+		t.Errorf("a*8000: trace %+v, want 2 runs and no fallback", tr)
+	}
+}
+
+func TestFindOccurrencesFindsTheOneOccurrenceInAdversarialText(t *testing.T) {
+	a := strings.Repeat("a", 7999)
+	for _, c := range []struct {
+		name, text, pat string
+		want            occurrences
+	}{
+		{"a7999b", adversarialMatchText(), a + "b", occurrences{1, [2]int{262140 - 7999, -1}}},
+		{"ba7999", adversarialMatchText(), "b" + a, occurrences{1, [2]int{262140, -1}}},
+		{"a16383b", strings.Repeat("a", 1<<19), strings.Repeat("a", 16383) + "b", occurrences{0, [2]int{-1, -1}}},
+	} {
+		var tr matchTrace
+		if got := findOccurrencesWith(c.text, c.pat, prefilterSlack, &tr); got != c.want {
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+		if tr.fellBack {
+			t.Errorf("%s: fell back to KMP", c.name)
+		}
+		for _, slack := range matchSlacks[1:] {
+			if got := findOccurrencesWith(c.text, c.pat, slack, nil); got != c.want {
+				t.Errorf("%s, slack %d: got %+v, want %+v", c.name, slack, got, c.want)
+			}
+		}
+	}
+}
+
+// periodicMatchText returns n bytes of words drawn from a few short words over a
+// small alphabet, with about one byte in every mutateEvery replaced.
+func periodicMatchText(r *rand.Rand, n, mutateEvery int) string {
+	words := make([]string, 1+r.IntN(3))
+	for i := range words {
+		w := make([]byte, 1+r.IntN(5))
+		for j := range w {
+			w[j] = "abq "[r.IntN(4)]
+		}
+		words[i] = string(w)
+	}
+	var b strings.Builder
+	for b.Len() < n {
+		w := words[r.IntN(len(words))]
+		for k := r.IntN(20); k >= 0; k-- {
+			b.WriteString(w)
+		}
+	}
+	s := []byte(b.String()[:n])
+	for i := range s {
+		if r.IntN(mutateEvery) == 0 {
+			s[i] = "abqz"[r.IntN(4)]
+		}
+	}
+	return string(s)
+}
+
+func TestFindOccurrencesAgreesWithBruteForceOnPeriodicText(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var runs, fellBack int
+	for iter := 0; iter < 400; iter++ {
+		text := periodicMatchText(r, 1000+r.IntN(7000), 50+r.IntN(2000))
+		for range 5 {
+			var pat string
+			switch r.IntN(4) {
+			case 0: // a short cut, likely to occur many times
+				i := r.IntN(len(text))
+				pat = text[i : i+min(1+r.IntN(8), len(text)-i)]
+			case 1, 2: // a long cut, possibly spanning a run end
+				i := r.IntN(len(text))
+				pat = text[i : i+min(1+r.IntN(600), len(text)-i)]
+			default: // a cut with one byte changed
+				i := r.IntN(len(text))
+				p := []byte(text[i : i+min(1+r.IntN(100), len(text)-i)])
+				p[r.IntN(len(p))] = "abqz"[r.IntN(4)]
+				pat = string(p)
+			}
+			checkOccurrencesAgainstBrute(t, text, pat)
+			var tr matchTrace
+			findOccurrencesWith(text, pat, prefilterSlack, &tr)
+			runs += tr.runs
+			if tr.fellBack {
+				fellBack++
+			}
+		}
+	}
+	if runs == 0 || fellBack == 0 {
+		t.Errorf("the cases did not exercise both paths: %d runs extended, %d fallbacks", runs, fellBack)
+	}
+}
+
+func TestFindOccurrencesFallsBackToKMPWhenTheRareByteIsEverywhere(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	b := make([]byte, 1<<16)
+	for i := range b {
+		b[i] = "qz"[r.IntN(2)]
+	}
+	text := string(b)
+	for _, pat := range []string{text[5000:5020], text[40000:40003], "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzq", "qzqzqzqz"} {
+		var tr matchTrace
+		got := findOccurrencesWith(text, pat, prefilterSlack, &tr)
+		if want := bruteOccurrences(text, pat); got != want {
+			t.Errorf("%q: got %+v, want %+v", pat, got, want)
+		}
+		if !tr.fellBack {
+			t.Errorf("%q: the prefilter stayed on though candidates are everywhere", pat)
+		}
+	}
+}
+
+func TestFindOccurrencesKeepsThePrefilterOnProse(t *testing.T) {
+	text := proseMatchText(1 << 19)
+	for _, at := range []int{1000, len(text) / 2, len(text) - 500} {
+		for _, m := range []int{50, 200, 300} {
+			pat := text[at : at+m]
+			var tr matchTrace
+			got := findOccurrencesWith(text, pat, prefilterSlack, &tr)
+			if want := bruteOccurrences(text, pat); got != want {
+				t.Errorf("pattern at %d, len %d: got %+v, want %+v", at, m, got, want)
+			}
+			if tr.fellBack {
+				t.Errorf("pattern at %d, len %d: fell back to KMP on prose", at, m)
+			}
+		}
+	}
+}
+
+func TestCommonPrefixLenFindsTheFirstDifference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100, 1000, 4096, 5000, 20000} {
+		a := strings.Repeat("x", n)
+		for range 20 {
+			b := []byte(a)
+			want := n
+			if n > 0 && r.IntN(5) != 0 {
+				want = r.IntN(n)
+				b[want] = 'y'
+			}
+			if got := commonPrefixLen(a, string(b)); got != want {
+				t.Fatalf("n=%d: got %d, want %d", n, got, want)
+			}
+			if got := commonPrefixLen(a, string(b)+"tail"); got != want {
+				t.Fatalf("n=%d, longer b: got %d, want %d", n, got, want)
+			}
+		}
+	}
+}
+
+func TestKMPTableHoldsBordersWithDifferentNextByte(t *testing.T) {
+	for _, pat := range allStringsUpTo("ab", 8)[1:] {
+		next := kmpTable(pat)
+		for q := 0; q <= len(pat); q++ {
+			want := -1
+			for b := q - 1; b >= 0; b-- {
+				if pat[:b] == pat[q-b:q] && (q == len(pat) || pat[b] != pat[q]) {
+					want = b
+					break
+				}
+			}
+			if int(next[q]) != want {
+				t.Fatalf("kmpTable(%q)[%d] = %d, want %d", pat, q, next[q], want)
+			}
+		}
+	}
+}
+
+func FuzzFindOccurrences(f *testing.F) {
+	f.Add("bananas", "ana", uint8(0))
+	f.Add("", "", uint8(0))
+	f.Add("abc", "", uint8(3))
+	f.Add("aaaaaaaaabaaaaaaaa", "aaaa", uint8(0))
+	f.Add("aaaaaaaab", "aaab", uint8(30))
+	f.Add("baaaaaaa", "baaa", uint8(30))
+	f.Add("abaab", "abaababaab", uint8(20))
+	f.Add("qzqqzqzq", "zqz", uint8(200))
+	f.Add("the cat sat on the mat. ", "at on the mat. the", uint8(40))
+	f.Add("aab", "aabaabaa", uint8(255))
+	f.Fuzz(func(t *testing.T, unit, pattern string, reps uint8) {
+		// Repeating the unit gives the periodic texts where runs, the
+		// budget and the fallback matter; mutate one byte to end a run.
+		if len(unit)*(1+int(reps)%64) > 1<<14 || len(pattern) > 1<<10 {
+			return // keep the brute force (and minimisation) fast
+		}
+		text := strings.Repeat(unit, 1+int(reps)%64)
+		if reps >= 128 && len(text) > 0 {
+			b := []byte(text)
+			b[int(reps)*7919%len(b)] ^= 1
+			text = string(b)
+		}
+		checkOccurrencesAgainstBrute(t, text, pattern)
+		if len(pattern) > 0 && len(text) > 0 {
+			// A pattern cut from the text occurs at least once.
+			i := int(reps) % len(text)
+			checkOccurrencesAgainstBrute(t, text, text[i:min(len(text), i+len(pattern))])
+		}
+	})
+}
+
+func TestRareOffsetsPicksTheTwoRarestByteValues(t *testing.T) {
+	rarest := func(pat string, skip int) int {
+		best := -1
+		for i := range len(pat) {
+			if (skip < 0 || pat[i] != pat[skip]) && (best < 0 || byteRank[pat[i]] < byteRank[pat[best]]) {
+				best = i
+			}
+		}
+		return best
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	pats := []string{"ab", "aa", "ba", strings.Repeat("a", 100), strings.Repeat("a", 99) + "b", "b" + strings.Repeat("a", 99)}
+	for range 2000 {
+		b := make([]byte, 2+r.IntN(70))
+		for i := range b {
+			const alphabet = "eetaoQz,. \x00\xff"
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		pats = append(pats, string(b))
+	}
+	for _, pat := range pats {
+		off1, off2 := rareOffsets(pat)
+		want1 := rarest(pat, -1)
+		want2 := rarest(pat, want1)
+		if want2 < 0 {
+			want2 = want1 + 1
+			if want2 == len(pat) {
+				want2 = want1 - 1
+			}
+		}
+		if off1 != want1 || off2 != want2 {
+			t.Fatalf("rareOffsets(%q) = %d, %d, want %d, %d", pat, off1, off2, want1, want2)
+		}
+	}
+}
