@@ -312,3 +312,17 @@ func exampleInput(t testing.TB) []byte {
 	}
 	return tool.Examples[0].Input
 }
+
+// TestShortBody: a body shorter than its Content-Length is invalid_input,
+// in the engine's words for a body that could not be read.
+func TestShortBody(t *testing.T) {
+	ts := start(t, Config{})
+	conn := rawRequest(t, ts, "Content-Length: 100\r\n")
+	io.WriteString(conn, `{"sources":`)
+	conn.(*net.TCPConn).CloseWrite()
+	resp, body := readResponse(t, conn, 5*time.Second)
+	_, want := citecheck.ReadBody(io.MultiReader(strings.NewReader(`{"sources":`), failingReader{io.ErrUnexpectedEOF}))
+	if resp.StatusCode != 400 || !bytes.Equal(body, citecheck.AppendEnvelope(nil, nil, want)) {
+		t.Fatalf("%d %s\nwant %s", resp.StatusCode, body, citecheck.AppendEnvelope(nil, nil, want))
+	}
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"mime"
 	"net/http"
 	"strconv"
@@ -37,10 +38,7 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 	if s.testHookHoldingSlot != nil {
 		s.testHookHoldingSlot(r)
 	}
-	// ReadBody stops after max+1 bytes, whatever the client sends (chunked
-	// bodies have no Content-Length); MaxBytesReader is the second fence,
-	// and makes net/http close a connection whose body was not drained.
-	body, e := citecheck.ReadBody(http.MaxBytesReader(w, r.Body, citecheck.MaxInputBytes+1))
+	body, e := readBody(w, r)
 	if e != nil {
 		writeError(w, r, e)
 		return
@@ -48,6 +46,35 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 	res, e := citecheck.Run(body)
 	writeEnvelope(w, r, res, e)
 }
+
+// readBody reads the request body under max_input_bytes, answering exactly
+// as citecheck.ReadBody would. MaxBytesReader is the outer fence: nothing
+// past max+1 bytes is ever read, and net/http closes a connection whose
+// body was left unread.
+//
+// A body of declared length (known here to be within the limit) is read
+// into a buffer of exactly that size: io.ReadAll, which ReadBody uses, grows
+// its buffer by doubling and so allocates about three times a 1 MiB body,
+// which under a burst of large bodies is most of the server's memory. A
+// body of unknown length (chunked) goes through ReadBody itself.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *citecheck.Error) {
+	body := http.MaxBytesReader(w, r.Body, citecheck.MaxInputBytes+1)
+	n := r.ContentLength
+	if n < 0 || n > citecheck.MaxInputBytes {
+		return citecheck.ReadBody(body)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(body, buf); err != nil {
+		// The engine's own wording for a body that could not be read.
+		return citecheck.ReadBody(failingReader{err})
+	}
+	return buf, nil
+}
+
+// failingReader fails at once with err.
+type failingReader struct{ err error }
+
+func (f failingReader) Read([]byte) (int, error) { return 0, f.err }
 
 // checkMediaType accepts application/json, with at most a charset parameter
 // naming UTF-8 (the contract's only encoding), case-insensitively. Anything

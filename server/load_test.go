@@ -1,0 +1,343 @@
+//go:build load
+
+// The load test: not run by default (build tag "load"), loopback only,
+// bounded in time and count. Run it with
+//
+//	go test -tags load -run Load -v -count=1 ./server/
+//
+// and see docs/service.md for the figures it printed on our machine.
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/citecheck/citecheck"
+)
+
+var (
+	loadDuration    = flag.Duration("load.duration", 5*time.Second, "how long each throughput run lasts")
+	loadConcurrency = flag.Int("load.concurrency", 8, "client connections in a throughput run")
+	loadMaxRequests = flag.Int("load.max-requests", 200000, "stop a throughput run after this many requests")
+	loadBursts      = flag.Int("load.bursts", 5, "bursts of 64 maximum-size bodies in the memory run")
+)
+
+// prose is deterministic English-like text in which every sentence carries
+// a unique number, so anchors that include it occur exactly once.
+func prose(source, nbytes int) string {
+	words := strings.Fields("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no")
+	var b strings.Builder
+	seed := uint32(source*7919 + 1)
+	for n := 0; b.Len() < nbytes; n++ {
+		fmt.Fprintf(&b, "Sentence %d.%d says", source, n)
+		for range 8 + n%7 {
+			seed = seed*1664525 + 1013904223
+			b.WriteString(" " + words[seed>>24%uint32(len(words))])
+		}
+		b.WriteString(". ")
+	}
+	return b.String()[:nbytes]
+}
+
+type loadSource struct {
+	SourceID string `json:"source_id"`
+	Version  string `json:"version"`
+	Text     string `json:"text"`
+}
+
+type loadSelector struct {
+	Type   string `json:"type"`
+	Start  *int   `json:"start,omitempty"`
+	End    *int   `json:"end,omitempty"`
+	Exact  string `json:"exact,omitempty"`
+	Prefix string `json:"prefix,omitempty"`
+}
+
+type loadCitation struct {
+	CitationID string       `json:"citation_id"`
+	SourceID   string       `json:"source_id"`
+	Version    string       `json:"version"`
+	Selector   loadSelector `json:"selector"`
+	Quote      string       `json:"quote,omitempty"`
+}
+
+type loadRequest struct {
+	Sources   []loadSource   `json:"sources"`
+	Citations []loadCitation `json:"citations"`
+}
+
+// batch builds nsrc sources of textBytes ASCII prose and ncit citations,
+// alternately a position citation and a quote anchor with a prefix; all of
+// them hold, so every citation is checked.
+func batch(nsrc, textBytes, ncit int) []byte {
+	var req loadRequest
+	for i := range nsrc {
+		req.Sources = append(req.Sources, loadSource{"doc-" + strconv.Itoa(i), "v1", prose(i, textBytes)})
+	}
+	for k := range ncit {
+		src := req.Sources[k%nsrc]
+		text := src.Text
+		// A sentence start well inside the text, different per citation.
+		at := strings.Index(text[(k*7919)%(len(text)-400):], "Sentence ") + (k*7919)%(len(text)-400)
+		c := loadCitation{CitationID: "c" + strconv.Itoa(k), SourceID: src.SourceID, Version: "v1"}
+		if k%2 == 0 {
+			start, end := at, at+120
+			c.Selector = loadSelector{Type: "TextPositionSelector", Start: &start, End: &end}
+			c.Quote = text[start:end]
+		} else {
+			c.Selector = loadSelector{Type: "TextQuoteSelector", Exact: text[at : at+80], Prefix: text[at-16 : at]}
+		}
+		req.Citations = append(req.Citations, c)
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// typicalBatch is the everyday call: 4 sources × 20 KB of prose, 24
+// citations (the bench kit's rag_typical shape).
+func typicalBatch() []byte { return batch(4, 20_000, 24) }
+
+// maxBatch is a valid body just under max_input_bytes: 2 sources of
+// ~505 KB and 32 citations (16 anchors scan both texts: 16 M units, just
+// under max_scan_units).
+func maxBatch() []byte { return batch(2, 505_000, 32) }
+
+func mustValid(t *testing.T, body []byte, n int) {
+	t.Helper()
+	res, e := citecheck.Run(body)
+	if e != nil || !res.Valid || res.CitationsChecked != n {
+		t.Fatalf("workload is not a valid batch of %d: %s", n, citecheck.AppendEnvelope(nil, res, e))
+	}
+}
+
+// bareHandler is the yardstick: read the body through the same limit and
+// decode it with encoding/json into typed structs, nothing else.
+func bareHandler(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, citecheck.MaxInputBytes+1))
+	if err != nil {
+		http.Error(w, err.Error(), 413)
+		return
+	}
+	var req loadRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, err.Error(), 400)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"sources":%d,"citations":%d}`, len(req.Sources), len(req.Citations))
+}
+
+type throughput struct {
+	requests      int
+	errors        int
+	elapsed       time.Duration
+	p50, p99, max time.Duration
+}
+
+func (r throughput) rps() float64 { return float64(r.requests) / r.elapsed.Seconds() }
+
+func (r throughput) String() string {
+	return fmt.Sprintf("%d requests in %.2fs: %.0f req/s, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d errors",
+		r.requests, r.elapsed.Seconds(), r.rps(), ms(r.p50), ms(r.p99), ms(r.max), r.errors)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// hammer posts body to url from conc connections for the configured time
+// (or request count), and measures each request's latency.
+func hammer(t *testing.T, url string, body []byte, conc int) throughput {
+	t.Helper()
+	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	var (
+		mu        sync.Mutex
+		latencies []time.Duration
+		errs      atomic.Int64
+		issued    atomic.Int64
+		wg        sync.WaitGroup
+	)
+	deadline := time.Now().Add(*loadDuration)
+	began := time.Now()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			for time.Now().Before(deadline) && issued.Add(1) <= int64(*loadMaxRequests) {
+				req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err == nil {
+					_, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						err = fmt.Errorf("status %d", resp.StatusCode)
+					}
+				}
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			latencies = append(latencies, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	r := throughput{requests: len(latencies), errors: int(errs.Load()), elapsed: time.Since(began)}
+	slices.Sort(latencies)
+	if n := len(latencies); n > 0 {
+		r.p50, r.p99, r.max = latencies[n/2], latencies[n*99/100], latencies[n-1]
+	}
+	return r
+}
+
+// TestLoadThroughput: requests per second and latency for the typical
+// batch, against the service and against the bare read-and-decode handler.
+func TestLoadThroughput(t *testing.T) {
+	body := typicalBatch()
+	mustValid(t, body, 24)
+	t.Logf("GOMAXPROCS %d, %d client connections, typical batch %d bytes", runtime.GOMAXPROCS(0), *loadConcurrency, len(body))
+
+	ts := start(t, Config{})
+	bare := &http.Server{Handler: http.HandlerFunc(bareHandler)}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go bare.Serve(ln)
+	defer bare.Close()
+	bareURL := "http://" + ln.Addr().String() + "/"
+
+	// Warm both up, then alternate to spread machine noise over both.
+	hammer(t, ts.URL+executePath, body, *loadConcurrency)
+	hammer(t, bareURL, body, *loadConcurrency)
+	svc := hammer(t, ts.URL+executePath, body, *loadConcurrency)
+	base := hammer(t, bareURL, body, *loadConcurrency)
+	t.Logf("citecheck execute:          %v", svc)
+	t.Logf("bare read+encoding/json:    %v", base)
+	t.Logf("citecheck / bare: %.0f %%", 100*svc.rps()/base.rps())
+	if svc.errors > 0 {
+		t.Errorf("%d errors", svc.errors)
+	}
+}
+
+// TestLoadHelperServer is not a test: it is the server process of
+// TestLoadPeakRSS (a re-run of this test binary), so that the peak RSS
+// measured is the server's alone, not the client's too.
+func TestLoadHelperServer(t *testing.T) {
+	inFlight := os.Getenv("CITECHECK_LOAD_SERVER")
+	if inFlight == "" {
+		t.Skip("run by TestLoadPeakRSS")
+	}
+	n, _ := strconv.Atoi(inFlight)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("ADDR", ln.Addr().String())
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() // the parent closes stdin to stop us
+	New(Config{MaxInFlight: n, QueueWait: time.Minute}).Serve(ctx, ln)
+}
+
+// vmHWM reads a process's peak resident set size from /proc.
+func vmHWM(t *testing.T, pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmHWM:") {
+			return strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		}
+	}
+	return "?"
+}
+
+// TestLoadPeakRSS: the server process's peak RSS while 64 clients at once
+// post maximum-size bodies, with the default in-flight bound and with the
+// bound lifted to 64 (what it would cost without one).
+func TestLoadPeakRSS(t *testing.T) {
+	body := maxBatch()
+	mustValid(t, body, 32)
+	t.Logf("maximum-size batch: %d bytes (max_input_bytes %d)", len(body), citecheck.MaxInputBytes)
+	for _, inFlight := range []int{2 * runtime.GOMAXPROCS(0), 64} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadHelperServer$", "-test.v=false")
+		cmd.Env = append(os.Environ(), "CITECHECK_LOAD_SERVER="+strconv.Itoa(inFlight))
+		stdin, _ := cmd.StdinPipe()
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stdout)
+		var addr string
+		for sc.Scan() {
+			if a, ok := strings.CutPrefix(sc.Text(), "ADDR "); ok {
+				addr = a
+				break
+			}
+		}
+		go io.Copy(io.Discard, stdout)
+		if addr == "" {
+			t.Fatal("the helper server printed no address")
+		}
+		idle := vmHWM(t, cmd.Process.Pid)
+		url := "http://" + addr + executePath
+		var failures atomic.Int64
+		began := time.Now()
+		for range *loadBursts {
+			var wg sync.WaitGroup
+			for range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+					if err != nil {
+						failures.Add(1)
+						return
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						failures.Add(1)
+					}
+				}()
+			}
+			wg.Wait()
+		}
+		elapsed := time.Since(began)
+		peak := vmHWM(t, cmd.Process.Pid)
+		stdin.Close()
+		cmd.Wait()
+		t.Logf("max-in-flight %2d: %d bursts of 64 × %d bytes in %.2fs (%.1f req/s), %d failures; server VmHWM %s (idle %s)",
+			inFlight, *loadBursts, len(body), elapsed.Seconds(), float64(64**loadBursts)/elapsed.Seconds(), failures.Load(), peak, idle)
+		if failures.Load() > 0 {
+			t.Errorf("%d requests failed", failures.Load())
+		}
+	}
+}
