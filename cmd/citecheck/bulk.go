@@ -113,7 +113,41 @@ func runBulk(ctx context.Context, in io.Reader, stdout, stderr io.Writer, o bulk
 
 	var st bulkStats
 	var writeErr error
-	for j := range order {
+	drained := false // the reader finished: order is closed and readErr is set
+	next := func() (*bulkJob, bool) {
+		select {
+		case j, ok := <-order:
+			drained = !ok
+			return j, ok
+		default:
+		}
+		// Nothing is queued: what is written so far goes out now, so that a
+		// slow producer (tail -f, a pipe) sees its answers as they come.
+		if writeErr == nil {
+			writeErr = bw.Flush()
+		}
+		select {
+		case j, ok := <-order:
+			drained = !ok
+			return j, ok
+		case <-ctx.Done():
+			// Interrupted (or the output failed): answer what is already
+			// queued, but never wait for the reader, which may be blocked
+			// reading a terminal or a pipe that has nothing more to say.
+			select {
+			case j, ok := <-order:
+				drained = !ok
+				return j, ok
+			default:
+				return nil, false
+			}
+		}
+	}
+	for {
+		j, ok := next()
+		if !ok {
+			break
+		}
 		select {
 		case <-j.done:
 		default: // not ready: let what is written so far reach the reader first
@@ -134,7 +168,9 @@ func runBulk(ctx context.Context, in io.Reader, stdout, stderr io.Writer, o bulk
 		bufPool.Put(j.body)
 		bufPool.Put(j.out)
 	}
-	wg.Wait()
+	if drained {
+		wg.Wait()
+	}
 	if writeErr == nil {
 		writeErr = bw.Flush()
 	}
@@ -144,10 +180,13 @@ func runBulk(ctx context.Context, in io.Reader, stdout, stderr io.Writer, o bulk
 	case writeErr != nil:
 		fmt.Fprintf(stderr, "citecheck: writing the answers: %v\n", writeErr)
 		return exitError
+	case !drained: // the reader is still at work: readErr is not ours to read
+		fmt.Fprintf(stderr, "citecheck: interrupted after line %d\n", st.requests)
+		return exitError
 	case readErr != nil:
 		fmt.Fprintf(stderr, "citecheck: reading --input after line %d: %v\n", st.requests, readErr)
 		return exitError
-	case ctx.Err() != nil:
+	case ctx.Err() != nil: // the reader stopped early, as asked
 		fmt.Fprintf(stderr, "citecheck: interrupted after line %d\n", st.requests)
 		return exitError
 	case st.errors > 0:

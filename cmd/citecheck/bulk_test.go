@@ -328,22 +328,41 @@ func TestBulkLongLineIsNotBuffered(t *testing.T) {
 	}
 }
 
-// TestBulkStopsWhenInterrupted: a cancelled context stops reading; what was
-// read is answered and the exit status is 2.
+// TestBulkStopsWhenInterrupted: a cancelled context stops the run even
+// while the reader waits on a pipe that says nothing more; what was read
+// has been answered, and the exit status is 2.
 func TestBulkStopsWhenInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write([]byte(bulkValid + "\n")) // then silence, never EOF
+	out := &notifyingWriter{wrote: make(chan struct{}, 1)}
 	go func() {
-		pw.Write([]byte(bulkValid + "\n"))
+		<-out.wrote // the first answer went out: streamed, not held back
 		cancel()
-		pw.Write([]byte(bulkValid + "\n")) // may or may not be read
-		pw.Close()
 	}()
 	var errb bytes.Buffer
-	code := runBulk(ctx, pr, io.Discard, &errb, bulkOptions{})
-	if code != exitError || !strings.Contains(errb.String(), "interrupted") {
+	code := runBulk(ctx, pr, out, &errb, bulkOptions{})
+	if code != exitError || errb.String() != "citecheck: 1 requests: 1 valid, 0 failed, 0 errors\ncitecheck: interrupted after line 1\n" {
 		t.Fatalf("exit %d stderr %q", code, errb.String())
 	}
+	if !strings.HasPrefix(out.buf.String(), `{"result":{"valid":true`) {
+		t.Fatalf("stdout %q", out.buf.String())
+	}
+}
+
+type notifyingWriter struct {
+	buf   bytes.Buffer
+	wrote chan struct{}
+}
+
+func (w *notifyingWriter) Write(p []byte) (int, error) {
+	w.buf.Write(p)
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return len(p), nil
 }
 
 func TestBulkFlagMistakes(t *testing.T) {
