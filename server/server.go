@@ -14,7 +14,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -302,8 +305,16 @@ func (s *Server) mcpHandler() http.Handler {
 		JSONResponse:        true,
 		MaxRequestBodyBytes: maxMCPBody,
 		Logger:              s.log,
+		// We make the SDK's DNS-rebinding check ourselves (rebinding), so
+		// that the public URL's host passes and a refusal is an error object.
+		DisableLocalhostProtection: true,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e := s.rebinding(r); e != nil {
+			writeJSON(w, http.StatusForbidden, citecheck.AppendEnvelope(nil, nil, e))
+			setOutcome(r, e.Code)
+			return
+		}
 		if e := checkMediaType(r); e != nil {
 			writeError(w, r, e)
 			return
@@ -322,6 +333,39 @@ func (s *Server) mcpHandler() http.Handler {
 		h.ServeHTTP(ew, r)
 		ew.finish()
 	})
+}
+
+// rebinding refuses an MCP request that reached a loopback listener under a
+// name that is neither loopback nor the configured public URL's host: a
+// web page could otherwise point its own name at 127.0.0.1 (DNS
+// rebinding) and drive a local MCP server from the browser. This is the MCP
+// SDK's own rule, plus the public host, so a proxy that keeps the Host
+// header works.
+func (s *Server) rebinding(r *http.Request) *citecheck.Error {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !isLoopback(local.String()) || isLoopback(r.Host) {
+		return nil
+	}
+	if s.cfg.PublicURL != "" {
+		if u, err := url.Parse(s.cfg.PublicURL); err == nil && strings.EqualFold(u.Host, r.Host) {
+			return nil
+		}
+	}
+	return &citecheck.Error{Code: citecheck.CodeInvalidInput,
+		Message: "mcp: Host " + strconv.Quote(r.Host) + " reached a loopback address; use localhost, or set --public-url to this host"}
+}
+
+// isLoopback reports whether a host or host:port names the loopback.
+func isLoopback(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = strings.Trim(hostport, "[]")
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // maxMCPBody bounds one MCP message on /mcp: an input of max_input_bytes

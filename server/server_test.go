@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -301,5 +302,45 @@ func TestAccessLog(t *testing.T) {
 		if _, ok := line[k]; !ok {
 			t.Errorf("no %s in %v", k, line)
 		}
+	}
+}
+
+// TestMCPRebinding: /mcp on a loopback listener refuses a foreign Host (a
+// DNS-rebinding page), with an error object, but takes localhost and the
+// configured public host.
+func TestMCPRebinding(t *testing.T) {
+	ts := start(t, Config{PublicURL: "https://cite.example.org"})
+	ping := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	for host, want := range map[string]int{"evil.example": 403, "cite.example.org": 200, "localhost:1234": 200, "127.0.0.1": 200} {
+		req, _ := http.NewRequest("POST", ts.URL+"/mcp", bytes.NewReader(ping))
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d: %s", host, resp.StatusCode, want, body)
+		}
+		if want == 403 {
+			errorOf(t, body)
+		}
+	}
+}
+
+// TestMCPErrorsAreErrorObjects: the SDK's own plain-text refusals (here: an
+// Accept header without text/event-stream) reach the client as error
+// objects, like every other error of the service.
+func TestMCPErrorsAreErrorObjects(t *testing.T) {
+	ts := start(t, Config{})
+	resp, body := do(t, "POST", ts.URL+"/mcp", "application/json", []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("%d %s %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	if e := errorOf(t, body); e.Code != citecheck.CodeInvalidInput || !strings.HasPrefix(e.Message, "mcp: ") {
+		t.Fatalf("%+v", e)
 	}
 }
