@@ -2,11 +2,14 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"time"
 
+	"github.com/citecheck/citecheck"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -126,8 +129,19 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		r = r.WithContext(context.WithValue(r.Context(), recordKey{}, rec))
 		rw := &recorder{ResponseWriter: w}
 		defer func() {
-			// A handler that panics still gets its line; net/http then
-			// logs the panic and drops the connection, as it would without us.
+			// A bug must not answer with a dropped connection: the caller
+			// gets an internal error object, the log gets the panic.
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("panic serving a request", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				rec.outcome = citecheck.CodeInternal
+				if rw.status == 0 {
+					writeJSON(rw, http.StatusInternalServerError, citecheck.AppendEnvelope(nil, nil,
+						&citecheck.Error{Code: citecheck.CodeInternal, Message: "internal error; it is logged"}))
+				}
+			}
 			if rw.status == 0 {
 				rw.status = http.StatusOK
 			}

@@ -344,3 +344,19 @@ func TestMCPErrorsAreErrorObjects(t *testing.T) {
 		t.Fatalf("%+v", e)
 	}
 }
+
+// TestPanicIsAnInternalError: a bug in a handler answers 500 with an error
+// object, and is counted, rather than dropping the connection.
+func TestPanicIsAnInternalError(t *testing.T) {
+	ts := start(t, Config{})
+	ts.testHookHoldingSlot = func(*http.Request) { panic("boom") }
+	resp, body := post(t, ts.URL+executePath, exampleInput(t))
+	if resp.StatusCode != 500 || errorOf(t, body).Code != citecheck.CodeInternal {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	waitIdle(t, ts) // the slot was released on the way out
+	_, m := do(t, "GET", ts.URL+"/metrics", "", nil)
+	if !strings.Contains(string(m), `citecheck_http_requests_total{outcome="internal"`) {
+		t.Error("the panic is not counted")
+	}
+}
