@@ -3,6 +3,7 @@ package citecheck
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -136,4 +137,28 @@ func TestAllJSON(t *testing.T) {
 	if string(AppendAllEnvelope(nil, nil, e)) != string(AppendEnvelope(nil, nil, e)) {
 		t.Fatal("an error under --all must be the contract's error envelope")
 	}
+}
+
+// CheckAll reports every citation's outcome; the first failing one is the
+// contract's first_discrepancy.
+func ExampleCheckAll() {
+	req, _ := Decode([]byte(`{"sources":[{"source_id":"s","version":"v1","text":"abcdefghijklmnopqrstuvwxyz"}],
+		"citations":[
+		{"citation_id":"c1","source_id":"s","version":"v1","selector":{"type":"TextPositionSelector","start":4,"end":7},"quote":"efh"},
+		{"citation_id":"c2","source_id":"s","version":"v1","selector":{"type":"TextQuoteSelector","exact":"xyz"}},
+		{"citation_id":"c3","source_id":"s","version":"v2","selector":{"type":"TextQuoteSelector","exact":"xyz"}}]}`))
+	all := CheckAll(req)
+	for _, c := range all.Citations {
+		if c.Valid() {
+			fmt.Println(c.CitationID, "holds")
+		} else {
+			fmt.Println(c.CitationID, "fails:", c.Reason)
+		}
+	}
+	fmt.Println(all.Failed, "failed;", string(AppendAllEnvelope(nil, all, nil))[:40])
+	// Output:
+	// c1 fails: quote_mismatch
+	// c2 holds
+	// c3 fails: version_mismatch
+	// 2 failed; {"all":{"valid":false,"citations_checked
 }

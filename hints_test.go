@@ -2,6 +2,7 @@ package citecheck
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -281,4 +282,30 @@ func BenchmarkHintExactNotFound(b *testing.B) {
 	for b.Loop() {
 		Hint(req, d)
 	}
+}
+
+// A quote that an LLM got slightly wrong: Hint says how much of it the
+// source has, where, and the first character that differs.
+func ExampleHint() {
+	req, _ := Decode([]byte(`{"sources":[{"source_id":"handbook","version":"v1",
+		"text":"Equipment must be returned within 14 days of leaving."}],
+		"citations":[{"citation_id":"c1","source_id":"handbook","version":"v1",
+		"selector":{"type":"TextQuoteSelector","exact":"returned within 30 days"}}]}`))
+	res := Check(req)
+	s := Hint(req, res.FirstDiscrepancy)
+	p := s.Partial
+	fmt.Printf("%s: the first %d code points occur at %d; then the source has %q where exact has %q\n",
+		s.Reason, p.Length, p.Start, *p.Source, p.Claimed)
+	// Output: exact_not_found: the first 16 code points occur at 18; then the source has "1" where exact has "3"
+}
+
+// An anchor that matches twice: Hint lists the matches and the shortest
+// prefix and suffix that would single out the first.
+func ExampleHint_ambiguous() {
+	req, _ := Decode([]byte(`{"sources":[{"source_id":"s","version":"v1","text":"a cat sat; the cat ran"}],
+		"citations":[{"citation_id":"c1","source_id":"s","version":"v1",
+		"selector":{"type":"TextQuoteSelector","exact":"cat"}}]}`))
+	s := Hint(req, Check(req).FirstDiscrepancy)
+	fmt.Printf("%v %v %q %q\n", s.Reason, s.Starts, *s.UniquePrefix, *s.UniqueSuffix)
+	// Output: ambiguous_anchor [2 15] "a " " s"
 }
