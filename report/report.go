@@ -374,8 +374,9 @@ func (r *renderer) partial(p *citecheck.PartialMatch, what, claimed string, leng
 	if p.Source != nil {
 		then = fmt.Sprintf("there the source goes on with %s, the %s with %s", char(*p.Source), what, char(p.Claimed))
 	}
+	leadQ, _ := quoteCut(lead, quotedCols/2)
 	r.line("hint", "the %s occurs nowhere; its longest leading part in the source, %s (%d of %d code points), is at %s; %s",
-		what, quote(lead, quotedCols/2), p.Length, length, span(p.Start, p.At), then)
+		what, leadQ, p.Length, length, span(p.Start, p.At), then)
 }
 
 // claim says in one line what citation cit claims.
@@ -404,6 +405,15 @@ func claim(cit *citecheck.Citation) string {
 // invisible characters as their stand-ins, " and \ escaped, cut to about
 // maxCols columns with the length said when it is cut.
 func quote(s string, maxCols int) string {
+	q, cut := quoteCut(s, maxCols)
+	if cut {
+		q += fmt.Sprintf(" (%d code points)", utf8.RuneCountInString(s))
+	}
+	return q
+}
+
+// quoteCut is quote without the length: for a sentence that says it.
+func quoteCut(s string, maxCols int) (string, bool) {
 	var b strings.Builder
 	b.WriteByte('"')
 	var st widthState
@@ -428,11 +438,10 @@ func quote(s string, maxCols int) string {
 		w += rw
 	}
 	if cut {
-		fmt.Fprintf(&b, "…\" (%d code points)", utf8.RuneCountInString(s))
-		return b.String()
+		b.WriteString("…")
 	}
 	b.WriteByte('"')
-	return b.String()
+	return b.String(), cut
 }
 
 // char names one code point for a sentence: "g" (U+0067). A combining
