@@ -18,6 +18,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -341,6 +342,42 @@ func TestLoadPeakRSS(t *testing.T) {
 			inFlight, *loadBursts, len(body), elapsed.Seconds(), float64(64**loadBursts)/elapsed.Seconds(), failures.Load(), peak, idle)
 		if failures.Load() > 0 {
 			t.Errorf("%d requests failed", failures.Load())
+		}
+	}
+}
+
+// BenchmarkExecuteHandler is the execute route in-process (no network):
+// what a request costs the server, middleware and engine included.
+//
+//	go test -tags load -run '^$' -bench Handler -benchmem ./server/
+func BenchmarkExecuteHandler(b *testing.B) {
+	body := typicalBatch()
+	s := New(Config{})
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest("POST", executePath, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
+}
+
+// BenchmarkBareHandler is the yardstick handler in-process: read and
+// decode with encoding/json, nothing else.
+func BenchmarkBareHandler(b *testing.B) {
+	body := typicalBatch()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest("POST", "/", bytes.NewReader(body))
+		w := httptest.NewRecorder()
+		bareHandler(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Code)
 		}
 	}
 }
