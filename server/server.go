@@ -32,10 +32,10 @@ type Config struct {
 	// loopback, so a first run exposes nothing.
 	Addr string
 
-	// PublicURL is the base URL that the catalogue, the tool page and the
-	// MCP instructions point at, e.g. "https://cite.example.org" behind a
-	// proxy. Empty: derived from each request's Host, so links name the
-	// address the caller reached.
+	// PublicURL is the base URL that the catalogue and the tool page point
+	// at, e.g. "https://cite.example.org" behind a proxy; its host is also
+	// let through /mcp's DNS-rebinding check. Empty: derived from each
+	// request's Host, so links name the address the caller reached.
 	PublicURL string
 
 	// MaxInFlight bounds the requests that hold a body or run a check at
@@ -54,8 +54,9 @@ type Config struct {
 
 	// Timeouts against slow or idle clients (defaults: header 5 s, whole
 	// request 30 s, answer 60 s, idle keep-alive 120 s). ReadTimeout covers
-	// the body, so a client trickling a 1 MiB body holds a connection, not a
-	// check slot's worth of time forever.
+	// the body: a client that trickles its body holds its check slot (the
+	// body is read inside one, so that memory stays bounded) for at most
+	// that long.
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
