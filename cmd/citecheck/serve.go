@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"time"
 
 	"github.com/citecheck/citecheck/server"
@@ -33,6 +34,14 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if fs.NArg() > 0 {
 		return usage(stderr, fmt.Sprintf("serve takes no arguments, got %q", fs.Arg(0)))
+	}
+	if cfg.PublicURL != "" {
+		// Every link of the catalogue and the page is built on it: refuse
+		// one that would make them all wrong.
+		u, err := url.Parse(cfg.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return usage(stderr, fmt.Sprintf("--public-url %q must be an http(s) URL like https://cite.example.org", cfg.PublicURL))
+		}
 	}
 	cfg.Logger = slog.New(slog.NewJSONHandler(stderr, nil))
 	ln, err := net.Listen("tcp", cfg.Addr)

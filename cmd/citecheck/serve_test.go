@@ -125,6 +125,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--no-such-flag"},
 		{"serve", "extra"},
 		{"serve", "--addr", "not-an-address"},
+		{"serve", "--public-url", "cite.example.org"},
+		{"serve", "--public-url", "ftp://cite.example.org"},
 		{"mcp", "extra"},
 	} {
 		if got := runCLI(t, nil, args...); got.code != exitError || got.stderr == "" {
