@@ -1,5 +1,7 @@
 package citecheck
 
+import "strings"
+
 // Run decodes body and checks it: the whole of citation-batch-check@1.0.0
 // for one request. Exactly one of the results is non-nil.
 func Run(body []byte) (*Result, *Error) {
@@ -133,9 +135,12 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 	return ReasonQuoteMismatch
 }
 
-// checkQuote is the anchor check (SPEC §2.3), stage by stage. OP and OF are
-// found as the occurrences of prefix+exact and prefix+exact+suffix, so each
-// stage is one linear scan however many occurrences there are.
+// checkQuote is the anchor check (SPEC §2.3), stage by stage. OE is one
+// scan for exact. When it has few occurrences (up to keptOccurrences, the
+// usual case), OP and OF are those that prefix and suffix also fit, checked
+// in place; otherwise OP and OF are found as the occurrences of prefix+exact
+// and prefix+exact+suffix, one more scan each. Either way the cost is linear
+// in text plus pattern, whatever the number of occurrences.
 func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 	sel := &cit.Selector
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
@@ -143,7 +148,8 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 		cs := cit.ClaimedStart
 		d.ClaimedStart = &cs
 	}
-	oe := findOccurrences(x.text, e)
+	var keep [keptOccurrences]int
+	oe := x.find(e, keep[:])
 	d.ExactMatches = &oe.count
 	if oe.count == 0 {
 		d.Field = "exact"
@@ -151,7 +157,11 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 	}
 	op := oe // byte offsets of exact where prefix+exact occurs
 	if p != "" {
-		op = shift(findOccurrences(x.text, p+e), len(p))
+		if oe.complete() {
+			op = oe.filter(func(at int) bool { return at >= len(p) && x.text[at-len(p):at] == p })
+		} else {
+			op = shift(x.find(p+e, nil), len(p))
+		}
 		d.PrefixMatches = &op.count
 		if op.count == 0 {
 			d.Field, d.MatchStarts = "prefix", matchStarts(x, oe)
@@ -163,7 +173,11 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 	}
 	of := op
 	if s != "" {
-		of = shift(findOccurrences(x.text, p+e+s), len(p))
+		if op.complete() {
+			of = op.filter(func(at int) bool { return strings.HasPrefix(x.text[at+len(e):], s) })
+		} else {
+			of = shift(x.find(p+e+s, nil), len(p))
+		}
 	}
 	d.FullMatches = &of.count
 	if of.count == 0 {
@@ -188,6 +202,11 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 	d.MatchStarts = nil
 	return ReasonNone
 }
+
+// keptOccurrences is how many occurrences of exact checkQuote keeps to
+// check prefix and suffix in place: at most 64 compares of at most 1 KiB
+// each, cheaper than another scan of a long text.
+const keptOccurrences = 64
 
 // shift moves the first occurrences right by k bytes: from where
 // prefix+exact starts to where exact starts.

@@ -2,6 +2,7 @@ package citecheck
 
 import (
 	"math/bits"
+	"sort"
 	"strings"
 )
 
@@ -11,6 +12,9 @@ import (
 type occurrences struct {
 	count int
 	first [2]int
+	// kept holds the first cap(kept) offsets when the caller gave it room;
+	// all of them when count <= cap(kept).
+	kept []int
 }
 
 // add records an occurrence at byte offset i. Occurrences must be added in
@@ -19,16 +23,35 @@ func (o *occurrences) add(i int) {
 	if o.count < 2 {
 		o.first[o.count] = i
 	}
+	if len(o.kept) < cap(o.kept) {
+		o.kept = append(o.kept, i)
+	}
 	o.count++
 }
 
-// addRun records k occurrences at byte offsets i, i+d, …, i+(k-1)d in O(1).
+// addRun records k occurrences at byte offsets i, i+d, …, i+(k-1)d in
+// O(1 + cap(kept)).
 func (o *occurrences) addRun(i, d, k int) {
-	for ; k > 0 && o.count < 2; k-- {
+	for ; k > 0 && (o.count < 2 || len(o.kept) < cap(o.kept)); k-- {
 		o.add(i)
 		i += d
 	}
 	o.count += k
+}
+
+// complete reports whether kept holds every occurrence.
+func (o *occurrences) complete() bool { return o.count == len(o.kept) }
+
+// filter returns the occurrences among a complete o for which ok holds,
+// reusing o.kept's storage. O(count) calls of ok.
+func (o occurrences) filter(ok func(at int) bool) occurrences {
+	r := occurrences{first: [2]int{-1, -1}, kept: o.kept[:0]}
+	for _, at := range o.kept {
+		if ok(at) {
+			r.add(at)
+		}
+	}
+	return r
 }
 
 // findOccurrences reports where pattern occurs in text, bytewise, overlapping
@@ -36,7 +59,15 @@ func (o *occurrences) addRun(i, d, k int) {
 // offset 0..len(text). Time is linear in len(text)+len(pattern) whatever the
 // input; extra memory is O(1), or O(len(pattern)) once the KMP fallback runs.
 func findOccurrences(text, pattern string) occurrences {
-	return findOccurrencesWith(text, pattern, prefilterSlack, nil)
+	return findOccurrencesWith(text, pattern, &byteRank, prefilterSlack, nil)
+}
+
+// findOccurrencesRanked is findOccurrences with the prefilter's byte ranks
+// taken from the text itself (see textRanks): on text unlike English prose
+// or code, such as CJK, the static ranks call common bytes rare.
+// Up to cap(keep) offsets are also kept, in keep's storage.
+func findOccurrencesRanked(text, pattern string, rank *[256]uint8, keep []int) occurrences {
+	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, nil)
 }
 
 // The search has three parts.
@@ -104,11 +135,15 @@ type matchTrace struct {
 	runs     int  // periodic runs extended
 }
 
-// findOccurrencesWith is findOccurrences with the fallback slack as a
-// parameter, so tests can force the KMP fallback early (slack < 0 falls back
-// at once), and an optional trace (nil in production).
-func findOccurrencesWith(text, pat string, slack int, tr *matchTrace) occurrences {
-	o := occurrences{first: [2]int{-1, -1}}
+// findOccurrencesWith is findOccurrences with the byte ranks and the
+// fallback slack as parameters, so tests can force the KMP fallback early
+// (slack < 0 falls back at once), and an optional trace (nil in production).
+func findOccurrencesWith(text, pat string, rank *[256]uint8, slack int, tr *matchTrace) occurrences {
+	return search(occurrences{first: [2]int{-1, -1}}, text, pat, rank, slack, tr)
+}
+
+// search adds the occurrences of pat in text to the empty o.
+func search(o occurrences, text, pat string, rank *[256]uint8, slack int, tr *matchTrace) occurrences {
 	n, m := len(text), len(pat)
 	switch {
 	case m == 0:
@@ -131,7 +166,7 @@ func findOccurrencesWith(text, pat string, slack int, tr *matchTrace) occurrence
 		}
 		return o
 	}
-	off1, off2 := rareOffsets(pat)
+	off1, off2 := rareOffsets(pat, rank)
 	b1, b2 := pat[off1], pat[off2]
 	last := n - m // the largest alignment at which pat fits
 	prev := -1    // the latest occurrence found, or -1
@@ -223,14 +258,14 @@ func kmpTable(pat string) []int32 {
 	return next
 }
 
-// rareOffsets returns off1, the offset of pat's rarest byte by byteRank, and
+// rareOffsets returns off1, the offset of pat's rarest byte by rank, and
 // off2, the offset of its rarest byte of another value, or a neighbour of
 // off1 if pat repeats one byte. len(pat) >= 2. One pass; an 8-byte block
 // equal to the one before holds no new byte and is skipped, so long runs
 // cost an eighth.
-func rareOffsets(pat string) (off1, off2 int) {
+func rareOffsets(pat string, rank *[256]uint8) (off1, off2 int) {
 	m := len(pat)
-	r1, r2 := int(byteRank[pat[0]]), 256 // ranks at off1 and off2
+	r1, r2 := int(rank[pat[0]]), 256 // ranks at off1 and off2
 	off2 = -1
 	i := 1
 	for ; i+8 <= m; i += 8 {
@@ -238,7 +273,7 @@ func rareOffsets(pat string) (off1, off2 int) {
 			continue
 		}
 		for j := i; j < i+8; j++ {
-			r := int(byteRank[pat[j]])
+			r := int(rank[pat[j]])
 			if r >= r2 || r == r1 { // the common case: nothing rarer
 				continue
 			}
@@ -250,7 +285,7 @@ func rareOffsets(pat string) (off1, off2 int) {
 		}
 	}
 	for ; i < m; i++ {
-		r := int(byteRank[pat[i]])
+		r := int(rank[pat[i]])
 		if r >= r2 || r == r1 {
 			continue
 		}
@@ -343,4 +378,41 @@ var byteRank = [256]uint8{
 	141, 97, 42, 58, 43, 44, 66, 92, 104, 111, 52, 60, 65, 48, 56, 57, // 0xd0–0xdf
 	132, 90, 159, 84, 78, 72, 105, 76, 77, 61, 69, 53, 55, 49, 50, 88, // 0xe0–0xef
 	125, 45, 46, 47, 54, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, // 0xf0–0xff
+}
+
+// textRanks ranks bytes by how common they are in text itself, 0 = rarest,
+// from a sample: the whole text up to 16 KiB, else 64 evenly spaced windows
+// of 256 bytes. Bytes the sample lacks, or ties, fall back to byteRank's
+// order. Cost O(16 KiB) whatever the text's size; built once per source.
+func textRanks(text string) *[256]uint8 {
+	const window, windows = 256, 64
+	var count [256]int
+	if len(text) <= window*windows {
+		for i := 0; i < len(text); i++ {
+			count[text[i]]++
+		}
+	} else {
+		step := (len(text) - window) / (windows - 1)
+		for w := 0; w < windows; w++ {
+			for _, c := range []byte(text[w*step : w*step+window]) {
+				count[c]++
+			}
+		}
+	}
+	var order [256]uint8
+	for b := range order {
+		order[b] = uint8(b)
+	}
+	sort.Slice(order[:], func(i, j int) bool {
+		bi, bj := order[i], order[j]
+		if count[bi] != count[bj] {
+			return count[bi] < count[bj]
+		}
+		return byteRank[bi] < byteRank[bj]
+	})
+	rank := new([256]uint8)
+	for r, b := range order {
+		rank[b] = uint8(r)
+	}
+	return rank
 }

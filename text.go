@@ -18,8 +18,19 @@ const indexBlock = 256
 // O(log(len/256) + 256). ASCII texts, where the two coincide, need no table.
 type textIndex struct {
 	text  string
-	n     int     // length in code points
-	marks []int32 // marks[k]: code points that start before byte k*indexBlock; nil for ASCII
+	n     int         // length in code points
+	marks []int32     // marks[k]: code points that start before byte k*indexBlock; nil for ASCII
+	ranks *[256]uint8 // the text's own byte ranks for the matcher, built on first find
+}
+
+// find returns the occurrences of pattern in the text (byte offsets), with
+// the prefilter tuned to this text's bytes, keeping up to cap(keep) offsets
+// in keep's storage. Linear in text plus pattern.
+func (x *textIndex) find(pattern string, keep []int) occurrences {
+	if x.ranks == nil {
+		x.ranks = textRanks(x.text)
+	}
+	return findOccurrencesRanked(x.text, pattern, x.ranks, keep)
 }
 
 func newTextIndex(s string) *textIndex {
