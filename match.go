@@ -2,7 +2,7 @@ package citecheck
 
 import (
 	"math/bits"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -399,20 +399,16 @@ func textRanks(text string) *[256]uint8 {
 			}
 		}
 	}
-	var order [256]uint8
-	for b := range order {
-		order[b] = uint8(b)
+	// One sortable key per byte value: its count, then its static rank,
+	// then the value itself so that the order can be read back.
+	var keys [256]uint64
+	for b := range keys {
+		keys[b] = uint64(count[b])<<16 | uint64(byteRank[b])<<8 | uint64(b)
 	}
-	sort.Slice(order[:], func(i, j int) bool {
-		bi, bj := order[i], order[j]
-		if count[bi] != count[bj] {
-			return count[bi] < count[bj]
-		}
-		return byteRank[bi] < byteRank[bj]
-	})
+	slices.Sort(keys[:])
 	rank := new([256]uint8)
-	for r, b := range order {
-		rank[b] = uint8(r)
+	for r, k := range keys {
+		rank[uint8(k)] = uint8(r)
 	}
 	return rank
 }
