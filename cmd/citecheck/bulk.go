@@ -19,13 +19,13 @@ import (
 // made by cmdRun from the real streams and passed in, so tests can take
 // either side of them.
 type bulkOptions struct {
-	all      bool  // CheckAll instead of the contract's Check
-	text     bool  // the text report instead of JSON lines
-	color    bool  // colour the text report
-	progress bool  // draw a progress line on stderr (stderr is a terminal)
-	stdoutTT bool  // stdout is that same terminal: clear the progress line before writing to it
-	size     int64 // input size in bytes when known (a regular file), else 0
-	workers  int   // 0: GOMAXPROCS
+	all       bool  // CheckAll instead of the contract's Check
+	text      bool  // the text report instead of JSON lines
+	color     bool  // colour the text report
+	progress  bool  // draw a progress line on stderr (stderr is a terminal)
+	stdoutTTY bool  // stdout is that same terminal: clear the progress line before writing to it
+	size      int64 // input size in bytes when known (a regular file), else 0
+	workers   int   // 0: GOMAXPROCS
 }
 
 // Memory bounds of a bulk run. A line is held from when it is read until its
@@ -83,7 +83,7 @@ func runBulk(ctx context.Context, in io.Reader, stdout, stderr io.Writer, o bulk
 	start := time.Now()
 	prog := &progress{w: stderr, on: o.progress, size: o.size, start: start}
 	var out io.Writer = stdout
-	if o.progress && o.stdoutTT {
+	if o.progress && o.stdoutTTY {
 		out = clearingWriter{stdout, prog}
 	}
 	bw := bufio.NewWriterSize(out, 64<<10)

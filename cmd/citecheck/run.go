@@ -127,7 +127,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		defer closeIn()
 		return runBulk(ctx, in, stdout, stderr, bulkOptions{
 			all: o.all, text: text, color: color, size: size,
-			progress: isTerminal(stderr), stdoutTT: isTerminal(stdout),
+			progress: isTerminal(stderr), stdoutTTY: isTerminal(stdout),
 		})
 	}
 	body, e := readInput(o.input, stdin)
