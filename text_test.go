@@ -1,0 +1,64 @@
+package citecheck
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// randomUTF8 builds a string of n code points mixing every UTF-8 length, so
+// that 8-byte words split code points at every offset.
+func randomUTF8(r *rand.Rand, n int) string {
+	pool := []rune{'a', 'Z', '\n', 'é', 'ß', '中', '語', '\u0301', '\uFFFF', '😀', '\U0001D400', '\U0010FFFF'}
+	var b strings.Builder
+	for range n {
+		b.WriteRune(pool[r.IntN(len(pool))])
+	}
+	return b.String()
+}
+
+func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := range 300 {
+		s := randomUTF8(r, n)
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Fatalf("runeCount(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := utf16Len(s), len(utf16.Encode([]rune(s))); got != want {
+			t.Fatalf("utf16Len(%q) = %d, want %d (astral code points count 2)", s, got, want)
+		}
+		if got, want := isASCII(bytesOf(s)), utf8.RuneCountInString(s) == len(s); got != want {
+			t.Fatalf("isASCII(%q) = %v", s, got)
+		}
+	}
+}
+
+// textIndex must convert every code point index to its byte offset and
+// back, on ASCII and non-ASCII text, across block boundaries.
+func TestTextIndexConvertsEveryPositionBothWays(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, s := range []string{"", "abc", strings.Repeat("x", 3*indexBlock+5), randomUTF8(r, 7), randomUTF8(r, 3*indexBlock), randomUTF8(r, 1000)} {
+		x := newTextIndex(s)
+		if x.n != utf8.RuneCountInString(s) {
+			t.Fatalf("n = %d, want %d", x.n, utf8.RuneCountInString(s))
+		}
+		cp := 0
+		for off := 0; off <= len(s); off++ {
+			if off < len(s) && !utf8.RuneStart(s[off]) {
+				continue
+			}
+			if got := x.byteAt(cp); got != off {
+				t.Fatalf("byteAt(%d) = %d, want %d", cp, got, off)
+			}
+			if got := x.cpAt(off); got != cp {
+				t.Fatalf("cpAt(%d) = %d, want %d", off, got, cp)
+			}
+			cp++
+		}
+		if got := x.slice(-3, x.n+3); got != s {
+			t.Fatal("slice does not clamp to the text")
+		}
+	}
+}
