@@ -5,7 +5,7 @@
 //
 //	go test -tags load -run Load -v -count=1 ./server/
 //
-// and see docs/service.md for the figures it printed on our machine.
+// and see the README's "The service" section for the figures it printed on our machine.
 package server
 
 import (
