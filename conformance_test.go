@@ -2,21 +2,21 @@ package citecheck
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"io"
-	"os"
 	"reflect"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/conformance"
 )
 
-// conformanceCase is one line of testdata/conformance.jsonl (a copy of
-// ../shared/conformance/cases.jsonl): a body and the answer it must get.
-type conformanceCase struct {
-	Name    string          `json:"name"`
-	Body    *string         `json:"body"`
-	BodyB64 string          `json:"body_b64"`
-	Expect  json.RawMessage `json:"expect"`
+// loadConformance reads every public conformance case.
+func loadConformance(t testing.TB) []conformance.Case {
+	t.Helper()
+	cases, err := conformance.Load("testdata/conformance.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }
 
 type conformanceExpect struct {
@@ -24,44 +24,10 @@ type conformanceExpect struct {
 	Error  *Error          `json:"error"`
 }
 
-// loadConformance reads every case; the file has lines over 1 MiB, so it is
-// read with a json.Decoder, not a line scanner.
-func loadConformance(t testing.TB) []conformanceCase {
-	t.Helper()
-	f, err := os.Open("testdata/conformance.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []conformanceCase
-	dec := json.NewDecoder(f)
-	for {
-		var c conformanceCase
-		if err := dec.Decode(&c); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	return cases
-}
-
-func (c conformanceCase) body(t testing.TB) []byte {
-	if c.Body != nil {
-		return []byte(*c.Body)
-	}
-	b, err := base64.StdEncoding.DecodeString(c.BodyB64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // compareAnswer checks one answer against a case's expectation as the
 // conformance README says: results equal as parsed JSON, errors equal in
 // code (and limit). It returns the answer's bytes for further checks.
-func compareAnswer(t *testing.T, c conformanceCase, res *Result, cerr *Error) {
+func compareAnswer(t *testing.T, c conformance.Case, res *Result, cerr *Error) {
 	t.Helper()
 	var want conformanceExpect
 	if err := json.Unmarshal(c.Expect, &want); err != nil {
@@ -100,7 +66,7 @@ func compareAnswer(t *testing.T, c conformanceCase, res *Result, cerr *Error) {
 func TestConformance(t *testing.T) {
 	for _, c := range loadConformance(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			body := c.body(t)
+			body := c.Body
 			res, cerr := Run(body)
 			compareAnswer(t, c, res, cerr)
 			if res != nil { // the same input gives byte-identical output

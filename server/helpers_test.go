@@ -3,16 +3,15 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/conformance"
 )
 
 // testServer is a real server on a random loopback port.
@@ -96,47 +95,12 @@ func inProcess(body []byte) ([]byte, *citecheck.Result, *citecheck.Error) {
 	return citecheck.AppendEnvelope(nil, res, e), res, e
 }
 
-// conformanceCase is one line of ../testdata/conformance.jsonl.
-type conformanceCase struct {
-	Name    string          `json:"name"`
-	Body    *string         `json:"body"`
-	BodyB64 string          `json:"body_b64"`
-	Expect  json.RawMessage `json:"expect"`
-}
-
-func (c conformanceCase) body(t testing.TB) []byte {
-	if c.Body != nil {
-		return []byte(*c.Body)
-	}
-	b, err := base64.StdEncoding.DecodeString(c.BodyB64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// loadConformance reads every case; some lines are over 1 MiB, so it uses
-// a json.Decoder rather than a line scanner.
-func loadConformance(t testing.TB) []conformanceCase {
+// loadConformance reads every public conformance case.
+func loadConformance(t testing.TB) []conformance.Case {
 	t.Helper()
-	f, err := os.Open("../testdata/conformance.jsonl")
+	cases, err := conformance.Load("../testdata/conformance.jsonl")
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []conformanceCase
-	dec := json.NewDecoder(f)
-	for {
-		var c conformanceCase
-		if err := dec.Decode(&c); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, c)
-	}
-	if len(cases) == 0 {
-		t.Fatal("no conformance cases")
 	}
 	return cases
 }

@@ -198,7 +198,7 @@ func TestConformanceMCP(t *testing.T) {
 	cs := connectHTTP(t, ts.URL+"/mcp")
 	carried, same := 0, 0
 	for _, c := range loadConformance(t) {
-		body := c.body(t)
+		body := c.Body
 		sent := compactBytes(body)
 		if sent == nil {
 			continue // not one JSON value: no MCP message can carry it

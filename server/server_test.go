@@ -20,7 +20,7 @@ func TestConformanceHTTP(t *testing.T) {
 	ts := start(t, Config{})
 	for _, c := range loadConformance(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			body := c.body(t)
+			body := c.Body
 			want, _, e := inProcess(body)
 			resp, got := post(t, ts.URL+executePath, body)
 			if !bytes.Equal(got, want) {

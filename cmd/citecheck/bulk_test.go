@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -44,31 +43,10 @@ func bulkFile(t testing.TB, content []byte) string {
 // bodies have raw newlines between tokens, so they cannot be one line).
 func conformanceLines(t testing.TB) [][]byte {
 	t.Helper()
-	f, err := os.Open("../../testdata/conformance.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var lines [][]byte
-	dec := json.NewDecoder(f)
-	for {
-		var c struct {
-			Body    *string `json:"body"`
-			BodyB64 string  `json:"body_b64"`
-		}
-		if err := dec.Decode(&c); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		body := []byte(nil)
-		if c.Body != nil {
-			body = []byte(*c.Body)
-		} else if body, err = base64.StdEncoding.DecodeString(c.BodyB64); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.ContainsRune(body, '\n') {
-			lines = append(lines, body)
+	for _, c := range conformanceCases(t) {
+		if !bytes.ContainsRune(c.Body, '\n') {
+			lines = append(lines, c.Body)
 		}
 	}
 	return lines

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/conformance"
 	"github.com/citecheck/citecheck/server"
 )
 
@@ -148,30 +148,9 @@ func TestRunTakesFlagsBeforeOrAfterPositionalArguments(t *testing.T) {
 // Every public conformance case through the CLI gives the library's answer,
 // byte for byte, and the matching exit status.
 func TestRunAnswersEveryConformanceCaseAsTheLibrary(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "conformance.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dec := json.NewDecoder(f)
 	n := 0
-	for {
-		var c struct {
-			Name    string  `json:"name"`
-			Body    *string `json:"body"`
-			BodyB64 string  `json:"body_b64"`
-		}
-		if err := dec.Decode(&c); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		body := []byte(nil)
-		if c.Body != nil {
-			body = []byte(*c.Body)
-		} else if body, err = base64.StdEncoding.DecodeString(c.BodyB64); err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range conformanceCases(t) {
+		body := c.Body
 		n++
 		t.Run(c.Name, func(t *testing.T) {
 			got := runCLI(t, bytes.NewReader(body), "run", citecheck.ToolID, citecheck.ToolVersion, "--input", "-")
@@ -362,4 +341,14 @@ func TestRunGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// conformanceCases reads every public conformance case of the module.
+func conformanceCases(t testing.TB) []conformance.Case {
+	t.Helper()
+	cases, err := conformance.Load(filepath.Join("..", "..", "testdata", "conformance.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }

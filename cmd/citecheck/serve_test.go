@@ -4,12 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -67,30 +63,9 @@ func serveCLI(t *testing.T, extra ...string) (baseURL string, stop func() int) {
 // status must be those of the in-process run, byte for byte.
 func TestBaseURLAnswersEveryConformanceCaseAsInProcess(t *testing.T) {
 	base, stop := serveCLI(t)
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "conformance.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dec := json.NewDecoder(f)
 	n := 0
-	for {
-		var c struct {
-			Name    string  `json:"name"`
-			Body    *string `json:"body"`
-			BodyB64 string  `json:"body_b64"`
-		}
-		if err := dec.Decode(&c); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		body := []byte(nil)
-		if c.Body != nil {
-			body = []byte(*c.Body)
-		} else if body, err = base64.StdEncoding.DecodeString(c.BodyB64); err != nil {
-			t.Fatal(err)
-		}
+	for _, c := range conformanceCases(t) {
+		body := c.Body
 		n++
 		t.Run(c.Name, func(t *testing.T) {
 			local := runCLI(t, bytes.NewReader(body), "run", citecheck.ToolID, citecheck.ToolVersion, "--input", "-")
