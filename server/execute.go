@@ -18,20 +18,8 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, e)
 		return
 	}
-	if e := checkMediaType(r); e != nil {
-		writeError(w, r, e)
-		return
-	}
-	// A declared length over the limit is refused before reading a byte;
-	// the connection is then closed rather than drained (net/http does
-	// that for an unread body this large).
-	if r.ContentLength > citecheck.MaxInputBytes {
-		writeError(w, r, tooLarge())
-		return
-	}
-	release := s.acquire(r)
+	release := s.admit(w, r, citecheck.MaxInputBytes, tooLarge)
 	if release == nil {
-		s.overloaded(w, r)
 		return
 	}
 	defer release()
@@ -45,6 +33,26 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 	}
 	res, e := citecheck.Run(body)
 	writeEnvelope(w, r, res, e)
+}
+
+// admit runs the checks that a request with a body passes before it is
+// read, cheapest first: its media type, its declared length (over maxBody is
+// refused before a byte is read; net/http then closes the connection rather
+// than drain it), and a check slot. It returns the slot's release, or nil
+// when it has answered the request itself.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, maxBody int64, tooBig func() *citecheck.Error) (release func()) {
+	if e := checkMediaType(r); e != nil {
+		writeError(w, r, e)
+		return nil
+	}
+	if r.ContentLength > maxBody {
+		writeError(w, r, tooBig())
+		return nil
+	}
+	if release = s.acquire(r); release == nil {
+		s.overloaded(w, r)
+	}
+	return release
 }
 
 // readBody reads the request body under max_input_bytes, answering exactly

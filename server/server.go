@@ -316,17 +316,8 @@ func (s *Server) mcpHandler() http.Handler {
 			setOutcome(r, e.Code)
 			return
 		}
-		if e := checkMediaType(r); e != nil {
-			writeError(w, r, e)
-			return
-		}
-		if r.ContentLength > maxMCPBody {
-			writeError(w, r, mcpTooLarge())
-			return
-		}
-		release := s.acquire(r)
+		release := s.admit(w, r, maxMCPBody, mcpTooLarge)
 		if release == nil {
-			s.overloaded(w, r)
 			return
 		}
 		defer release()
