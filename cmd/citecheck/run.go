@@ -230,15 +230,11 @@ func findTool(id, version string) *citecheck.Error {
 // readInput reads the body from a file or, for "-", standard input, through
 // the max_input_bytes limit.
 func readInput(name string, stdin io.Reader) ([]byte, *citecheck.Error) {
-	r := stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, &citecheck.Error{Code: citecheck.CodeUsage, Message: "cannot read --input: " + err.Error()}
-		}
-		defer f.Close()
-		r = f
+	r, _, closeIn, e := openInput(name, stdin)
+	if e != nil {
+		return nil, e
 	}
+	defer closeIn()
 	return citecheck.ReadBody(r)
 }
 
@@ -291,8 +287,8 @@ func runRemote(ctx context.Context, baseURL, id, version string, body []byte, st
 	}
 	var env struct {
 		Result *struct {
-			Valid            bool `json:"valid"`
-			Reason           *string
+			Valid            bool    `json:"valid"`
+			Reason           *string `json:"reason"`
 			FirstDiscrepancy *struct {
 				CitationIndex int    `json:"citation_index"`
 				CitationID    string `json:"citation_id"`
@@ -300,21 +296,30 @@ func runRemote(ctx context.Context, baseURL, id, version string, body []byte, st
 		} `json:"result"`
 		Error *citecheck.Error `json:"error"`
 	}
-	if err := json.Unmarshal(raw, &env); err != nil || (env.Result == nil) == (env.Error == nil) {
-		if err == nil {
-			err = errors.New("neither a result nor an error")
+	err = json.Unmarshal(raw, &env)
+	if err == nil && (env.Result == nil) == (env.Error == nil) {
+		err = errors.New("neither a result nor an error")
+	}
+	var res *citecheck.Result
+	if r := env.Result; err == nil && r != nil {
+		// Just what exitStatus needs, from the service's JSON.
+		res = &citecheck.Result{Valid: r.Valid}
+		if !r.Valid {
+			var ok bool
+			if r.Reason != nil {
+				res.Reason, ok = citecheck.ParseReason(*r.Reason)
+			}
+			if !ok || r.FirstDiscrepancy == nil {
+				err = errors.New("a failed result without a known reason and first_discrepancy")
+			} else {
+				res.FirstDiscrepancy = &citecheck.Discrepancy{CitationIndex: r.FirstDiscrepancy.CitationIndex, CitationID: r.FirstDiscrepancy.CitationID}
+			}
 		}
+	}
+	if err != nil {
 		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeInternal,
 			Message: fmt.Sprintf("the service answered %s with something else than an envelope: %v", resp.Status, err)})
 	}
 	stdout.Write(append(bytes.TrimRight(raw, "\n"), '\n'))
-	switch {
-	case env.Error != nil:
-		fmt.Fprintf(stderr, "citecheck: %s: %s\n", env.Error.Code, env.Error.Message)
-		return exitError
-	case !env.Result.Valid && env.Result.FirstDiscrepancy != nil && env.Result.Reason != nil:
-		fmt.Fprintf(stderr, "citecheck: citation %d (%s) failed: %s\n", env.Result.FirstDiscrepancy.CitationIndex, env.Result.FirstDiscrepancy.CitationID, *env.Result.Reason)
-		return exitFailed
-	}
-	return exitValid
+	return exitStatus(res, env.Error, stderr)
 }
