@@ -162,7 +162,7 @@ func reasonOf(d *Discrepancy) Reason {
 // skip code points (to where exact starts inside prefix+exact+suffix). Each
 // scan yields two starts, so the listing costs MaxHintStarts/2 scans at most.
 func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
-	o := findOccurrences(x.text, pattern)
+	o := x.find(pattern, nil)
 	total := o.count
 	var starts []int
 	for from := 0; ; { // from: the byte offset the current scan started at
@@ -179,7 +179,7 @@ func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
 		from += o.first[1]
 		_, size := utf8.DecodeRuneInString(x.text[from:])
 		from += size
-		o = findOccurrences(x.text[from:], pattern)
+		o = findOccurrencesRanked(x.text[from:], pattern, x.byteRanks(), nil)
 	}
 }
 
@@ -198,7 +198,7 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 	lo, hi, first := 0, m, -1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if o := findOccurrences(x.text, claimed[:offs[mid]]); o.count > 0 {
+		if o := x.find(claimed[:offs[mid]], nil); o.count > 0 {
 			lo, first = mid, o.first[0]
 		} else {
 			hi = mid - 1
@@ -229,7 +229,7 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 // is unique.
 func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *string) {
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
-	unique := func(pattern string) bool { return findOccurrences(x.text, pattern).count == 1 }
+	unique := func(pattern string) bool { return x.find(pattern, nil).count == 1 }
 	shortest := func(lo, hi int, pattern func(k int) string) *string {
 		// lo: ambiguous (the citation's own context); hi: the longest allowed.
 		if hi <= lo || !unique(pattern(hi)) {

@@ -27,10 +27,15 @@ type textIndex struct {
 // the prefilter tuned to this text's bytes, keeping up to cap(keep) offsets
 // in keep's storage. Linear in text plus pattern.
 func (x *textIndex) find(pattern string, keep []int) occurrences {
+	return findOccurrencesRanked(x.text, pattern, x.byteRanks(), keep)
+}
+
+// byteRanks returns the text's own byte ranks, sampled on first use.
+func (x *textIndex) byteRanks() *[256]uint8 {
 	if x.ranks == nil {
 		x.ranks = textRanks(x.text)
 	}
-	return findOccurrencesRanked(x.text, pattern, x.ranks, keep)
+	return x.ranks
 }
 
 func newTextIndex(s string) *textIndex {
