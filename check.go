@@ -150,7 +150,7 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 	}
 	var keep [keptOccurrences]int
 	oe := x.find(e, keep[:])
-	d.ExactMatches = &oe.count
+	d.ExactMatches = intPtr(oe.count)
 	if oe.count == 0 {
 		d.Field = "exact"
 		return ReasonExactNotFound
@@ -162,7 +162,7 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 		} else {
 			op = shift(x.find(p+e, nil), len(p))
 		}
-		d.PrefixMatches = &op.count
+		d.PrefixMatches = intPtr(op.count)
 		if op.count == 0 {
 			d.Field, d.MatchStarts = "prefix", matchStarts(x, oe)
 			at := d.MatchStarts[0]
@@ -179,7 +179,7 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 			of = shift(x.find(p+e+s, nil), len(p))
 		}
 	}
-	d.FullMatches = &of.count
+	d.FullMatches = intPtr(of.count)
 	if of.count == 0 {
 		d.Field, d.MatchStarts = "suffix", matchStarts(x, op)
 		at := d.MatchStarts[0] + runeCount(e)
@@ -202,6 +202,10 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 	d.MatchStarts = nil
 	return ReasonNone
 }
+
+// intPtr returns a pointer to a copy of v, so that a detail never points
+// into (and so moves to the heap) the occurrences being computed.
+func intPtr(v int) *int { return &v }
 
 // keptOccurrences is how many occurrences of exact checkQuote keeps to
 // check prefix and suffix in place: at most 64 compares of at most 1 KiB

@@ -1,8 +1,8 @@
 package citecheck
 
 import (
+	"math"
 	"math/bits"
-	"slices"
 	"strings"
 )
 
@@ -23,8 +23,11 @@ func (o *occurrences) add(i int) {
 	if o.count < 2 {
 		o.first[o.count] = i
 	}
-	if len(o.kept) < cap(o.kept) {
-		o.kept = append(o.kept, i)
+	if n := len(o.kept); n < cap(o.kept) {
+		// A self-assignment, not append: escape analysis then lets the
+		// caller's buffer stay on its stack.
+		o.kept = o.kept[:n+1]
+		o.kept[n] = i
 	}
 	o.count++
 }
@@ -59,14 +62,14 @@ func (o occurrences) filter(ok func(at int) bool) occurrences {
 // offset 0..len(text). Time is linear in len(text)+len(pattern) whatever the
 // input; extra memory is O(1), or O(len(pattern)) once the KMP fallback runs.
 func findOccurrences(text, pattern string) occurrences {
-	return findOccurrencesWith(text, pattern, &byteRank, prefilterSlack, nil)
+	return findOccurrencesWith(text, pattern, &staticRanks, prefilterSlack, nil)
 }
 
 // findOccurrencesRanked is findOccurrences with the prefilter's byte ranks
 // taken from the text itself (see textRanks): on text unlike English prose
 // or code, such as CJK, the static ranks call common bytes rare.
 // Up to cap(keep) offsets are also kept, in keep's storage.
-func findOccurrencesRanked(text, pattern string, rank *[256]uint8, keep []int) occurrences {
+func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) occurrences {
 	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, nil)
 }
 
@@ -138,12 +141,12 @@ type matchTrace struct {
 // findOccurrencesWith is findOccurrences with the byte ranks and the
 // fallback slack as parameters, so tests can force the KMP fallback early
 // (slack < 0 falls back at once), and an optional trace (nil in production).
-func findOccurrencesWith(text, pat string, rank *[256]uint8, slack int, tr *matchTrace) occurrences {
+func findOccurrencesWith(text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
 	return search(occurrences{first: [2]int{-1, -1}}, text, pat, rank, slack, tr)
 }
 
 // search adds the occurrences of pat in text to the empty o.
-func search(o occurrences, text, pat string, rank *[256]uint8, slack int, tr *matchTrace) occurrences {
+func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
 	n, m := len(text), len(pat)
 	switch {
 	case m == 0:
@@ -263,9 +266,9 @@ func kmpTable(pat string) []int32 {
 // off1 if pat repeats one byte. len(pat) >= 2. One pass; an 8-byte block
 // equal to the one before holds no new byte and is skipped, so long runs
 // cost an eighth.
-func rareOffsets(pat string, rank *[256]uint8) (off1, off2 int) {
+func rareOffsets(pat string, rank *byteRanks) (off1, off2 int) {
 	m := len(pat)
-	r1, r2 := int(rank[pat[0]]), 256 // ranks at off1 and off2
+	r1, r2 := int(rank[pat[0]]), math.MaxInt // ranks at off1 and off2
 	off2 = -1
 	i := 1
 	for ; i+8 <= m; i += 8 {
@@ -380,13 +383,25 @@ var byteRank = [256]uint8{
 	125, 45, 46, 47, 54, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, // 0xf0–0xff
 }
 
-// textRanks ranks bytes by how common they are in text itself, 0 = rarest,
-// from a sample: the whole text up to 16 KiB, else 64 evenly spaced windows
-// of 256 bytes. Bytes the sample lacks, or ties, fall back to byteRank's
-// order. Cost O(16 KiB) whatever the text's size; built once per source.
-func textRanks(text string) *[256]uint8 {
+// byteRanks orders byte values for the prefilter: a smaller rank is a
+// rarer byte. Only the order matters.
+type byteRanks [256]uint32
+
+// staticRanks is byteRank as byteRanks, for text with no ranks of its own.
+var staticRanks = func() (r byteRanks) {
+	for b, rank := range byteRank {
+		r[b] = uint32(rank)
+	}
+	return r
+}()
+
+// textRanks ranks bytes by how common they are in text itself, from a
+// sample: the whole text up to 16 KiB, else 64 evenly spaced windows of 256
+// bytes. Ties, and bytes the sample lacks, keep byteRank's order. Cost
+// O(16 KiB) whatever the text's size; built once per source.
+func textRanks(text string) *byteRanks {
 	const window, windows = 256, 64
-	var count [256]int
+	var count [256]uint32
 	if len(text) <= window*windows {
 		for i := 0; i < len(text); i++ {
 			count[text[i]]++
@@ -399,16 +414,9 @@ func textRanks(text string) *[256]uint8 {
 			}
 		}
 	}
-	// One sortable key per byte value: its count, then its static rank,
-	// then the value itself so that the order can be read back.
-	var keys [256]uint64
-	for b := range keys {
-		keys[b] = uint64(count[b])<<16 | uint64(byteRank[b])<<8 | uint64(b)
-	}
-	slices.Sort(keys[:])
-	rank := new([256]uint8)
-	for r, k := range keys {
-		rank[uint8(k)] = uint8(r)
+	rank := new(byteRanks)
+	for b, c := range count { // c <= 16 KiB, so c<<8 cannot overflow
+		rank[b] = c<<8 | uint32(byteRank[b])
 	}
 	return rank
 }

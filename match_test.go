@@ -27,7 +27,7 @@ func checkOccurrencesAgainstBrute(t testing.TB, text, pattern string) {
 	t.Helper()
 	want := bruteOccurrences(text, pattern)
 	for _, slack := range matchSlacks {
-		if got := findOccurrencesWith(text, pattern, &byteRank, slack, nil); !sameOccurrences(got, want) {
+		if got := findOccurrencesWith(text, pattern, &staticRanks, slack, nil); !sameOccurrences(got, want) {
 			t.Fatalf("findOccurrencesWith(%.60q (len %d), %.60q (len %d), slack %d) = %+v, want %+v",
 				text, len(text), pattern, len(pattern), slack, got, want)
 		}
@@ -113,7 +113,7 @@ func adversarialMatchText() string {
 func TestFindOccurrencesCountsOverlappingRunsByExtension(t *testing.T) {
 	text := adversarialMatchText()
 	var tr matchTrace
-	got := findOccurrencesWith(text, strings.Repeat("a", 8000), &byteRank, prefilterSlack, &tr)
+	got := findOccurrencesWith(text, strings.Repeat("a", 8000), &staticRanks, prefilterSlack, &tr)
 	want := occurrences{count: (262140 - 8000 + 1) + (262139 - 8000 + 1), first: [2]int{0, 1}}
 	if !sameOccurrences(got, want) {
 		t.Fatalf("a*8000: got %+v, want %+v", got, want)
@@ -134,14 +134,14 @@ func TestFindOccurrencesFindsTheOneOccurrenceInAdversarialText(t *testing.T) {
 		{"a16383b", strings.Repeat("a", 1<<19), strings.Repeat("a", 16383) + "b", occurrences{count: 0, first: [2]int{-1, -1}}},
 	} {
 		var tr matchTrace
-		if got := findOccurrencesWith(c.text, c.pat, &byteRank, prefilterSlack, &tr); !sameOccurrences(got, c.want) {
+		if got := findOccurrencesWith(c.text, c.pat, &staticRanks, prefilterSlack, &tr); !sameOccurrences(got, c.want) {
 			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
 		}
 		if tr.fellBack {
 			t.Errorf("%s: fell back to KMP", c.name)
 		}
 		for _, slack := range matchSlacks[1:] {
-			if got := findOccurrencesWith(c.text, c.pat, &byteRank, slack, nil); !sameOccurrences(got, c.want) {
+			if got := findOccurrencesWith(c.text, c.pat, &staticRanks, slack, nil); !sameOccurrences(got, c.want) {
 				t.Errorf("%s, slack %d: got %+v, want %+v", c.name, slack, got, c.want)
 			}
 		}
@@ -197,7 +197,7 @@ func TestFindOccurrencesAgreesWithBruteForceOnPeriodicText(t *testing.T) {
 			}
 			checkOccurrencesAgainstBrute(t, text, pat)
 			var tr matchTrace
-			findOccurrencesWith(text, pat, &byteRank, prefilterSlack, &tr)
+			findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
 			runs += tr.runs
 			if tr.fellBack {
 				fellBack++
@@ -218,7 +218,7 @@ func TestFindOccurrencesFallsBackToKMPWhenTheRareByteIsEverywhere(t *testing.T) 
 	text := string(b)
 	for _, pat := range []string{text[5000:5020], text[40000:40003], "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzq", "qzqzqzqz"} {
 		var tr matchTrace
-		got := findOccurrencesWith(text, pat, &byteRank, prefilterSlack, &tr)
+		got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
 		if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
 			t.Errorf("%q: got %+v, want %+v", pat, got, want)
 		}
@@ -234,7 +234,7 @@ func TestFindOccurrencesKeepsThePrefilterOnProse(t *testing.T) {
 		for _, m := range []int{50, 200, 300} {
 			pat := text[at : at+m]
 			var tr matchTrace
-			got := findOccurrencesWith(text, pat, &byteRank, prefilterSlack, &tr)
+			got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
 			if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
 				t.Errorf("pattern at %d, len %d: got %+v, want %+v", at, m, got, want)
 			}
@@ -337,7 +337,7 @@ func TestRareOffsetsPicksTheTwoRarestByteValues(t *testing.T) {
 		pats = append(pats, string(b))
 	}
 	for _, pat := range pats {
-		off1, off2 := rareOffsets(pat, &byteRank)
+		off1, off2 := rareOffsets(pat, &staticRanks)
 		want1 := rarest(pat, -1)
 		want2 := rarest(pat, want1)
 		if want2 < 0 {

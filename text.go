@@ -9,18 +9,19 @@ import (
 )
 
 // indexBlock is how many bytes of text one entry of textIndex.marks covers:
-// a conversion walks at most this many bytes past a binary search.
-const indexBlock = 256
+// a conversion walks at most this many bytes past a binary search. The
+// table costs 4 bytes per 64 of text.
+const indexBlock = 64
 
 // textIndex converts between byte offsets and code point indexes of one text
 // without rescanning it per citation. Building it is linear in the text and
 // runs a word (8 bytes) at a time; each conversion then costs
-// O(log(len/256) + 256). ASCII texts, where the two coincide, need no table.
+// O(log(len/64) + 64). ASCII texts, where the two coincide, need no table.
 type textIndex struct {
 	text  string
-	n     int         // length in code points
-	marks []int32     // marks[k]: code points that start before byte k*indexBlock; nil for ASCII
-	ranks *[256]uint8 // the text's own byte ranks for the matcher, built on first find
+	n     int        // length in code points
+	marks []int32    // marks[k]: code points that start before byte k*indexBlock; nil for ASCII
+	ranks *byteRanks // the text's own byte ranks for the matcher, built on first find
 }
 
 // find returns the occurrences of pattern in the text (byte offsets), with
@@ -31,7 +32,7 @@ func (x *textIndex) find(pattern string, keep []int) occurrences {
 }
 
 // byteRanks returns the text's own byte ranks, sampled on first use.
-func (x *textIndex) byteRanks() *[256]uint8 {
+func (x *textIndex) byteRanks() *byteRanks {
 	if x.ranks == nil {
 		x.ranks = textRanks(x.text)
 	}
