@@ -18,12 +18,6 @@ const (
 //go:embed contracts/citation-batch-check@1.0.0.contract.json
 var ContractJSON []byte
 
-// ToolPage is the published Markdown tool page of the contract, kept for
-// reference; the service generates its HTML page from ContractJSON.
-//
-//go:embed contracts/citation-batch-check.tool-page.md
-var ToolPage []byte
-
 // The contract's limits. Byte sizes are UTF-8 bytes of the decoded string,
 // not of its escaped JSON form; scan units are UTF-16 code units.
 const (
