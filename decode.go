@@ -52,8 +52,9 @@ type decoder struct {
 	citeIDs   map[string]int
 }
 
-// schemaFailure is what a schema check returns: the failure, and the sentinel
-// so that callers can unwind with `if err != nil { return err }`.
+// schemaFailure is the error a schema check returns, carrying the failure,
+// so that callers unwind with `if err != nil { return err }` and request can
+// tell it from jsontext's syntax errors.
 type schemaFailure struct{ e *Error }
 
 func (s schemaFailure) Error() string { return s.e.Message }
