@@ -83,12 +83,17 @@ func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) oc
 // English prose b1 is a letter like 'q' or a capital, so the text is mostly
 // skipped at memory speed.
 //
-// Budget and fallback. Periodic or adversarial text can make candidates dense
-// and verifications long. Every candidate is charged candidateCost, every
+// Budget and fallbacks. Text where every byte is common (DNA, binary
+// alphabets), periodic or adversarial text can make candidates dense and
+// verifications long. Every candidate is charged candidateCost, every
 // verification verifyCost plus one unit per 8 bytes compared; once the charge
-// exceeds the bytes advanced plus a slack, the rest of the text is scanned by
-// Knuth–Morris–Pratt (kmpScan), which is linear on any input. One unit is
-// about the cost of one KMP byte step, so the switch happens where the
+// exceeds the bytes advanced plus a slack, the search moves on to the next
+// strategy, with a fresh budget: first a window of up to windowLen bytes of
+// the pattern around b1, found with strings.Index (SIMD brute force for
+// needles this short; 32 bytes of random text almost never match by chance),
+// then, if the window's candidates are dense too, Knuth–Morris–Pratt
+// (kmpScan) for the rest of the text, which is linear on any input. One unit
+// is about the cost of one KMP byte step, so each switch happens where a
 // prefilter stops paying for itself.
 //
 // Periodic runs. Dense overlapping occurrences ("a"*8000 in "a"*500000) would
@@ -109,11 +114,14 @@ func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) oc
 //
 // Linearity (n = len(text), m = len(pattern)).
 //  1. IndexByte scans disjoint stretches of text: each call starts at
-//     a+off1 and a then moves past the byte found; total <= n.
-//  2. Everything else in the prefilter phase is charged to spent, and a
-//     candidate is examined only while spent <= a+slack <= n+slack; one
-//     candidate adds at most candidateCost+verifyCost+m/8. So candidates and
-//     compares total O(n+m).
+//     a+off1 and a then moves past the byte found; total <= n. The window's
+//     strings.Index calls likewise scan disjoint stretches, each at most
+//     windowLen steps per offset (brute force of a needle <= 63 bytes):
+//     total <= windowLen*n.
+//  2. Everything else in each prefilter phase is charged to spent, and a
+//     candidate is examined only while spent <= a+slack <= n+slack (the
+//     window phase starts from spent = a); one candidate adds at most
+//     candidateCost+verifyCost+m/8. So candidates and compares total O(n+m).
 //  3. A run extension scans text[c+m:x); the next one starts at c'+m with
 //     c' >= x-d+1 > x-m, i.e. past x. They are disjoint; total <= n.
 //  4. kmpScan is O(n+m) (the matched length j rises at most once a byte and
@@ -130,10 +138,16 @@ const (
 	// verifyCost is the fixed charge for one commonPrefixLen call; the
 	// compare adds one unit per 8 bytes.
 	verifyCost = 4
+	// windowLen is the length of the second prefilter's window. Go's
+	// strings.Index finds a needle of up to 63 bytes with SIMD compares
+	// (brute force, so at most windowLen steps per offset: linear), and 32
+	// bytes of random DNA or binary text almost never match by chance.
+	windowLen = 32
 )
 
 // matchTrace records which strategies a scan used, for tests.
 type matchTrace struct {
+	windowed bool // switched from the rare bytes to the window prefilter
 	fellBack bool // switched to KMP
 	runs     int  // periodic runs extended
 }
@@ -171,25 +185,50 @@ func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *mat
 	}
 	off1, off2 := rareOffsets(pat, rank)
 	b1, b2 := pat[off1], pat[off2]
-	last := n - m // the largest alignment at which pat fits
-	prev := -1    // the latest occurrence found, or -1
-	spent := 0    // prefilter work charged so far, in KMP byte steps
+	// The window of the second prefilter: up to windowLen bytes of pat
+	// around its rarest byte.
+	wlen := min(m, windowLen)
+	offW := max(0, min(off1-wlen/2, m-wlen))
+	win := pat[offW : offW+wlen]
+	windowed := false // the second prefilter is running
+	last := n - m     // the largest alignment at which pat fits
+	prev := -1        // the latest occurrence found, or -1
+	spent := 0        // prefilter work charged so far, in KMP byte steps
 	for a := 0; a <= last; {
 		if spent > a+slack {
-			if tr != nil {
-				tr.fellBack = true
+			if windowed {
+				if tr != nil {
+					tr.fellBack = true
+				}
+				return kmpScan(text, pat, a, o)
 			}
-			return kmpScan(text, pat, a, o)
-		}
-		k := strings.IndexByte(text[a+off1:last+off1+1], b1)
-		if k < 0 {
-			break
-		}
-		c := a + k
-		spent += candidateCost
-		if text[c+off2] != b2 {
-			a = c + 1
+			// The rare bytes are common here: look for the window instead,
+			// with a fresh budget.
+			windowed, spent = true, a
+			if tr != nil {
+				tr.windowed = true
+			}
 			continue
+		}
+		var c int // the next candidate alignment
+		if !windowed {
+			k := strings.IndexByte(text[a+off1:last+off1+1], b1)
+			if k < 0 {
+				break
+			}
+			c = a + k
+			spent += candidateCost
+			if text[c+off2] != b2 {
+				a = c + 1
+				continue
+			}
+		} else {
+			k := strings.Index(text[a+offW:last+offW+wlen], win)
+			if k < 0 {
+				break
+			}
+			c = a + k
+			spent += candidateCost
 		}
 		q := commonPrefixLen(text[c:c+m], pat)
 		spent += verifyCost + q/8

@@ -122,9 +122,10 @@ func BenchmarkFind(b *testing.B) {
 	adv := adversarialMatchText()
 	a := strings.Repeat("a", 7999)
 	r := rand.New(rand.NewPCG(9, 9))
-	ab := make([]byte, 512<<10)
+	ab, dna := make([]byte, 512<<10), make([]byte, 512<<10)
 	for i := range ab {
 		ab[i] = "ab"[r.IntN(2)]
+		dna[i] = "ACGT"[r.IntN(4)]
 	}
 	workloads := []struct{ name, text, pattern string }{
 		{"prose-512KiB", prose, prose[mid : mid+200]},
@@ -132,9 +133,11 @@ func BenchmarkFind(b *testing.B) {
 		{"periodic-ba7999", adv, "b" + a},
 		{"overlap-a8000", adv, a + "a"},
 		{"none-a16383b", strings.Repeat("a", 512<<10), strings.Repeat("a", 16383) + "b"},
-		// Not a target: random text over {a,b}, where the prefilter is
-		// useless and the KMP fallback does the work.
-		{"fallback-ab", string(ab), string(ab[300000:300030])},
+		// Random text over {a,b} and over ACGT (DNA): every byte is
+		// common, so the rare-byte prefilter gives way to the window.
+		{"random-ab", string(ab), string(ab[300000:300030])},
+		{"random-ab-200", string(ab), string(ab[300000:300200])},
+		{"dna-100", string(dna), string(dna[300000:300100])},
 	}
 	impls := []struct {
 		name string

@@ -209,21 +209,35 @@ func TestFindOccurrencesAgreesWithBruteForceOnPeriodicText(t *testing.T) {
 	}
 }
 
-func TestFindOccurrencesFallsBackToKMPWhenTheRareByteIsEverywhere(t *testing.T) {
+func TestFindOccurrencesLeavesTheRareBytesForTheWindowWhenTheyAreEverywhere(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	b := make([]byte, 1<<16)
 	for i := range b {
 		b[i] = "qz"[r.IntN(2)]
 	}
 	text := string(b)
-	for _, pat := range []string{text[5000:5020], text[40000:40003], "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzq", "qzqzqzqz"} {
+	for _, pat := range []string{text[5000:5020], text[40000:40003], text[20000:20100], "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzq", "qzqzqzqz"} {
 		var tr matchTrace
 		got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
 		if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
 			t.Errorf("%q: got %+v, want %+v", pat, got, want)
 		}
-		if !tr.fellBack {
-			t.Errorf("%q: the prefilter stayed on though candidates are everywhere", pat)
+		if !tr.windowed {
+			t.Errorf("%q: the rare-byte prefilter stayed on though its bytes are everywhere", pat)
+		}
+	}
+}
+
+func TestFindOccurrencesFallsBackToKMPWhenTheWindowIsEverywhere(t *testing.T) {
+	text := strings.Repeat("ab", 1<<15)
+	for _, pat := range []string{strings.Repeat("ab", 20) + "b", strings.Repeat("ab", 30) + "aa"} {
+		var tr matchTrace
+		got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
+		if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
+			t.Errorf("%q: got %+v, want %+v", pat, got, want)
+		}
+		if !tr.windowed || !tr.fellBack {
+			t.Errorf("%q: windowed %v, fell back %v; want both (candidates everywhere, none an occurrence)", pat, tr.windowed, tr.fellBack)
 		}
 	}
 }
