@@ -302,11 +302,23 @@ func (d *decoder) str(path string, minLen int) (string, int64, error) {
 		}
 		return "", at, d.fail(path, "%s: must be a string, not %s", where(path), kindName(k))
 	}
-	tok, err := d.dec.ReadToken()
+	// ReadValue validates the string (UTF-8, escapes, surrogate pairs) and
+	// returns it quoted. Most strings have no escape, so their bytes are
+	// the value: one copy, instead of jsontext unescaping rune by rune.
+	v, err := d.dec.ReadValue()
 	if err != nil {
 		return "", at, err
 	}
-	s := tok.String()
+	var s string
+	if raw := v[1 : len(v)-1]; bytes.IndexByte(raw, '\\') < 0 {
+		s = string(raw)
+	} else {
+		b, err := jsontext.AppendUnquote(nil, v)
+		if err != nil {
+			return "", at, err
+		}
+		s = string(b)
+	}
 	if len(s) < minLen {
 		return "", at, d.fail(path, "%s: must not be empty (minLength %d)", where(path), minLen)
 	}
