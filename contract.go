@@ -1,6 +1,9 @@
 package citecheck
 
-import _ "embed"
+import (
+	_ "embed"
+	"fmt"
+)
 
 // Tool identity, as the contract names it.
 const (
@@ -42,3 +45,19 @@ const (
 	LimitLabelBytes   = "max_label_bytes"
 	LimitScanUnits    = "max_scan_units"
 )
+
+// LookupTool returns nil when id and version name this tool, else a
+// not_found error naming what exists. Every interface (CLI, HTTP, MCP)
+// answers an unknown tool or version with it, so it reads the same
+// everywhere.
+func LookupTool(id, version string) *Error {
+	if id == ToolID && version == ToolVersion {
+		return nil
+	}
+	what := fmt.Sprintf("tool %q", id)
+	if id == ToolID {
+		what = fmt.Sprintf("version %q of %s", version, id)
+	}
+	return &Error{Code: CodeNotFound, Path: "",
+		Message: fmt.Sprintf("no %s; available: %s %s", what, ToolID, ToolVersion)}
+}

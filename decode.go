@@ -28,7 +28,7 @@ const maxSafeInteger = 1<<53 - 1
 // be well formed, because every invalid_input outranks every limit_exceeded.
 func Decode(body []byte) (*Request, *Error) {
 	if len(body) > MaxInputBytes {
-		return nil, limitError("", LimitInputBytes, MaxInputBytes, int64(len(body)), "bytes")
+		return nil, BodyTooLarge(int64(len(body)))
 	}
 	// A bytes.Buffer lets jsontext parse body in place, without a copy.
 	d := decoder{dec: jsontext.NewDecoder(bytes.NewBuffer(body))}

@@ -49,7 +49,13 @@ func ReadBody(r io.Reader) ([]byte, *Error) {
 		return nil, invalidf("", "body: could not be read: %v", err)
 	}
 	if len(body) > MaxInputBytes {
-		return nil, limitError("", LimitInputBytes, MaxInputBytes, int64(len(body)), "bytes")
+		return nil, BodyTooLarge(int64(len(body)))
 	}
 	return body, nil
+}
+
+// BodyTooLarge is the limit_exceeded error for a body of actual bytes, over
+// max_input_bytes. A reader that stops at the limit reports MaxInputBytes+1.
+func BodyTooLarge(actual int64) *Error {
+	return limitError("", LimitInputBytes, MaxInputBytes, actual, "bytes")
 }

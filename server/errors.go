@@ -52,12 +52,8 @@ func writeEnvelope(w http.ResponseWriter, r *http.Request, res *citecheck.Result
 	status := http.StatusOK
 	if e != nil {
 		status = HTTPStatus(e.Code)
-		setOutcome(r, e.Code)
-	} else if res.Valid {
-		setOutcome(r, outcomeValid)
-	} else {
-		setOutcome(r, outcomeFailed)
 	}
+	setOutcome(r, outcomeOf(res, e))
 	body := citecheck.AppendEnvelope(make([]byte, 0, 512), res, e)
 	writeJSON(w, status, body)
 }
@@ -81,30 +77,9 @@ func notFound(msg string) *citecheck.Error {
 	return &citecheck.Error{Code: citecheck.CodeNotFound, Message: msg}
 }
 
-// lookupTool returns nil when id and version name a tool this server runs,
-// else a not_found error naming what exists (the CLI's wording, so an
-// unknown tool reads the same everywhere).
-func lookupTool(id, version string) *citecheck.Error {
-	if id == citecheck.ToolID && version == citecheck.ToolVersion {
-		return nil
-	}
-	what := "tool " + strconv.Quote(id)
-	if id == citecheck.ToolID {
-		what = "version " + strconv.Quote(version) + " of " + id
-	}
-	return notFound("no " + what + "; available: " + citecheck.ToolID + " " + citecheck.ToolVersion)
-}
-
 // tooLarge is the answer for a body known to be over max_input_bytes before
 // it is read (from its Content-Length). It is the error citecheck.ReadBody
 // gives for such a body (actual = max+1: the reader stops there), so the
 // early answer and the read answer are the same bytes; a test holds them
 // equal.
-func tooLarge() *citecheck.Error {
-	const actual = citecheck.MaxInputBytes + 1
-	return &citecheck.Error{
-		Code: citecheck.CodeLimitExceeded, Path: "", Limit: citecheck.LimitInputBytes,
-		Max: citecheck.MaxInputBytes, Actual: actual,
-		Message: "body is " + strconv.Itoa(actual) + " bytes; " + citecheck.LimitInputBytes + " is " + strconv.Itoa(citecheck.MaxInputBytes),
-	}
-}
+func tooLarge() *citecheck.Error { return citecheck.BodyTooLarge(citecheck.MaxInputBytes + 1) }

@@ -14,7 +14,7 @@ import (
 // run cheapest first, and none reads the body before the request holds a
 // check slot: a refused request costs no memory.
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
-	if e := lookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
+	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 		writeError(w, r, e)
 		return
 	}

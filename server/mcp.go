@@ -92,7 +92,7 @@ func executeArguments(args json.RawMessage) (*citecheck.Result, *citecheck.Error
 	if e != nil {
 		return nil, e
 	}
-	if e := lookupTool(id, version); e != nil {
+	if e := citecheck.LookupTool(id, version); e != nil {
 		return nil, e
 	}
 	body, e := citecheck.ReadBody(bytes.NewReader(input))

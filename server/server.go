@@ -198,7 +198,7 @@ func sortMethods(m []string) {
 func (s *Server) methodNotAllowed(allow string, toolScoped bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if toolScoped {
-			if e := lookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
+			if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 				writeError(w, r, e)
 				return
 			}

@@ -114,7 +114,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		// The service speaks the contract only; these run in-process.
 		return usage(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all and --format text run in-process")
 	}
-	if e := findTool(pos[0], pos[1]); e != nil {
+	if e := citecheck.LookupTool(pos[0], pos[1]); e != nil {
 		return report(stdout, stderr, nil, e)
 	}
 	text := o.format == "text"
@@ -211,20 +211,6 @@ func openInput(name string, stdin io.Reader) (io.Reader, int64, func(), *citeche
 		}
 	}
 	return r, size, closer, nil
-}
-
-// findTool returns a not_found error naming what exists, unless id and
-// version name this tool.
-func findTool(id, version string) *citecheck.Error {
-	if id == citecheck.ToolID && version == citecheck.ToolVersion {
-		return nil
-	}
-	what := fmt.Sprintf("tool %q", id)
-	if id == citecheck.ToolID {
-		what = fmt.Sprintf("version %q of %s", version, id)
-	}
-	return &citecheck.Error{Code: citecheck.CodeNotFound, Path: "",
-		Message: fmt.Sprintf("no %s; available: %s %s", what, citecheck.ToolID, citecheck.ToolVersion)}
 }
 
 // readInput reads the body from a file or, for "-", standard input, through
