@@ -250,56 +250,33 @@ func readLines(ctx context.Context, in io.Reader, budget *byteBudget, emit func(
 }
 
 // answer checks one line and renders its answer, exactly as the
-// one-request run would print it.
+// one-request run would print it; in text mode only lines that failed or
+// were refused are printed, each under its line number.
 func answer(j *bulkJob, o bulkOptions) {
 	defer close(j.done)
 	out := getBuf()
 	j.out = out
 	// A body over the limit holds MaxInputBytes+1 bytes, which Decode
 	// refuses with the same error ReadBody gives the one-request run.
-	req, e := citecheck.Decode(*j.body)
-	if e != nil {
-		j.kind, j.code = kindError, e.Code
-		if o.text {
-			*out = fmt.Appendf(*out, "── line %d ──\n", j.line)
-			*out = reportpkg.AppendError(*out, e, reportpkg.Options{Color: o.color})
-			*out = append(*out, '\n')
-			return
+	a := evaluate(*j.body, o.all)
+	switch {
+	case a.err != nil:
+		j.kind, j.code = kindError, a.err.Code
+	case a.all != nil && !a.all.Valid:
+		j.kind, j.reason = kindFailed, a.all.FirstFailure().Reason
+		for k := range a.all.Citations {
+			j.failedBy[a.all.Citations[k].Reason]++
 		}
-		*out = append(citecheck.AppendEnvelope(*out, nil, e), '\n')
-		return
+	case a.res != nil && !a.res.Valid:
+		j.kind, j.reason = kindFailed, a.res.Reason
 	}
-	ro := reportpkg.Options{Color: o.color}
-	if o.all {
-		all := citecheck.CheckAll(req)
-		if !all.Valid {
-			j.kind, j.reason = kindFailed, all.FirstFailure().Reason
-			for k := range all.Citations {
-				j.failedBy[all.Citations[k].Reason]++
-			}
-		}
-		if o.text {
-			if !all.Valid {
-				*out = fmt.Appendf(*out, "── line %d ──\n", j.line)
-				*out = append(reportpkg.AppendAll(*out, req, all, ro), '\n')
-			}
-			return
-		}
-		*out = append(citecheck.AppendAllEnvelope(*out, all, nil), '\n')
-		return
+	switch {
+	case !o.text:
+		*out = append(a.appendJSON(*out), '\n')
+	case j.kind != kindValid:
+		*out = fmt.Appendf(*out, "── line %d ──\n", j.line)
+		*out = append(a.appendText(*out, reportpkg.Options{Color: o.color}), '\n')
 	}
-	res := citecheck.Check(req)
-	if !res.Valid {
-		j.kind, j.reason = kindFailed, res.Reason
-	}
-	if o.text {
-		if !res.Valid {
-			*out = fmt.Appendf(*out, "── line %d ──\n", j.line)
-			*out = append(reportpkg.AppendResult(*out, req, res, ro), '\n')
-		}
-		return
-	}
-	*out = append(citecheck.AppendEnvelope(*out, res, nil), '\n')
 }
 
 // bulkStats counts the answers for the summary and the exit status.

@@ -149,37 +149,77 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 // 0 valid, 1 a citation failed, 2 an error. The text report is itself the
 // message, so it is not repeated on stderr.
 func runExtended(body []byte, all, text, color bool, stdout, stderr io.Writer) int {
-	req, e := citecheck.Decode(body)
-	ro := reportpkg.Options{Color: color}
+	a := evaluate(body, all)
 	switch {
-	case e != nil && text:
-		stdout.Write(reportpkg.AppendError(nil, e, ro))
-		return exitError
-	case e != nil:
-		return report(stdout, stderr, nil, e)
-	case all:
-		res := citecheck.CheckAll(req)
-		if text {
-			stdout.Write(reportpkg.AppendAll(nil, req, res, ro))
-		} else {
-			stdout.Write(append(citecheck.AppendAllEnvelope(nil, res, nil), '\n'))
-			if !res.Valid {
-				first := res.FirstFailure()
-				fmt.Fprintf(stderr, "citecheck: %d of %d citations failed; the first, %d (%s): %s\n",
-					res.Failed, len(res.Citations), first.CitationIndex, first.CitationID, first.Reason)
-			}
+	case text:
+		stdout.Write(a.appendText(nil, reportpkg.Options{Color: color}))
+	case a.err != nil:
+		return report(stdout, stderr, nil, a.err)
+	default:
+		stdout.Write(append(a.appendJSON(nil), '\n'))
+		if !a.all.Valid {
+			first := a.all.FirstFailure()
+			fmt.Fprintf(stderr, "citecheck: %d of %d citations failed; the first, %d (%s): %s\n",
+				a.all.Failed, len(a.all.Citations), first.CitationIndex, first.CitationID, first.Reason)
 		}
-		if !res.Valid {
-			return exitFailed
-		}
-		return exitValid
 	}
-	res := citecheck.Check(req)
-	stdout.Write(reportpkg.AppendResult(nil, req, res, ro))
-	if !res.Valid {
+	switch {
+	case a.err != nil:
+		return exitError
+	case !a.valid():
 		return exitFailed
 	}
 	return exitValid
+}
+
+// answered is one request body decoded and checked, as --all asks: the
+// one place both a single run and each line of a bulk run get their answer.
+type answered struct {
+	req *citecheck.Request
+	err *citecheck.Error     // the request was refused
+	res *citecheck.Result    // Check's result (without --all)
+	all *citecheck.AllResult // CheckAll's result (with --all)
+}
+
+func evaluate(body []byte, all bool) answered {
+	req, e := citecheck.Decode(body)
+	switch {
+	case e != nil:
+		return answered{err: e}
+	case all:
+		return answered{req: req, all: citecheck.CheckAll(req)}
+	}
+	return answered{req: req, res: citecheck.Check(req)}
+}
+
+// valid reports whether every citation held (false for a refused request).
+func (a answered) valid() bool {
+	switch {
+	case a.err != nil:
+		return false
+	case a.all != nil:
+		return a.all.Valid
+	}
+	return a.res.Valid
+}
+
+// appendJSON appends {"result": …}, {"all": …} or {"error": …}.
+func (a answered) appendJSON(dst []byte) []byte {
+	if a.all != nil {
+		return citecheck.AppendAllEnvelope(dst, a.all, nil)
+	}
+	return citecheck.AppendEnvelope(dst, a.res, a.err)
+}
+
+// appendText appends the report a person reads.
+func (a answered) appendText(dst []byte, ro reportpkg.Options) []byte {
+	switch {
+	case a.err != nil:
+		return reportpkg.AppendError(dst, a.err, ro)
+	case a.all != nil:
+		return reportpkg.AppendAll(dst, a.req, a.all, ro)
+	}
+	return reportpkg.AppendResult(dst, a.req, a.res, ro)
 }
 
 // isTerminal reports whether w is a terminal (a character device), which
