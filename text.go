@@ -130,3 +130,22 @@ func isASCII(b []byte) bool {
 // bytesOf views s as bytes without copying, for word-at-a-time reads. The
 // slice must never be written.
 func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// Text is a source text indexed for code point positions, for callers that
+// show or cut a text where the engine reports positions (the text report
+// does). Building it is linear in the text; each conversion costs
+// O(log(len/64) + 64).
+type Text struct{ x *textIndex }
+
+// NewText indexes s, which must be valid UTF-8 (as every decoded text is).
+func NewText(s string) *Text { return &Text{newTextIndex(s)} }
+
+// String returns the text.
+func (t *Text) String() string { return t.x.text }
+
+// Len returns the text's length in code points.
+func (t *Text) Len() int { return t.x.n }
+
+// ByteOffset returns the byte offset of code point index cp, clamped to
+// [0, Len()].
+func (t *Text) ByteOffset(cp int) int { return t.x.byteAt(max(0, min(cp, t.x.n))) }

@@ -60,5 +60,8 @@ func TestTextIndexConvertsEveryPositionBothWays(t *testing.T) {
 		if got := x.slice(-3, x.n+3); got != s {
 			t.Fatal("slice does not clamp to the text")
 		}
+		if pub := NewText(s); pub.Len() != x.n || pub.ByteOffset(-1) != 0 || pub.ByteOffset(x.n+3) != len(s) || pub.String() != s {
+			t.Fatal("Text does not clamp ByteOffset to [0, Len] or lost the text")
+		}
 	}
 }

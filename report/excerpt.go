@@ -187,45 +187,6 @@ func alignAt(x *excerptLine, xcol int, y *excerptLine, ycol int) {
 	pad(y, xcol-ycol)
 }
 
-// cpIndex converts code point indexes of one text to byte offsets without
-// rescanning the text for each: it keeps the byte offset of every 64th
-// code point. Building it is linear; a conversion walks at most 63 code
-// points.
-type cpIndex struct {
-	text  string
-	every []int // every[k]: byte offset of code point 64k
-	n     int   // length in code points
-}
-
-func newCPIndex(text string) *cpIndex {
-	x := &cpIndex{text: text}
-	cp := 0
-	for i := range text {
-		if cp%64 == 0 {
-			x.every = append(x.every, i)
-		}
-		cp++
-	}
-	x.n = cp
-	return x
-}
-
-// byteAt returns the byte offset of code point cp, clamped to [0, n].
-func (x *cpIndex) byteAt(cp int) int {
-	if cp <= 0 {
-		return 0
-	}
-	if cp >= x.n {
-		return len(x.text)
-	}
-	i := x.every[cp/64]
-	for k := cp % 64; k > 0; k-- {
-		_, size := utf8.DecodeRuneInString(x.text[i:])
-		i += size
-	}
-	return i
-}
-
 // runeOffset returns the byte offset of code point cp in s, clamped.
 func runeOffset(s string, cp int) int {
 	n := 0

@@ -106,11 +106,11 @@ type renderer struct {
 	dst   []byte
 	o     Options
 	req   *citecheck.Request
-	texts map[int]*cpIndex // by source index
+	texts map[int]*citecheck.Text // by source index
 }
 
 func newRenderer(dst []byte, req *citecheck.Request, o Options) *renderer {
-	return &renderer{dst: dst, o: o, req: req, texts: map[int]*cpIndex{}}
+	return &renderer{dst: dst, o: o, req: req, texts: map[int]*citecheck.Text{}}
 }
 
 func (r *renderer) printf(format string, args ...any) {
@@ -174,21 +174,21 @@ func (r *renderer) caret(col, w, firstW int) {
 }
 
 // source returns the index of the text citation cit cites.
-func (r *renderer) source(cit *citecheck.Citation) *cpIndex {
+func (r *renderer) source(cit *citecheck.Citation) *citecheck.Text {
 	for j, s := range r.req.Sources {
 		if s.SourceID == cit.SourceID && s.Version == cit.Version {
 			if r.texts[j] == nil {
-				r.texts[j] = newCPIndex(s.Text)
+				r.texts[j] = citecheck.NewText(s.Text)
 			}
 			return r.texts[j]
 		}
 	}
-	return newCPIndex("")
+	return citecheck.NewText("")
 }
 
 // mark draws the source around code points [from, to) with a caret line.
-func (r *renderer) mark(x *cpIndex, from, to int) {
-	l := excerpt(x.text, x.byteAt(from), x.byteAt(to))
+func (r *renderer) mark(x *citecheck.Text, from, to int) {
+	l := excerpt(x.String(), x.ByteOffset(from), x.ByteOffset(to))
 	r.excerptLine("source", l)
 	r.caret(l.markCol, l.markW, l.firstW)
 }
@@ -196,9 +196,9 @@ func (r *renderer) mark(x *cpIndex, from, to int) {
 // compare draws the source and a claimed text one above the other, aligned
 // on the first character where they part: the source at code point srcAt,
 // the claim at code point claimAt. Where one has ended, its mark is empty.
-func (r *renderer) compare(x *cpIndex, srcAt int, name, claimed string, claimAt int) {
-	a := x.byteAt(srcAt)
-	src := excerpt(x.text, a, nextRuneEnd(x.text, a))
+func (r *renderer) compare(x *citecheck.Text, srcAt int, name, claimed string, claimAt int) {
+	a := x.ByteOffset(srcAt)
+	src := excerpt(x.String(), a, nextRuneEnd(x.String(), a))
 	b := runeOffset(claimed, claimAt)
 	cl := excerpt(claimed, b, nextRuneEnd(claimed, b))
 	alignAt(&src, src.markCol, &cl, cl.markCol)
@@ -241,11 +241,11 @@ func (r *renderer) citation(reason citecheck.Reason, d *citecheck.Discrepancy) {
 		r.quoteFound(h, "quote", cit.Quote)
 	case citecheck.ReasonSpanOutOfRange:
 		what, at := "ends", sel.End
-		if sel.Start > x.n {
+		if sel.Start > x.Len() {
 			what, at = "starts", sel.Start
 		}
-		r.line("reason", "the span %s at %d, past the end of the text (%d code points)", what, at, x.n)
-		r.mark(x, min(sel.Start, x.n), x.n)
+		r.line("reason", "the span %s at %d, past the end of the text (%d code points)", what, at, x.Len())
+		r.mark(x, min(sel.Start, x.Len()), x.Len())
 		r.quoteFound(h, "quote", cit.Quote)
 	case citecheck.ReasonQuoteMismatch:
 		i, at := *det.QuoteOffset, *det.SourceOffset
@@ -275,7 +275,7 @@ func (r *renderer) citation(reason citecheck.Reason, d *citecheck.Discrepancy) {
 }
 
 // anchorReason draws the quote-selector reasons after exact was found.
-func (r *renderer) anchorReason(reason citecheck.Reason, cit *citecheck.Citation, det *citecheck.Detail, h *citecheck.Suggestion, x *cpIndex) {
+func (r *renderer) anchorReason(reason citecheck.Reason, cit *citecheck.Citation, det *citecheck.Detail, h *citecheck.Suggestion, x *citecheck.Text) {
 	sel := &cit.Selector
 	switch reason {
 	case citecheck.ReasonPrefixMismatch:
@@ -293,7 +293,7 @@ func (r *renderer) anchorReason(reason citecheck.Reason, cit *citecheck.Citation
 			r.compare(x, h.ObservedStart+j-lead, "prefix", sel.Prefix, j)
 		} else {
 			// The prefix reaches back before the text: mark what overhangs.
-			src := excerpt(x.text, 0, 0)
+			src := excerpt(x.String(), 0, 0)
 			cl := excerpt(sel.Prefix, 0, runeOffset(sel.Prefix, lead))
 			alignAt(&src, src.markCol, &cl, cl.markCol+cl.markW)
 			r.excerptLine("source", src)

@@ -1,6 +1,10 @@
 package report
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/citecheck/citecheck"
+)
 
 func TestWidth(t *testing.T) {
 	tests := []struct {
@@ -98,8 +102,8 @@ func TestExcerptCaret(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			x := newCPIndex(tt.text)
-			l := excerpt(tt.text, x.byteAt(tt.from), x.byteAt(tt.to))
+			x := citecheck.NewText(tt.text)
+			l := excerpt(tt.text, x.ByteOffset(tt.from), x.ByteOffset(tt.to))
 			if l.markCol != tt.col || l.markW != tt.w || l.firstW != tt.first {
 				t.Errorf("mark at column %d width %d (first %d), want %d width %d (first %d)", l.markCol, l.markW, l.firstW, tt.col, tt.w, tt.first)
 			}
