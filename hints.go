@@ -89,14 +89,7 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 	if s.Reason == ReasonVersionMismatch {
 		return s
 	}
-	var text string
-	for _, src := range req.Sources {
-		if src.SourceID == cit.SourceID && src.Version == cit.Version {
-			text = src.Text
-			break
-		}
-	}
-	x := newTextIndex(text)
+	x := NewChecker(req).text(cit) // the lookup found the source: d is not a lookup failure
 	sel := &cit.Selector
 	switch s.Reason {
 	case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
