@@ -92,8 +92,9 @@ func must(err error) {
 
 // servePage is GET /tools/{id}: the tool page as HTML.
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
-	if id := r.PathValue("id"); id != s.tool.ID {
-		writeError(w, r, notFound("no tool "+strconv.Quote(id)+"; available: "+s.tool.ID))
+	// The page is per tool, not per version: any id but ours is unknown.
+	if e := citecheck.LookupTool(r.PathValue("id"), citecheck.ToolVersion); e != nil {
+		writeError(w, r, e)
 		return
 	}
 	var buf bytes.Buffer
