@@ -38,6 +38,16 @@ type contractExample struct {
 	Output json.RawMessage `json:"output"`
 }
 
+// embeddedTool is the embedded contract, parsed. It panics only if the
+// contract does not parse, which a test rules out.
+func embeddedTool() *toolInfo {
+	t, err := parseContract(citecheck.ContractJSON)
+	if err != nil {
+		panic("server: the embedded contract does not parse: " + err.Error())
+	}
+	return t
+}
+
 func parseContract(raw []byte) (*toolInfo, error) {
 	var t toolInfo
 	if err := json.Unmarshal(raw, &t); err != nil {

@@ -25,15 +25,12 @@ const MCPToolName = "execute"
 // structured content, the bytes the HTTP execute route answers; a call
 // that fails returns a tool error (isError) carrying {"error": …} the same
 // two ways, so a model sees why, and can fix its input.
-func NewMCPServer() *mcp.Server { return newMCPServer(nil) }
+func NewMCPServer() *mcp.Server { return newMCPServer(embeddedTool(), nil) }
 
-// newMCPServer is NewMCPServer with a callback told each call's outcome
-// (valid, failed or an error code), for the HTTP server's metrics.
-func newMCPServer(onCall func(outcome string)) *mcp.Server {
-	t, err := parseContract(citecheck.ContractJSON)
-	if err != nil {
-		panic("server: the embedded contract does not parse: " + err.Error())
-	}
+// newMCPServer is NewMCPServer for the parsed contract t, with a callback
+// told each call's outcome (valid, failed or an error code), for the HTTP
+// server's metrics.
+func newMCPServer(t *toolInfo, onCall func(outcome string)) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{
 		Name:    "citecheck",
 		Title:   "citecheck: " + t.ID + " " + t.Version,

@@ -111,10 +111,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	tool, err := parseContract(citecheck.ContractJSON)
-	if err != nil {
-		panic("server: the embedded contract does not parse: " + err.Error())
-	}
+	tool := embeddedTool()
 	s := &Server{
 		cfg:     cfg,
 		log:     cfg.Logger,
@@ -300,7 +297,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // stateless JSON mode (the tool is pure, so there is no session to keep and
 // nothing to stream), behind the same check slots as execute.
 func (s *Server) mcpHandler() http.Handler {
-	srv := newMCPServer(func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() })
+	srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() })
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
