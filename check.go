@@ -46,13 +46,16 @@ func NewChecker(req *Request) *Checker {
 func (c *Checker) Citation(k int) (Reason, *Discrepancy) {
 	cit := &c.req.Citations[k]
 	d := &Discrepancy{CitationIndex: k, CitationID: cit.CitationID, SelectorType: cit.Selector.Type}
-	reason := c.lookup(cit, &d.Detail)
-	if reason == ReasonNone {
-		if cit.Selector.Type == PositionSelector {
-			reason = checkPosition(c.text(cit), cit, &d.Detail)
-		} else {
-			reason = checkQuote(c.text(cit), cit, &d.Detail)
-		}
+	var reason Reason
+	switch j, versions := c.lookup(cit); {
+	case j < 0 && versions == nil:
+		d.Detail.Field, reason = "source_id", ReasonUnknownSource
+	case j < 0:
+		d.Detail.Field, d.Detail.AvailableVersions, reason = "version", versions, ReasonVersionMismatch
+	case cit.Selector.Type == PositionSelector:
+		reason = checkPosition(c.text(j), cit, &d.Detail)
+	default:
+		reason = checkQuote(c.text(j), cit, &d.Detail)
 	}
 	if reason == ReasonNone {
 		return ReasonNone, nil
@@ -60,36 +63,28 @@ func (c *Checker) Citation(k int) (Reason, *Discrepancy) {
 	return reason, d
 }
 
-// lookup finds the citation's source (SPEC §2.1).
-func (c *Checker) lookup(cit *Citation, d *Detail) Reason {
+// lookup finds the citation's source (SPEC §2.1): its index in the
+// request's sources, or -1 and the versions supplied for its source_id, in
+// input order (none: the source_id is unknown).
+func (c *Checker) lookup(cit *Citation) (int, []string) {
 	var versions []string
-	for _, s := range c.req.Sources {
+	for j, s := range c.req.Sources {
 		if s.SourceID == cit.SourceID {
 			if s.Version == cit.Version {
-				return ReasonNone
+				return j, nil
 			}
 			versions = append(versions, s.Version)
 		}
 	}
-	if versions == nil {
-		d.Field = "source_id"
-		return ReasonUnknownSource
-	}
-	d.Field, d.AvailableVersions = "version", versions
-	return ReasonVersionMismatch
+	return -1, versions
 }
 
-// text returns the index of the citation's source, which lookup found.
-func (c *Checker) text(cit *Citation) *textIndex {
-	for j, s := range c.req.Sources {
-		if s.SourceID == cit.SourceID && s.Version == cit.Version {
-			if c.index[j] == nil {
-				c.index[j] = newTextIndex(s.Text)
-			}
-			return c.index[j]
-		}
+// text returns the index of source j, built on first use.
+func (c *Checker) text(j int) *textIndex {
+	if c.index[j] == nil {
+		c.index[j] = newTextIndex(c.req.Sources[j].Text)
 	}
-	panic("citecheck: text called before lookup")
+	return c.index[j]
 }
 
 // checkPosition is the passage check (SPEC §2.2): T[start:end] must read

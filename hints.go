@@ -89,7 +89,12 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 	if s.Reason == ReasonVersionMismatch {
 		return s
 	}
-	x := NewChecker(req).text(cit) // the lookup found the source: d is not a lookup failure
+	c := NewChecker(req)
+	j, _ := c.lookup(cit)
+	if j < 0 { // d does not come from checking req
+		return s
+	}
+	x := c.text(j)
 	sel := &cit.Selector
 	switch s.Reason {
 	case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
