@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // mustDecode decodes a request body written for a test.
@@ -77,7 +79,7 @@ func TestCheckAll(t *testing.T) {
 // byte for byte, and CheckAll's verdict is Check's.
 func TestCheckAllAgreesWithCheck(t *testing.T) {
 	results := 0
-	for _, c := range loadConformance(t) {
+	for _, c := range testkit.Conformance(t) {
 		req, err := Decode(c.Body)
 		if err != nil {
 			continue

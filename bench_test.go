@@ -3,6 +3,8 @@ package citecheck
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // The benchmarks measure the engine on the workloads of workloads_test.go:
@@ -44,39 +46,18 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
-// plainRequest is what a user of encoding/json would decode a body into:
-// no strictness (duplicates, unknown members, integers as float64 literals
-// are all let through), so it is the cost floor of "just parse it".
-type plainRequest struct {
-	Sources []struct {
-		SourceID string `json:"source_id"`
-		Version  string `json:"version"`
-		Text     string `json:"text"`
-	} `json:"sources"`
-	Citations []struct {
-		CitationID string `json:"citation_id"`
-		SourceID   string `json:"source_id"`
-		Version    string `json:"version"`
-		Selector   struct {
-			Type   string  `json:"type"`
-			Start  *int    `json:"start"`
-			End    *int    `json:"end"`
-			Exact  string  `json:"exact"`
-			Prefix *string `json:"prefix"`
-			Suffix *string `json:"suffix"`
-		} `json:"selector"`
-		Quote        *string `json:"quote"`
-		ClaimedStart *int    `json:"claimed_start"`
-	} `json:"citations"`
-}
-
 func BenchmarkDecodeEncodingJSON(b *testing.B) {
 	for _, w := range benchWorkloads() {
 		b.Run(w.name, func(b *testing.B) {
 			b.SetBytes(int64(len(w.body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				var req plainRequest
+				// testkit.Request is what a user of encoding/json would
+				// decode a body into: typed structs and no strictness
+				// (duplicates, unknown members, integers as float64
+				// literals are all let through), so this is the cost floor
+				// of "just parse it".
+				var req testkit.Request
 				if err := json.Unmarshal(w.body, &req); err != nil {
 					b.Fatal(err)
 				}
@@ -167,7 +148,7 @@ func TestBenchmarkWorkloadsHaveTheirShape(t *testing.T) {
 			if len(s.Text) < 18000 || len(s.Text) > 24000 {
 				t.Errorf("source %s/%s is %d bytes", s.SourceID, s.Version, len(s.Text))
 			}
-			curly = curly || countOverlapping(s.Text, "\u201c") > 0 || countOverlapping(s.Text, "\u2019") > 0
+			curly = curly || testkit.CountOverlapping(s.Text, "\u201c") > 0 || testkit.CountOverlapping(s.Text, "\u2019") > 0
 		}
 		if len(req.Sources) != 4 || !curly || quoteCitations(req) != 12 || len(req.Citations) != 24 {
 			t.Fatalf("sources %d, curly quotes %v, quote citations %d of %d", len(req.Sources), curly, quoteCitations(req), len(req.Citations))
@@ -186,14 +167,14 @@ func TestBenchmarkWorkloadsHaveTheirShape(t *testing.T) {
 			t.Errorf("%d quote citations scanning %d units", quoteCitations(req), units)
 		}
 		for _, c := range req.Citations {
-			if c.Selector.Type == QuoteSelector && (len(c.Selector.Exact) < 50 || len(c.Selector.Exact) > 300 || countOverlapping(req.Sources[0].Text, c.Selector.Exact) != 1) {
-				t.Errorf("%s: exact of %d chars occurs %d times", c.CitationID, len(c.Selector.Exact), countOverlapping(req.Sources[0].Text, c.Selector.Exact))
+			if c.Selector.Type == QuoteSelector && (len(c.Selector.Exact) < 50 || len(c.Selector.Exact) > 300 || testkit.CountOverlapping(req.Sources[0].Text, c.Selector.Exact) != 1) {
+				t.Errorf("%s: exact of %d chars occurs %d times", c.CitationID, len(c.Selector.Exact), testkit.CountOverlapping(req.Sources[0].Text, c.Selector.Exact))
 			}
 		}
 	})
 	t.Run("adversarial_overlap's exact occurs about 508,000 times", func(t *testing.T) {
 		req := decode("adversarial_overlap")
-		if n := countOverlapping(req.Sources[0].Text, req.Citations[0].Selector.Exact); n != 2*(262140-8000+1)-1 {
+		if n := testkit.CountOverlapping(req.Sources[0].Text, req.Citations[0].Selector.Exact); n != 2*(262140-8000+1)-1 {
 			t.Fatalf("exact occurs %d times", n)
 		}
 	})
@@ -201,7 +182,7 @@ func TestBenchmarkWorkloadsHaveTheirShape(t *testing.T) {
 		req := decode("unicode_heavy")
 		text := req.Sources[0].Text
 		for _, want := range []string{"\u200D", "\U0001F3FD", "\u0301"} {
-			if countOverlapping(text, want) == 0 {
+			if testkit.CountOverlapping(text, want) == 0 {
 				t.Errorf("text lacks %+q", want)
 			}
 		}

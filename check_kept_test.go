@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // checkQuote checks prefix and suffix in place when exact has at most
@@ -30,9 +32,9 @@ func TestQuoteStagesAgreeWhetherOccurrencesAreKeptOrRescanned(t *testing.T) {
 				name := fmt.Sprintf("%d occurrences/prefix %q suffix %q", occ, c.prefix, c.suffix)
 				t.Run(name, func(t *testing.T) {
 					exact := "ab"
-					cit := tCitation{CitationID: "q", SourceID: "s", Version: "v", ClaimedStart: claimed,
-						Selector: tSelector{Type: "TextQuoteSelector", Exact: &exact, Prefix: &c.prefix, Suffix: &c.suffix}}
-					runChecked(t, &tReq{Sources: []tSource{{SourceID: "s", Version: "v", Text: text}}, Citations: []tCitation{cit}})
+					cit := testkit.Citation{CitationID: "q", SourceID: "s", Version: "v", ClaimedStart: claimed,
+						Selector: testkit.Selector{Type: "TextQuoteSelector", Exact: &exact, Prefix: &c.prefix, Suffix: &c.suffix}}
+					runChecked(t, &testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v", text)}, Citations: []testkit.Citation{cit}})
 				})
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // Tests of SPEC §2 and §3, one table row per rule, named for the rule. Each
@@ -29,7 +31,7 @@ var (
 // of the shape in schema order, null unless given in vals.
 func detailJSON(field string, shape []string, vals dm) string {
 	b := []byte(`{"field":`)
-	b = quoteJSON(b, field)
+	b = testkit.AppendJSONString(b, field)
 	for name := range vals {
 		if !slices.Contains(shape, name) {
 			panic("detail member " + name + " is not in this shape")
@@ -43,7 +45,7 @@ func detailJSON(field string, shape []string, vals dm) string {
 		case int:
 			b = strconv.AppendInt(b, int64(v), 10)
 		case string:
-			b = quoteJSON(b, v)
+			b = testkit.AppendJSONString(b, v)
 		case []int:
 			b = append(b, '[')
 			for i, n := range v {
@@ -59,7 +61,7 @@ func detailJSON(field string, shape []string, vals dm) string {
 				if i > 0 {
 					b = append(b, ',')
 				}
-				b = quoteJSON(b, s)
+				b = testkit.AppendJSONString(b, s)
 			}
 			b = append(b, ']')
 		default:
@@ -75,7 +77,7 @@ func quoteDetail(field string, vals dm) string { return detailJSON(field, quoteS
 // failedJSON is the result of a batch whose citation k fails: citations_checked is k+1.
 func failedJSON(reason string, k int, id string, sel SelectorType, detail string) string {
 	return `{"valid":false,"reason":"` + reason + `","first_discrepancy":{"citation_index":` + strconv.Itoa(k) +
-		`,"citation_id":` + string(quoteJSON(nil, id)) + `,"selector_type":"` + sel.String() + `","detail":` + detail +
+		`,"citation_id":` + string(testkit.AppendJSONString(nil, id)) + `,"selector_type":"` + sel.String() + `","detail":` + detail +
 		`},"citations_checked":` + strconv.Itoa(k+1) + `,"authenticity_checked":false,"reference_version":"` + wantReferenceVersion + `"}`
 }
 
@@ -88,8 +90,8 @@ func passedJSON(n int) string {
 // cCase is one row: sources, citations and the result JSON.
 type cCase struct {
 	name    string
-	sources []reqSource
-	cits    []reqCitation
+	sources []testkit.Source
+	cits    []testkit.Citation
 	want    string
 }
 
@@ -97,7 +99,7 @@ func runCheckCases(t *testing.T, cases []cCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			body := encodeRequest(c.sources, c.cits)
+			body := testkit.Request{Sources: c.sources, Citations: c.cits}.Body()
 			res, err := Run(body)
 			if err != nil {
 				t.Fatalf("refused: %s at %q: %s\n%s", err.Code, err.Path, err.Message, body)
@@ -110,19 +112,19 @@ func runCheckCases(t *testing.T, cases []cCase) {
 }
 
 // text1 is one source s/v1 with the given text.
-func text1(text string) []reqSource { return []reqSource{{"s", "v1", text}} }
+func text1(text string) []testkit.Source { return []testkit.Source{testkit.NewSource("s", "v1", text)} }
 
 // alphabetSrc is SPEC §3's source.
-var alphabetSrc = []reqSource{{"alphabet", "v1", "abcdefghijklmnopqrstuvwxyz"}}
+var alphabetSrc = []testkit.Source{testkit.NewSource("alphabet", "v1", "abcdefghijklmnopqrstuvwxyz")}
 
 // one is a batch of a single citation.
-func one(c reqCitation) []reqCitation { return []reqCitation{c} }
+func one(c testkit.Citation) []testkit.Citation { return []testkit.Citation{c} }
 
 // P and Q are a position and a quote citation "c" on s/v1.
-func P(start, end int, quote string) reqCitation {
-	return positionCite("c", "s", "v1", start, end, quote)
+func P(start, end int, quote string) testkit.Citation {
+	return testkit.PositionCitation("c", "s", "v1", start, end, quote)
 }
-func Q(exact string) reqCitation { return anchorCite("c", "s", "v1", exact) }
+func Q(exact string) testkit.Citation { return testkit.QuoteCitation("c", "s", "v1", exact) }
 
 const (
 	sPos   = PositionSelector
@@ -131,8 +133,8 @@ const (
 
 // SPEC §3: every worked example, the expected result written out in full.
 func TestCheckWorkedExamples(t *testing.T) {
-	A := func(c reqCitation) []reqCitation { c.SourceID = "alphabet"; return one(c) }
-	bananas := []reqSource{{"s", "v1", "bananas"}}
+	A := func(c testkit.Citation) []testkit.Citation { c.SourceID = "alphabet"; return one(c) }
+	bananas := []testkit.Source{testkit.NewSource("s", "v1", "bananas")}
 	runCheckCases(t, []cCase{
 		{"examples/position 4-7 quote efg passes", alphabetSrc, A(P(4, 7, "efg")), passedJSON(1)},
 		{"examples/position 7-4 quote x is span_reversed", alphabetSrc, A(P(7, 4, "x")),
@@ -143,45 +145,45 @@ func TestCheckWorkedExamples(t *testing.T) {
 			`{"valid":false,"reason":"quote_mismatch","first_discrepancy":{"citation_index":0,"citation_id":"c","selector_type":"TextPositionSelector","detail":{"field":"quote","available_versions":null,"start":4,"end":7,"text_length":26,"quote_offset":2,"source_offset":6,"expected_char":"g","claimed_char":"h"}},"citations_checked":1,"authenticity_checked":false,"reference_version":"` + wantReferenceVersion + `"}`},
 		{"examples/position 4-7 quote efgh is quote_mismatch with expected_char null", alphabetSrc, A(P(4, 7, "efgh")),
 			`{"valid":false,"reason":"quote_mismatch","first_discrepancy":{"citation_index":0,"citation_id":"c","selector_type":"TextPositionSelector","detail":{"field":"quote","available_versions":null,"start":4,"end":7,"text_length":26,"quote_offset":3,"source_offset":7,"expected_char":null,"claimed_char":"h"}},"citations_checked":1,"authenticity_checked":false,"reference_version":"` + wantReferenceVersion + `"}`},
-		{"examples/quote xyz prefix v is prefix_mismatch observing w", alphabetSrc, A(Q("xyz").withPrefix("v")),
+		{"examples/quote xyz prefix v is prefix_mismatch observing w", alphabetSrc, A(Q("xyz").WithPrefix("v")),
 			`{"valid":false,"reason":"prefix_mismatch","first_discrepancy":{"citation_index":0,"citation_id":"c","selector_type":"TextQuoteSelector","detail":{"field":"prefix","available_versions":null,"exact_matches":1,"prefix_matches":0,"full_matches":null,"match_starts":[23],"claimed_start":null,"resolved_start":null,"observed":"w"}},"citations_checked":1,"authenticity_checked":false,"reference_version":"` + wantReferenceVersion + `"}`},
-		{"examples/quote xyz claimed_start 22 is position_mismatch resolved at 23", alphabetSrc, A(Q("xyz").claimed(22)),
+		{"examples/quote xyz claimed_start 22 is position_mismatch resolved at 23", alphabetSrc, A(Q("xyz").WithClaimedStart(22)),
 			`{"valid":false,"reason":"position_mismatch","first_discrepancy":{"citation_index":0,"citation_id":"c","selector_type":"TextQuoteSelector","detail":{"field":"claimed_start","available_versions":null,"exact_matches":1,"prefix_matches":null,"full_matches":1,"match_starts":[23],"claimed_start":22,"resolved_start":23,"observed":"wxy"}},"citations_checked":1,"authenticity_checked":false,"reference_version":"` + wantReferenceVersion + `"}`},
 		{"examples/quote ana in bananas is ambiguous_anchor at 1 and 3", bananas, one(Q("ana")),
 			`{"valid":false,"reason":"ambiguous_anchor","first_discrepancy":{"citation_index":0,"citation_id":"c","selector_type":"TextQuoteSelector","detail":{"field":"exact","available_versions":null,"exact_matches":2,"prefix_matches":null,"full_matches":2,"match_starts":[1,3],"claimed_start":null,"resolved_start":null,"observed":null}},"citations_checked":1,"authenticity_checked":false,"reference_version":"` + wantReferenceVersion + `"}`},
-		{"examples/quote ana suffix s in bananas passes", bananas, one(Q("ana").withSuffix("s")), passedJSON(1)},
-		{"examples/quote ana suffix s in bananas resolves at 3", bananas, one(Q("ana").withSuffix("s").claimed(3)), passedJSON(1)},
+		{"examples/quote ana suffix s in bananas passes", bananas, one(Q("ana").WithSuffix("s")), passedJSON(1)},
+		{"examples/quote ana suffix s in bananas resolves at 3", bananas, one(Q("ana").WithSuffix("s").WithClaimedStart(3)), passedJSON(1)},
 	})
 }
 
 // SPEC §2.1.
 func TestCheckLookup(t *testing.T) {
-	versions := []reqSource{{"a", "v3", "x"}, {"b", "v1", "x"}, {"a", "v1", "x"}, {"a", "v2", "x"}}
+	versions := []testkit.Source{testkit.NewSource("a", "v3", "x"), testkit.NewSource("b", "v1", "x"), testkit.NewSource("a", "v1", "x"), testkit.NewSource("a", "v2", "x")}
 	runCheckCases(t, []cCase{
 		{"lookup/unknown_source: field source_id, every other member null (position shape)", alphabetSrc,
-			one(positionCite("c", "nobody", "v1", 0, 1, "a")),
+			one(testkit.PositionCitation("c", "nobody", "v1", 0, 1, "a")),
 			failedJSON("unknown_source", 0, "c", sPos, posDetail("source_id", nil))},
 		{"lookup/unknown_source: field source_id, every other member null (quote shape, claimed_start too)", alphabetSrc,
-			one(anchorCite("c", "nobody", "v1", "abc").withPrefix("x").claimed(3)),
+			one(testkit.QuoteCitation("c", "nobody", "v1", "abc").WithPrefix("x").WithClaimedStart(3)),
 			failedJSON("unknown_source", 0, "c", sQuote, quoteDetail("source_id", nil))},
-		{"lookup/source_id is compared exactly: case", alphabetSrc, one(positionCite("c", "Alphabet", "v1", 0, 1, "a")),
+		{"lookup/source_id is compared exactly: case", alphabetSrc, one(testkit.PositionCitation("c", "Alphabet", "v1", 0, 1, "a")),
 			failedJSON("unknown_source", 0, "c", sPos, posDetail("source_id", nil))},
-		{"lookup/source_id is compared exactly: NFC is not NFD", []reqSource{{"caf\u00e9", "v1", "x"}},
-			one(positionCite("c", "cafe\u0301", "v1", 0, 1, "x")),
+		{"lookup/source_id is compared exactly: NFC is not NFD", []testkit.Source{testkit.NewSource("caf\u00e9", "v1", "x")},
+			one(testkit.PositionCitation("c", "cafe\u0301", "v1", 0, 1, "x")),
 			failedJSON("unknown_source", 0, "c", sPos, posDetail("source_id", nil))},
 		{"lookup/version_mismatch: available_versions in input order (position shape)", versions,
-			one(positionCite("c", "a", "v9", 0, 1, "x")),
+			one(testkit.PositionCitation("c", "a", "v9", 0, 1, "x")),
 			failedJSON("version_mismatch", 0, "c", sPos, posDetail("version", dm{"available_versions": []string{"v3", "v1", "v2"}}))},
 		{"lookup/version_mismatch: available_versions in input order, other members null (quote shape)", versions,
-			one(anchorCite("c", "a", "V1", "x").withSuffix("y").claimed(0)),
+			one(testkit.QuoteCitation("c", "a", "V1", "x").WithSuffix("y").WithClaimedStart(0)),
 			failedJSON("version_mismatch", 0, "c", sQuote, quoteDetail("version", dm{"available_versions": []string{"v3", "v1", "v2"}}))},
-		{"lookup/version_mismatch: versions of other source_ids are not listed", []reqSource{{"a", "v1", "x"}, {"b", "v2", "x"}},
-			one(positionCite("c", "a", "v2", 0, 1, "x")),
+		{"lookup/version_mismatch: versions of other source_ids are not listed", []testkit.Source{testkit.NewSource("a", "v1", "x"), testkit.NewSource("b", "v2", "x")},
+			one(testkit.PositionCitation("c", "a", "v2", 0, 1, "x")),
 			failedJSON("version_mismatch", 0, "c", sPos, posDetail("version", dm{"available_versions": []string{"v1"}}))},
-		{"lookup/the cited version is checked, not another: passes on v2", []reqSource{{"a", "v1", "hello"}, {"a", "v2", "world"}},
-			one(positionCite("c", "a", "v2", 0, 5, "world")), passedJSON(1)},
-		{"lookup/the cited version is checked, not another: fails on v1", []reqSource{{"a", "v1", "hello"}, {"a", "v2", "world"}},
-			one(positionCite("c", "a", "v1", 0, 5, "world")),
+		{"lookup/the cited version is checked, not another: passes on v2", []testkit.Source{testkit.NewSource("a", "v1", "hello"), testkit.NewSource("a", "v2", "world")},
+			one(testkit.PositionCitation("c", "a", "v2", 0, 5, "world")), passedJSON(1)},
+		{"lookup/the cited version is checked, not another: fails on v1", []testkit.Source{testkit.NewSource("a", "v1", "hello"), testkit.NewSource("a", "v2", "world")},
+			one(testkit.PositionCitation("c", "a", "v1", 0, 5, "world")),
 			failedJSON("quote_mismatch", 0, "c", sPos, posDetail("quote", dm{"start": 0, "end": 5, "text_length": 5, "quote_offset": 0, "source_offset": 0, "expected_char": "h", "claimed_char": "w"}))},
 	})
 }
@@ -249,97 +251,97 @@ func TestCheckQuote(t *testing.T) {
 		// Stage 1.
 		{"quote/exact_not_found: field exact, exact_matches 0, the rest null", abc, one(Q("zyx")),
 			failedJSON("exact_not_found", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 0}))},
-		{"quote/exact_not_found: prefix and suffix are not looked at; claimed_start is echoed", abc, one(Q("zyx").withPrefix("w").withSuffix("!").claimed(5)),
+		{"quote/exact_not_found: prefix and suffix are not looked at; claimed_start is echoed", abc, one(Q("zyx").WithPrefix("w").WithSuffix("!").WithClaimedStart(5)),
 			failedJSON("exact_not_found", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 0, "claimed_start": 5}))},
 		{"quote/exact_not_found: exact longer than the text", text1("ab"), one(Q("abc")),
 			failedJSON("exact_not_found", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 0}))},
 		{"quote/exact_not_found: an empty text", text1(""), one(Q("a")),
 			failedJSON("exact_not_found", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 0}))},
 		// Stage 2.
-		{"quote/prefix_mismatch: match_starts from OE, observed before the first", text1("bananas"), one(Q("an").withPrefix("x")),
+		{"quote/prefix_mismatch: match_starts from OE, observed before the first", text1("bananas"), one(Q("an").WithPrefix("x")),
 			failedJSON("prefix_mismatch", 0, "c", sQuote, quoteDetail("prefix", dm{"exact_matches": 2, "prefix_matches": 0, "match_starts": []int{1, 3}, "observed": "b"}))},
-		{"quote/prefix_mismatch: prefix at text start (p < len(P)) observes nothing", abc, one(Q("abc").withPrefix("z")),
+		{"quote/prefix_mismatch: prefix at text start (p < len(P)) observes nothing", abc, one(Q("abc").WithPrefix("z")),
 			failedJSON("prefix_mismatch", 0, "c", sQuote, quoteDetail("prefix", dm{"exact_matches": 1, "prefix_matches": 0, "match_starts": []int{0}, "observed": ""}))},
-		{"quote/prefix_mismatch: a prefix longer than the text before observes what there is", abc, one(Q("cde").withPrefix("xyab")),
+		{"quote/prefix_mismatch: a prefix longer than the text before observes what there is", abc, one(Q("cde").WithPrefix("xyab")),
 			failedJSON("prefix_mismatch", 0, "c", sQuote, quoteDetail("prefix", dm{"exact_matches": 1, "prefix_matches": 0, "match_starts": []int{2}, "observed": "ab"}))},
-		{"quote/prefix_mismatch: observed counts code points", text1("😀😁abc"), one(Q("abc").withPrefix("x😀")),
+		{"quote/prefix_mismatch: observed counts code points", text1("😀😁abc"), one(Q("abc").WithPrefix("x😀")),
 			failedJSON("prefix_mismatch", 0, "c", sQuote, quoteDetail("prefix", dm{"exact_matches": 1, "prefix_matches": 0, "match_starts": []int{2}, "observed": "😀😁"}))},
-		{"quote/prefix_mismatch: a claimed_start is echoed", abc, one(Q("xyz").withPrefix("v").claimed(23)),
+		{"quote/prefix_mismatch: a claimed_start is echoed", abc, one(Q("xyz").WithPrefix("v").WithClaimedStart(23)),
 			failedJSON("prefix_mismatch", 0, "c", sQuote, quoteDetail("prefix", dm{"exact_matches": 1, "prefix_matches": 0, "match_starts": []int{23}, "claimed_start": 23, "observed": "w"}))},
 		// Stage 3.
-		{"quote/suffix_mismatch: observed clamped at text end", abc, one(Q("xyz").withSuffix("!")),
+		{"quote/suffix_mismatch: observed clamped at text end", abc, one(Q("xyz").WithSuffix("!")),
 			failedJSON("suffix_mismatch", 0, "c", sQuote, quoteDetail("suffix", dm{"exact_matches": 1, "full_matches": 0, "match_starts": []int{23}, "observed": ""}))},
-		{"quote/suffix_mismatch: observed partly clamped at text end", abc, one(Q("wx").withSuffix("yz!")),
+		{"quote/suffix_mismatch: observed partly clamped at text end", abc, one(Q("wx").WithSuffix("yz!")),
 			failedJSON("suffix_mismatch", 0, "c", sQuote, quoteDetail("suffix", dm{"exact_matches": 1, "full_matches": 0, "match_starts": []int{22}, "observed": "yz"}))},
-		{"quote/suffix_mismatch: with a prefix, match_starts and observed come from OP", text1("xab1 yab2 yab3"), one(Q("ab").withPrefix("y").withSuffix("9")),
+		{"quote/suffix_mismatch: with a prefix, match_starts and observed come from OP", text1("xab1 yab2 yab3"), one(Q("ab").WithPrefix("y").WithSuffix("9")),
 			failedJSON("suffix_mismatch", 0, "c", sQuote, quoteDetail("suffix", dm{"exact_matches": 3, "prefix_matches": 2, "full_matches": 0, "match_starts": []int{6, 11}, "observed": "2"}))},
 		// Stage 4.
 		{"quote/ambiguous_anchor: overlapping occurrences (ana in bananas)", text1("bananas"), one(Q("ana")),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 2, "full_matches": 2, "match_starts": []int{1, 3}}))},
 		{"quote/ambiguous_anchor: aa occurs 3 times in aaaa; match_starts holds two", text1("aaaa"), one(Q("aa")),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 3, "full_matches": 3, "match_starts": []int{0, 1}}))},
-		{"quote/ambiguous_anchor: with a prefix, prefix_matches counts OP", text1("aaaa"), one(Q("aa").withPrefix("a")),
+		{"quote/ambiguous_anchor: with a prefix, prefix_matches counts OP", text1("aaaa"), one(Q("aa").WithPrefix("a")),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 3, "prefix_matches": 2, "full_matches": 2, "match_starts": []int{1, 2}}))},
-		{"quote/ambiguous_anchor: with a suffix, match_starts from OF", text1("xaby xabz xaby"), one(Q("ab").withSuffix("y")),
+		{"quote/ambiguous_anchor: with a suffix, match_starts from OF", text1("xaby xabz xaby"), one(Q("ab").WithSuffix("y")),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 3, "full_matches": 2, "match_starts": []int{1, 11}}))},
-		{"quote/ambiguous_anchor: claimed_start is not compared, only echoed", text1("bananas"), one(Q("ana").claimed(1)),
+		{"quote/ambiguous_anchor: claimed_start is not compared, only echoed", text1("bananas"), one(Q("ana").WithClaimedStart(1)),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 2, "full_matches": 2, "match_starts": []int{1, 3}, "claimed_start": 1}))},
 		{"quote/ambiguous_anchor: match_starts count code points, not bytes", text1("日本語の日本語"), one(Q("本語")),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 2, "full_matches": 2, "match_starts": []int{1, 5}}))},
 		{"quote/ambiguous_anchor: an astral char is one position", text1("😀a😀a"), one(Q("a")),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 2, "full_matches": 2, "match_starts": []int{1, 3}}))},
 		// Stage 5.
-		{"quote/position_mismatch: claimed_start past the end gives observed empty", abc, one(Q("xyz").claimed(100)),
+		{"quote/position_mismatch: claimed_start past the end gives observed empty", abc, one(Q("xyz").WithClaimedStart(100)),
 			failedJSON("position_mismatch", 0, "c", sQuote, quoteDetail("claimed_start", dm{"exact_matches": 1, "full_matches": 1, "match_starts": []int{23}, "claimed_start": 100, "resolved_start": 23, "observed": ""}))},
-		{"quote/position_mismatch: claimed_start at the largest integer", abc, one(Q("xyz").claimed(9007199254740991)),
+		{"quote/position_mismatch: claimed_start at the largest integer", abc, one(Q("xyz").WithClaimedStart(9007199254740991)),
 			failedJSON("position_mismatch", 0, "c", sQuote, quoteDetail("claimed_start", dm{"exact_matches": 1, "full_matches": 1, "match_starts": []int{23}, "claimed_start": 9007199254740991, "resolved_start": 23, "observed": ""}))},
-		{"quote/position_mismatch: observed clamped at text end", abc, one(Q("abc").claimed(25)),
+		{"quote/position_mismatch: observed clamped at text end", abc, one(Q("abc").WithClaimedStart(25)),
 			failedJSON("position_mismatch", 0, "c", sQuote, quoteDetail("claimed_start", dm{"exact_matches": 1, "full_matches": 1, "match_starts": []int{0}, "claimed_start": 25, "resolved_start": 0, "observed": "z"}))},
-		{"quote/position_mismatch: with a prefix, prefix_matches is set", abc, one(Q("xyz").withPrefix("w").claimed(0)),
+		{"quote/position_mismatch: with a prefix, prefix_matches is set", abc, one(Q("xyz").WithPrefix("w").WithClaimedStart(0)),
 			failedJSON("position_mismatch", 0, "c", sQuote, quoteDetail("claimed_start", dm{"exact_matches": 1, "prefix_matches": 1, "full_matches": 1, "match_starts": []int{23}, "claimed_start": 0, "resolved_start": 23, "observed": "abc"}))},
-		{"quote/position_mismatch: unique only with context, resolved at the full match", text1("bananas"), one(Q("ana").withSuffix("s").claimed(1)),
+		{"quote/position_mismatch: unique only with context, resolved at the full match", text1("bananas"), one(Q("ana").WithSuffix("s").WithClaimedStart(1)),
 			failedJSON("position_mismatch", 0, "c", sQuote, quoteDetail("claimed_start", dm{"exact_matches": 2, "full_matches": 1, "match_starts": []int{3}, "claimed_start": 1, "resolved_start": 3, "observed": "ana"}))},
-		{"quote/position_mismatch: observed counts code points", text1("αβγδ"), one(Q("γ").claimed(0)),
+		{"quote/position_mismatch: observed counts code points", text1("αβγδ"), one(Q("γ").WithClaimedStart(0)),
 			failedJSON("position_mismatch", 0, "c", sQuote, quoteDetail("claimed_start", dm{"exact_matches": 1, "full_matches": 1, "match_starts": []int{2}, "claimed_start": 0, "resolved_start": 2, "observed": "α"}))},
 		// Passing, and empty context.
-		{"quote/claimed_start equal to the match passes", abc, one(Q("xyz").withPrefix("w").claimed(23)), passedJSON(1)},
-		{"quote/prefix and suffix at the text's edges pass", abc, []reqCitation{
-			Q("a").withSuffix("b"), anchorCite("d", "s", "v1", "z").withPrefix("y"), anchorCite("e", "s", "v1", "b").withPrefix("a").withSuffix("c")}, passedJSON(3)},
-		{"quote/empty prefix and suffix count as not given: prefix_matches stays null", text1("bananas"), one(Q("ana").withPrefix("").withSuffix("")),
+		{"quote/claimed_start equal to the match passes", abc, one(Q("xyz").WithPrefix("w").WithClaimedStart(23)), passedJSON(1)},
+		{"quote/prefix and suffix at the text's edges pass", abc, []testkit.Citation{
+			Q("a").WithSuffix("b"), testkit.QuoteCitation("d", "s", "v1", "z").WithPrefix("y"), testkit.QuoteCitation("e", "s", "v1", "b").WithPrefix("a").WithSuffix("c")}, passedJSON(3)},
+		{"quote/empty prefix and suffix count as not given: prefix_matches stays null", text1("bananas"), one(Q("ana").WithPrefix("").WithSuffix("")),
 			failedJSON("ambiguous_anchor", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 2, "full_matches": 2, "match_starts": []int{1, 3}}))},
-		{"quote/empty prefix and suffix count as not given: no prefix_mismatch at text start", abc, one(Q("abc").withPrefix("").withSuffix("").claimed(0)), passedJSON(1)},
-		{"quote/empty suffix counts as not given: position_mismatch", abc, one(Q("xyz").withSuffix("").claimed(22)),
+		{"quote/empty prefix and suffix count as not given: no prefix_mismatch at text start", abc, one(Q("abc").WithPrefix("").WithSuffix("").WithClaimedStart(0)), passedJSON(1)},
+		{"quote/empty suffix counts as not given: position_mismatch", abc, one(Q("xyz").WithSuffix("").WithClaimedStart(22)),
 			failedJSON("position_mismatch", 0, "c", sQuote, quoteDetail("claimed_start", dm{"exact_matches": 1, "full_matches": 1, "match_starts": []int{23}, "claimed_start": 22, "resolved_start": 23, "observed": "wxy"}))},
 	})
 }
 
 // SPEC §2.4: the first failure ends the check.
 func TestCheckStopsAtTheFirstFailure(t *testing.T) {
-	ok := positionCite("ok", "s", "v1", 0, 3, "abc")
+	ok := testkit.PositionCitation("ok", "s", "v1", 0, 3, "abc")
 	runCheckCases(t, []cCase{
 		{"result/all pass: citations_checked is the number of citations", text1("abcdef"),
-			[]reqCitation{ok, anchorCite("q", "s", "v1", "def").claimed(3), positionCite("p", "s", "v1", 1, 2, "b")}, passedJSON(3)},
+			[]testkit.Citation{ok, testkit.QuoteCitation("q", "s", "v1", "def").WithClaimedStart(3), testkit.PositionCitation("p", "s", "v1", 1, 2, "b")}, passedJSON(3)},
 		{"result/a failure at k: citations_checked is k+1, later citations are not looked at", text1("abcdef"),
-			[]reqCitation{ok, anchorCite("bad", "s", "v1", "zzz"), positionCite("later", "nobody", "v1", 0, 1, "a")},
+			[]testkit.Citation{ok, testkit.QuoteCitation("bad", "s", "v1", "zzz"), testkit.PositionCitation("later", "nobody", "v1", 0, 1, "a")},
 			failedJSON("exact_not_found", 1, "bad", sQuote, quoteDetail("exact", dm{"exact_matches": 0}))},
 		{"result/a failure at 0 stops a batch of 256", text1("abcdef"),
-			append([]reqCitation{positionCite("first", "s", "v1", 0, 1, "x")}, manyPassing(255)...),
+			append([]testkit.Citation{testkit.PositionCitation("first", "s", "v1", 0, 1, "x")}, manyPassing(255)...),
 			failedJSON("quote_mismatch", 0, "first", sPos, posDetail("quote", dm{"start": 0, "end": 1, "text_length": 6, "quote_offset": 0, "source_offset": 0, "expected_char": "a", "claimed_char": "x"}))},
 		{"result/a failure at 255 after 255 passing citations", text1("abcdef"),
-			append(manyPassing(255), positionCite("last", "s", "v1", 9, 1, "x")),
+			append(manyPassing(255), testkit.PositionCitation("last", "s", "v1", 9, 1, "x")),
 			failedJSON("span_reversed", 255, "last", sPos, posDetail("end", dm{"start": 9, "end": 1, "text_length": 6}))},
 	})
 }
 
 // manyPassing is n passing citations on "abcdef", alternating the two kinds.
-func manyPassing(n int) []reqCitation {
-	var cs []reqCitation
+func manyPassing(n int) []testkit.Citation {
+	var cs []testkit.Citation
 	for i := range n {
 		id := "ok" + strconv.Itoa(i)
 		if i%2 == 0 {
-			cs = append(cs, positionCite(id, "s", "v1", 2, 4, "cd"))
+			cs = append(cs, testkit.PositionCitation(id, "s", "v1", 2, 4, "cd"))
 		} else {
-			cs = append(cs, anchorCite(id, "s", "v1", "cd").claimed(2))
+			cs = append(cs, testkit.QuoteCitation(id, "s", "v1", "cd").WithClaimedStart(2))
 		}
 	}
 	return cs
@@ -356,7 +358,7 @@ func TestCheckComparesTextAsItIs(t *testing.T) {
 		{"normalization/NFD text: e + U+0301 is two code points", text1(nfd), one(P(3, 5, "e\u0301")), passedJSON(1)},
 		{"normalization/NFD text, NFC quote: quote_mismatch at the e", text1(nfd), one(P(0, 5, nfc)),
 			failedJSON("quote_mismatch", 0, "c", sPos, posDetail("quote", dm{"start": 0, "end": 5, "text_length": 5, "quote_offset": 3, "source_offset": 3, "expected_char": "e", "claimed_char": "é"}))},
-		{"normalization/a combining mark can be cited alone", text1(nfd), one(Q("\u0301").claimed(4)), passedJSON(1)},
+		{"normalization/a combining mark can be cited alone", text1(nfd), one(Q("\u0301").WithClaimedStart(4)), passedJSON(1)},
 		{"normalization/case counts", text1("abc"), one(Q("ABC")),
 			failedJSON("exact_not_found", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 0}))},
 		{"normalization/white space counts: NO-BREAK SPACE is not a space", text1("a\u00a0b"), one(Q("a b")),
@@ -371,7 +373,7 @@ func TestCheckComparesTextAsItIs(t *testing.T) {
 		{"normalization/emoji+skin tone is 2: the pair spans two positions", text1("x👍🏽y"), one(P(1, 3, "👍🏽")), passedJSON(1)},
 		{"normalization/emoji+skin tone is 2: a span of one holds the emoji alone", text1("x👍🏽y"), one(P(1, 2, "👍🏽")),
 			failedJSON("quote_mismatch", 0, "c", sPos, posDetail("quote", dm{"start": 1, "end": 2, "text_length": 4, "quote_offset": 1, "source_offset": 2, "claimed_char": "🏽"}))},
-		{"normalization/emoji+skin tone is 2: the bare emoji matches inside the pair", text1("x👍🏽y"), one(Q("👍").claimed(1)), passedJSON(1)},
+		{"normalization/emoji+skin tone is 2: the bare emoji matches inside the pair", text1("x👍🏽y"), one(Q("👍").WithClaimedStart(1)), passedJSON(1)},
 		{"normalization/a ZWJ sequence is 3 code points", text1("👩\u200d💻!"), one(P(3, 4, "!")), passedJSON(1)},
 		{"normalization/a ligature is not its letters", text1("\ufb01ne"), one(Q("fine")),
 			failedJSON("exact_not_found", 0, "c", sQuote, quoteDetail("exact", dm{"exact_matches": 0}))},
@@ -380,9 +382,9 @@ func TestCheckComparesTextAsItIs(t *testing.T) {
 
 // Checker.Citation checks one citation alone, in any order.
 func TestCheckerCitationChecksOneCitationInAnyOrder(t *testing.T) {
-	req, err := Decode(encodeRequest(text1("bananas"), []reqCitation{
-		positionCite("p", "s", "v1", 1, 4, "ana"), anchorCite("q", "s", "v1", "ana"), positionCite("r", "s", "v1", 6, 7, "x"),
-	}))
+	req, err := Decode(testkit.Request{Sources: text1("bananas"), Citations: []testkit.Citation{
+		testkit.PositionCitation("p", "s", "v1", 1, 4, "ana"), testkit.QuoteCitation("q", "s", "v1", "ana"), testkit.PositionCitation("r", "s", "v1", 6, 7, "x"),
+	}}.Body())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,10 +405,10 @@ func TestCheckerCitationChecksOneCitationInAnyOrder(t *testing.T) {
 // different requests get the answers one goroutine gets.
 func TestRunIsSafeForConcurrentUse(t *testing.T) {
 	bodies := [][]byte{
-		encodeRequest(text1("bananas"), one(Q("ana"))),
-		encodeRequest(text1("a😀b😀c"), one(P(1, 4, "😀b😁"))),
-		encodeRequest(alphabetSrc, one(anchorCite("c", "alphabet", "v1", "xyz").claimed(22))),
-		encodeRequest(text1("abc"), one(P(0, 3, "abc"))),
+		testkit.Request{Sources: text1("bananas"), Citations: one(Q("ana"))}.Body(),
+		testkit.Request{Sources: text1("a😀b😀c"), Citations: one(P(1, 4, "😀b😁"))}.Body(),
+		testkit.Request{Sources: alphabetSrc, Citations: one(testkit.QuoteCitation("c", "alphabet", "v1", "xyz").WithClaimedStart(22))}.Body(),
+		testkit.Request{Sources: text1("abc"), Citations: one(P(0, 3, "abc"))}.Body(),
 	}
 	want := make([]string, len(bodies))
 	for i, b := range bodies {

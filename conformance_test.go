@@ -6,18 +6,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/citecheck/citecheck/internal/conformance"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
-
-// loadConformance reads every public conformance case.
-func loadConformance(t testing.TB) []conformance.Case {
-	t.Helper()
-	cases, err := conformance.Load("testdata/conformance.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
-}
 
 type conformanceExpect struct {
 	Result json.RawMessage `json:"result"`
@@ -27,7 +17,7 @@ type conformanceExpect struct {
 // compareAnswer checks one answer against a case's expectation as the
 // conformance README says: results equal as parsed JSON, errors equal in
 // code (and limit). It returns the answer's bytes for further checks.
-func compareAnswer(t *testing.T, c conformance.Case, res *Result, cerr *Error) {
+func compareAnswer(t *testing.T, c testkit.ConformanceCase, res *Result, cerr *Error) {
 	t.Helper()
 	var want conformanceExpect
 	if err := json.Unmarshal(c.Expect, &want); err != nil {
@@ -64,7 +54,7 @@ func compareAnswer(t *testing.T, c conformance.Case, res *Result, cerr *Error) {
 // TestConformance runs every public conformance case through the library.
 // Paths are advisory in the README; we hold ourselves to the preferred ones.
 func TestConformance(t *testing.T) {
-	for _, c := range loadConformance(t) {
+	for _, c := range testkit.Conformance(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			body := c.Body
 			res, cerr := Run(body)

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // Tests of SPEC §1, one table row per rule, named for the rule. Each row
@@ -38,63 +41,35 @@ const (
 	dQuoteSel = `"type":"TextQuoteSelector","exact":"xyz","prefix":"w"`
 )
 
-// dBody is {"sources":[sources],"citations":[citations]}.
-func dBody(sources, citations string) string {
-	return `{"sources":[` + sources + `],"citations":[` + citations + `]}`
-}
-
-// dPos is a position citation with the given selector members and the
-// members after the selector (",\"quote\":\"efg\"" for one that passes).
-func dPos(id, sel, after string) string {
-	return `{"citation_id":"` + id + `","source_id":"s","version":"v1","selector":{` + sel + `}` + after + `}`
-}
-
-// dQuote is a quote citation with the given selector members and the
-// members after the selector.
-func dQuote(id, sel, after string) string {
-	return `{"citation_id":"` + id + `","source_id":"s","version":"v1","selector":{` + sel + `}` + after + `}`
+// dCite is a citation id on s/v1 whose selector members and the members
+// after its selector are written raw (",\"quote\":\"efg\"" for a position
+// citation that passes).
+func dCite(id, sel, after string) string {
+	return testkit.Citation{CitationID: id, SourceID: "s", Version: "v1", RawSelector: sel, RawAfter: after}.JSON()
 }
 
 // dOK is a valid body: one source, a position citation and a quote citation.
-var dOK = dBody(dSrc, dPos("p", dPosSel, `,"quote":"efg"`)+","+dQuote("q", dQuoteSel, `,"claimed_start":23`))
+var dOK = dBody(dSrc, dCite("p", dPosSel, `,"quote":"efg"`)+","+dCite("q", dQuoteSel, `,"claimed_start":23`))
+
+// dBody is a body whose sources and citations are raw JSON text.
+var dBody = testkit.RawBody
 
 // dSources is n distinct empty sources t/v0 … t/v(n-1), comma-separated.
 func dSources(n int) string {
-	var b strings.Builder
-	for j := range n {
-		if j > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(`{"source_id":"t","version":"v` + itoaT(j) + `","text":""}`)
-	}
-	return b.String()
+	return testkit.JoinN(n, func(j int) string { return testkit.NewSource("t", "v"+strconv.Itoa(j), "").JSON() })
 }
 
 // dCites is n passing position citations p0 … p(n-1) on dSrc.
 func dCites(n int) string {
-	var b strings.Builder
-	for k := range n {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(dPos("p"+itoaT(k), dPosSel, `,"quote":"efg"`))
-	}
-	return b.String()
+	return testkit.JoinN(n, func(k int) string {
+		return testkit.PositionCitation("p"+strconv.Itoa(k), "s", "v1", 4, 7, "efg").JSON()
+	})
 }
 
 // dQuotes is n quote citations <id>0 … <id>(n-1) on source s/ver, exact "x".
 func dQuotes(n int, id, ver string) string {
-	var b strings.Builder
-	for k := range n {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(`{"citation_id":"` + id + itoaT(k) + `","source_id":"s","version":"` + ver + `","selector":{"type":"TextQuoteSelector","exact":"x"}}`)
-	}
-	return b.String()
+	return testkit.JoinN(n, func(k int) string { return testkit.QuoteCitation(id+strconv.Itoa(k), "s", ver, "x").JSON() })
 }
-
-func itoaT(n int) string { return string(appendInt(nil, n)) }
 
 func rep(s string, n int) string { return strings.Repeat(s, n) }
 
@@ -157,7 +132,7 @@ func TestDecodeSize(t *testing.T) {
 // than max_input_bytes + 1 bytes.
 func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
 	t.Run("size/a stream over max_input_bytes is limit_exceeded, read no further than max+1", func(t *testing.T) {
-		r := &countingReader{r: neverEnding('x')}
+		r := &testkit.CountingReader{R: testkit.Endless('x')}
 		body, err := ReadBody(r)
 		if body != nil || err == nil {
 			t.Fatal("want an error")
@@ -166,8 +141,8 @@ func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
 		if err.Code != want.Code || err.Limit != want.Limit || err.Max != want.Max || err.Actual != want.Actual || err.Path != "" {
 			t.Fatalf("got %+v", err)
 		}
-		if r.n > MaxInputBytes+1 {
-			t.Fatalf("read %d bytes; at most %d allowed", r.n, MaxInputBytes+1)
+		if r.N() > MaxInputBytes+1 {
+			t.Fatalf("read %d bytes; at most %d allowed", r.N(), MaxInputBytes+1)
 		}
 	})
 	t.Run("size/a stream of exactly max_input_bytes is read whole", func(t *testing.T) {
@@ -177,43 +152,17 @@ func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
 		}
 	})
 	t.Run("size/a read failure is an error, not a truncated body", func(t *testing.T) {
-		_, err := ReadBody(io.MultiReader(strings.NewReader(`{"sources"`), errReader{}))
+		_, err := ReadBody(io.MultiReader(strings.NewReader(`{"sources"`), testkit.FailingReader{Err: errors.New("connection reset")}))
 		if err == nil || err.Code != CodeInvalidInput {
 			t.Fatalf("got %v", err)
 		}
 	})
 }
 
-// countingReader counts the bytes it hands out.
-type countingReader struct {
-	r io.Reader
-	n int
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += n
-	return n, err
-}
-
-// neverEnding is an endless stream of one byte.
-type neverEnding byte
-
-func (b neverEnding) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = byte(b)
-	}
-	return len(p), nil
-}
-
-type errReader struct{}
-
-func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
-
 // SPEC §1 step 2.
 func TestDecodeIJSON(t *testing.T) {
 	withText := func(raw string) string {
-		return dBody(`{"source_id":"s","version":"v1","text":"`+raw+`"}`, dPos("p", dPosSel, `,"quote":"efg"`))
+		return dBody(`{"source_id":"s","version":"v1","text":"`+raw+`"}`, dCite("p", dPosSel, `,"quote":"efg"`))
 	}
 	ws := func(sep string) string { // every token separated by sep
 		return strings.NewReplacer("{", sep+"{"+sep, "}", sep+"}"+sep, "[", sep+"["+sep, "]", sep+"]"+sep, ",", sep+","+sep, ":", sep+":"+sep).Replace(
@@ -235,23 +184,23 @@ func TestDecodeIJSON(t *testing.T) {
 		{"ijson/surrogate pair in the wrong order", withText(`abcdefg\udc00\ud800`), refused("/sources/0/text")},
 		{"ijson/high surrogate before a non-surrogate escape", withText(`abcdefg\ud800\u0041`), refused("/sources/0/text")},
 		{"ijson/lone surrogate escape in a selector member",
-			dBody(dSrc, dQuote("q", dQuoteSel+`,"suffix":"\udbff"`, "")), refused("/citations/0/selector/suffix")},
+			dBody(dSrc, dCite("q", dQuoteSel+`,"suffix":"\udbff"`, "")), refused("/citations/0/selector/suffix")},
 		{"ijson/escaped surrogate pair is one astral code point", withText(`abcdefg\ud83d\ude00`), nil},
 		{"ijson/noncharacters U+FDD0 and U+FFFF are accepted", withText(`abcdefg\ufdd0\uffff`), nil},
 		{"ijson/noncharacters U+FFFE U+1FFFF U+10FFFF and raw U+FDEF are accepted", withText("abcdefg\\ufffe\\ud83f\\udfff\\udbff\\udfff\uFDEF"), nil},
 		// Duplicate names.
 		{"ijson/duplicate member names at the top level", `{"sources":[` + dSrc + `],"sources":[` + dSrc + `],"citations":[` + dCites(1) + `]}`, refused("/sources")},
 		{"ijson/duplicate member names in a source", dBody(`{"source_id":"s","version":"v1","text":"abcdefgh","text":"abcdefgh"}`, dCites(1)), refused("/sources/0/text")},
-		{"ijson/duplicate member names in a selector", dBody(dSrc, dQuote("q", dQuoteSel+`,"exact":"xyz"`, "")), refused("/citations/0/selector/exact")},
-		{"ijson/duplicate member names compared after unescaping", dBody(dSrc, dPos("p", dPosSel, `,"quote":"efg","\u0071uote":"efg"`)), refused("/citations/0/quote")},
-		{"ijson/duplicate member names compared after unescaping the first", dBody(dSrc, dPos("p", dPosSel, `,"\u0071uote":"efg","quote":"efg"`)), refused("/citations/0/quote")},
+		{"ijson/duplicate member names in a selector", dBody(dSrc, dCite("q", dQuoteSel+`,"exact":"xyz"`, "")), refused("/citations/0/selector/exact")},
+		{"ijson/duplicate member names compared after unescaping", dBody(dSrc, dCite("p", dPosSel, `,"quote":"efg","\u0071uote":"efg"`)), refused("/citations/0/quote")},
+		{"ijson/duplicate member names compared after unescaping the first", dBody(dSrc, dCite("p", dPosSel, `,"\u0071uote":"efg","quote":"efg"`)), refused("/citations/0/quote")},
 		{"ijson/duplicate names of unknown members are still duplicates", `{"x":1,"x":1,` + dOK[1:], refused("/x")},
 		// Numbers where an integer is expected.
-		{"ijson/integer beyond 2^53-1", dBody(dSrc, dQuote("q", dQuoteSel, `,"claimed_start":9007199254740992`)), refused("/citations/0/claimed_start")},
-		{"ijson/integer beyond 2^53-1 written with an exponent", dBody(dSrc, dPos("p", `"type":"TextPositionSelector","start":1e16,"end":7`, `,"quote":"efg"`)), refused("/citations/0/selector/start")},
-		{"ijson/integer beyond -(2^53-1)", dBody(dSrc, dPos("p", `"type":"TextPositionSelector","start":4,"end":-9007199254740992`, `,"quote":"efg"`)), refused("/citations/0/selector/end")},
-		{"ijson/integer with a huge exponent", dBody(dSrc, dQuote("q", dQuoteSel, `,"claimed_start":1e400`)), refused("/citations/0/claimed_start")},
-		{"ijson/2^53-1 is accepted", dBody(dSrc, dQuote("q", dQuoteSel, `,"claimed_start":9007199254740991`)), nil},
+		{"ijson/integer beyond 2^53-1", dBody(dSrc, dCite("q", dQuoteSel, `,"claimed_start":9007199254740992`)), refused("/citations/0/claimed_start")},
+		{"ijson/integer beyond 2^53-1 written with an exponent", dBody(dSrc, dCite("p", `"type":"TextPositionSelector","start":1e16,"end":7`, `,"quote":"efg"`)), refused("/citations/0/selector/start")},
+		{"ijson/integer beyond -(2^53-1)", dBody(dSrc, dCite("p", `"type":"TextPositionSelector","start":4,"end":-9007199254740992`, `,"quote":"efg"`)), refused("/citations/0/selector/end")},
+		{"ijson/integer with a huge exponent", dBody(dSrc, dCite("q", dQuoteSel, `,"claimed_start":1e400`)), refused("/citations/0/claimed_start")},
+		{"ijson/2^53-1 is accepted", dBody(dSrc, dCite("q", dQuoteSel, `,"claimed_start":9007199254740991`)), nil},
 		// White space.
 		{"ijson/white space is only space tab LF CR: all four are accepted between every token", ws(" \t\n\r"), nil},
 		{"ijson/white space is only space tab LF CR: white space after the body is accepted", dOK + " \t\r\n", nil},
@@ -303,8 +252,8 @@ func TestDecodeKeepsNoncharactersAsTheyAre(t *testing.T) {
 
 // SPEC §1 step 3.
 func TestDecodeSchema(t *testing.T) {
-	pos := func(sel, after string) string { return dBody(dSrc, dPos("p", sel, after)) }
-	quote := func(sel, after string) string { return dBody(dSrc, dQuote("q", sel, after)) }
+	pos := func(sel, after string) string { return dBody(dSrc, dCite("p", sel, after)) }
+	quote := func(sel, after string) string { return dBody(dSrc, dCite("q", sel, after)) }
 	runDecodeCases(t, []dCase{
 		{"schema/the body must be an object, not an array", `[` + dOK + `]`, refused("")},
 		{"schema/the body must be an object, not null", `null`, refused("")},
@@ -345,10 +294,10 @@ func TestDecodeSchema(t *testing.T) {
 		// Unknown members, at every depth; the path is the member.
 		{"schema/unknown member at every depth: the body", `{"extra":1,` + dOK[1:], refused("/extra")},
 		{"schema/unknown member at every depth: a source", dBody(`{"source_id":"s","version":"v1","text":"","lang":"en"}`, dCites(1)), refused("/sources/0/lang")},
-		{"schema/unknown member at every depth: a citation", dBody(dSrc, dPos("p", dPosSel, `,"quote":"efg","note":null`)), refused("/citations/0/note")},
+		{"schema/unknown member at every depth: a citation", dBody(dSrc, dCite("p", dPosSel, `,"quote":"efg","note":null`)), refused("/citations/0/note")},
 		{"schema/unknown member at every depth: a position selector", pos(dPosSel+`,"exect":"efg"`, `,"quote":"efg"`), refused("/citations/0/selector/exect")},
 		{"schema/unknown member at every depth: a quote selector", quote(dQuoteSel+`,"exect":"xyz"`, ""), refused("/citations/0/selector/exect")},
-		{"schema/unknown member named like a member of another object", dBody(dSrc, dPos("p", dPosSel, `,"quote":"efg","text":"x"`)), refused("/citations/0/text")},
+		{"schema/unknown member named like a member of another object", dBody(dSrc, dCite("p", dPosSel, `,"quote":"efg","text":"x"`)), refused("/citations/0/text")},
 		{"schema/unknown member names are escaped in the path", `{"a/b~c":1,` + dOK[1:], refused("/a~1b~0c")},
 		{"schema/unknown member names are compared after unescaping", `{"\u0073ources":[` + dSrc + `],"citations":[` + dCites(1) + `]}`, nil},
 		// minLength 1 counts code points: one code point of any width passes.
@@ -360,7 +309,7 @@ func TestDecodeSchema(t *testing.T) {
 		{"schema/minLength counts code points: empty exact", quote(`"type":"TextQuoteSelector","exact":""`, ""), refused("/citations/0/selector/exact")},
 		{"schema/minLength counts code points: one astral code point is enough", dBody(`{"source_id":"\ud83d\ude00","version":"v","text":""}`, dCites(1)), nil},
 		{"schema/minLength counts code points: one escaped NUL is enough", dBody(`{"source_id":"\u0000","version":"v","text":""}`, dCites(1)), nil},
-		{"schema/text, prefix and suffix may be empty", dBody(`{"source_id":"s","version":"v1","text":""}`, dQuote("q", `"type":"TextQuoteSelector","exact":"x","prefix":"","suffix":""`, "")), nil},
+		{"schema/text, prefix and suffix may be empty", dBody(`{"source_id":"s","version":"v1","text":""}`, dCite("q", `"type":"TextQuoteSelector","exact":"x","prefix":"","suffix":""`, "")), nil},
 		{"schema/empty sources array", `{"sources":[],"citations":[` + dCites(1) + `]}`, refused("/sources")},
 		{"schema/empty citations array", `{"sources":[` + dSrc + `],"citations":[]}`, refused("/citations")},
 		// Selectors.
@@ -390,7 +339,7 @@ func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
 		{"9007199254740992", -1}, {"1e16", -1}, {"-9007199254740992", -1}, {"-1", -1}, {"-1e0", -1},
 	} {
 		t.Run("schema/integer literal "+c.lit, func(t *testing.T) {
-			req, err := Decode([]byte(dBody(dSrc, dQuote("q", dQuoteSel, `,"claimed_start":`+c.lit))))
+			req, err := Decode([]byte(dBody(dSrc, dCite("q", dQuoteSel, `,"claimed_start":`+c.lit))))
 			if c.want < 0 {
 				if err == nil || err.Code != CodeInvalidInput || err.Path != "/citations/0/claimed_start" {
 					t.Fatalf("want invalid_input at /citations/0/claimed_start, got %v %+v", req, err)
@@ -409,7 +358,7 @@ func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
 		})
 	}
 	t.Run("schema/4.0 4e0 40e-1 are echoed as 4", func(t *testing.T) {
-		res, err := Run([]byte(dBody(dSrc, dPos("p", `"type":"TextPositionSelector","start":4.0,"end":40e-1`, `,"quote":"e"`))))
+		res, err := Run([]byte(dBody(dSrc, dCite("p", `"type":"TextPositionSelector","start":4.0,"end":40e-1`, `,"quote":"e"`))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -423,9 +372,9 @@ func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
 func TestDecodeRules(t *testing.T) {
 	pos := dCites(1)
 	runDecodeCases(t, []dCase{
-		{"rules/a position citation needs a quote", dBody(dSrc, pos+","+dPos("p1", dPosSel, "")), refused("/citations/1")},
-		{"rules/a quote citation takes no quote", dBody(dSrc, pos+","+dQuote("q1", dQuoteSel, `,"quote":"xyz"`)), refused("/citations/1/quote")},
-		{"rules/a position citation takes no claimed_start", dBody(dSrc, dPos("p", dPosSel, `,"quote":"efg","claimed_start":4`)), refused("/citations/0/claimed_start")},
+		{"rules/a position citation needs a quote", dBody(dSrc, pos+","+dCite("p1", dPosSel, "")), refused("/citations/1")},
+		{"rules/a quote citation takes no quote", dBody(dSrc, pos+","+dCite("q1", dQuoteSel, `,"quote":"xyz"`)), refused("/citations/1/quote")},
+		{"rules/a position citation takes no claimed_start", dBody(dSrc, dCite("p", dPosSel, `,"quote":"efg","claimed_start":4`)), refused("/citations/0/claimed_start")},
 		{"rules/two sources with the same (source_id, version) pair: the later is named",
 			dBody(dSrc+`,{"source_id":"s","version":"v2","text":""},`+dSrc, pos), refused("/sources/2")},
 		{"rules/same source_id with another version is not a duplicate", dBody(dSrc+`,{"source_id":"s","version":"v2","text":""}`, pos), nil},
@@ -435,13 +384,13 @@ func TestDecodeRules(t *testing.T) {
 		{"rules/source pairs are compared after unescaping",
 			dBody(dSrc+`,{"source_id":"\u0073","version":"v1","text":""}`, pos), refused("/sources/1")},
 		{"rules/two citations with the same citation_id: the later is named",
-			dBody(dSrc, dPos("a", dPosSel, `,"quote":"efg"`)+","+dPos("b", dPosSel, `,"quote":"efg"`)+","+dPos("a", dPosSel, `,"quote":"efg"`)), refused("/citations/2/citation_id")},
-		{"rules/a citation_id may equal a source_id", dBody(dSrc, dPos("s", dPosSel, `,"quote":"efg"`)), nil},
+			dBody(dSrc, dCite("a", dPosSel, `,"quote":"efg"`)+","+dCite("b", dPosSel, `,"quote":"efg"`)+","+dCite("a", dPosSel, `,"quote":"efg"`)), refused("/citations/2/citation_id")},
+		{"rules/a citation_id may equal a source_id", dBody(dSrc, dCite("s", dPosSel, `,"quote":"efg"`)), nil},
 		{"rules/the first failure in document order is reported: sources first",
-			dBody(dSrc+","+dSrc, dPos("p", dPosSel, "")), refused("/sources/1")},
+			dBody(dSrc+","+dSrc, dCite("p", dPosSel, "")), refused("/sources/1")},
 		{"rules/the first failure in document order is reported: citations first",
-			`{"citations":[` + dPos("p", dPosSel, "") + `],"sources":[` + dSrc + "," + dSrc + `]}`, refused("/citations/0")},
-		{"rules/rule failures are found even when the citation fails its check", dBody(dSrc, dPos("p", `"type":"TextPositionSelector","start":7,"end":4`, "")), refused("/citations/0")},
+			`{"citations":[` + dCite("p", dPosSel, "") + `],"sources":[` + dSrc + "," + dSrc + `]}`, refused("/citations/0")},
+		{"rules/rule failures are found even when the citation fails its check", dBody(dSrc, dCite("p", `"type":"TextPositionSelector","start":7,"end":4`, "")), refused("/citations/0")},
 	})
 }
 
@@ -454,12 +403,12 @@ func TestDecodeLimits(t *testing.T) {
 	cite := func(id, sid, ver string) string {
 		return `{"citation_id":"` + id + `","source_id":"` + sid + `","version":"` + ver + `","selector":{` + dPosSel + `},"quote":"efg"}`
 	}
-	quote := func(q string) string { return dBody(dSrc, dPos("p", dPosSel, `,"quote":"`+q+`"`)) }
+	quote := func(q string) string { return dBody(dSrc, dCite("p", dPosSel, `,"quote":"`+q+`"`)) }
 	exact := func(e string) string {
-		return dBody(dSrc, dQuote("q", `"type":"TextQuoteSelector","exact":"`+e+`"`, ""))
+		return dBody(dSrc, dCite("q", `"type":"TextQuoteSelector","exact":"`+e+`"`, ""))
 	}
 	context := func(member, v string) string {
-		return dBody(dSrc, dQuote("q", `"type":"TextQuoteSelector","exact":"x","`+member+`":"`+v+`"`, ""))
+		return dBody(dSrc, dCite("q", `"type":"TextQuoteSelector","exact":"x","`+member+`":"`+v+`"`, ""))
 	}
 	L := rep("a", MaxLabelBytes)
 	runDecodeCases(t, []dCase{
@@ -559,25 +508,25 @@ func TestDecodeOrder(t *testing.T) {
 		return `{"source_id":"s","version":"` + ver + `","text":"` + rep("a", MaxTextBytes+1) + `"}`
 	}
 	big := `{"source_id":"s","version":"v1","text":"` + rep("a", MaxTextBytes) + `"}`
-	longQuote := dPos("p", dPosSel, `,"quote":"`+rep("a", MaxQuoteBytes+1)+`"`)
+	longQuote := dCite("p", dPosSel, `,"quote":"`+rep("a", MaxQuoteBytes+1)+`"`)
 	runDecodeCases(t, []dCase{
 		{"order/size beats I-JSON", "\xEF\xBB\xBF" + padTo(dOK, MaxInputBytes), overLimit("", LimitInputBytes, MaxInputBytes, MaxInputBytes+3)},
 		{"order/I-JSON beats schema: a later lone surrogate beats an earlier unknown member",
-			dBody(`{"source_id":"s","version":"v1","text":"","x":1}`, dPos("p", dPosSel, `,"quote":"\ud800"`)), refused("/citations/0/quote")},
+			dBody(`{"source_id":"s","version":"v1","text":"","x":1}`, dCite("p", dPosSel, `,"quote":"\ud800"`)), refused("/citations/0/quote")},
 		{"order/I-JSON beats schema: a later duplicate name beats an earlier wrong type",
-			dBody(`{"source_id":"s","version":"v1","text":5}`, dPos("p", dPosSel, `,"quote":"efg","quote":"efg"`)), refused("/citations/0/quote")},
+			dBody(`{"source_id":"s","version":"v1","text":5}`, dCite("p", dPosSel, `,"quote":"efg","quote":"efg"`)), refused("/citations/0/quote")},
 		{"order/I-JSON beats schema: a later syntax error beats an earlier missing member",
 			dBody(`{"source_id":"s","version":"v1"}`, dCites(1)) + ",", refused("")},
 		{"order/I-JSON beats schema: a later second value beats an earlier empty array",
 			`{"sources":[],"citations":[` + dCites(1) + `]} {}`, refused("")},
 		{"order/schema beats rules: a later unknown member beats an earlier duplicate citation_id",
-			dBody(dSrc, dCites(1)+","+dCites(1)+","+dPos("x", dPosSel, `,"quote":"efg","note":1`)), refused("/citations/2/note")},
+			dBody(dSrc, dCites(1)+","+dCites(1)+","+dCite("x", dPosSel, `,"quote":"efg","note":1`)), refused("/citations/2/note")},
 		{"order/schema beats limits: a later wrong type beats an earlier oversized text",
-			dBody(bigText("v1"), dPos("p", `"type":"TextPositionSelector","start":"4","end":7`, `,"quote":"efg"`)), refused("/citations/0/selector/start")},
+			dBody(bigText("v1"), dCite("p", `"type":"TextPositionSelector","start":"4","end":7`, `,"quote":"efg"`)), refused("/citations/0/selector/start")},
 		{"order/rules beat limits: a duplicate source pair among 17 sources is invalid_input",
 			dBody(dSources(16)+`,{"source_id":"t","version":"v0","text":""}`, dCites(1)), refused("/sources/16")},
 		{"order/rules beat limits: a later missing quote beats an earlier oversized text",
-			dBody(bigText("v1"), dPos("p", dPosSel, "")), refused("/citations/0")},
+			dBody(bigText("v1"), dCite("p", dPosSel, "")), refused("/citations/0")},
 		{"order/limits beat scan: a label over the limit in an over-budget batch",
 			dBody(big, dQuotes(40, "q", "v1")+`,{"citation_id":"`+rep("a", MaxLabelBytes+1)+`","source_id":"s","version":"v1","selector":{"type":"TextQuoteSelector","exact":"x"}}`),
 			overLimit("/citations/40/citation_id", LimitLabelBytes, MaxLabelBytes, MaxLabelBytes+1)},
@@ -589,13 +538,13 @@ func TestDecodeOrder(t *testing.T) {
 			dBody(`{"source_id":"`+rep("a", MaxLabelBytes+1)+`","version":"v1","text":"`+rep("a", MaxTextBytes+1)+`"}`, dCites(1)),
 			overLimit("/sources/0/source_id", LimitLabelBytes, MaxLabelBytes, MaxLabelBytes+1)},
 		{"order/the first limit in document order: a prefix before exact in one selector",
-			dBody(dSrc, dQuote("q", `"type":"TextQuoteSelector","prefix":"`+rep("a", MaxContextBytes+1)+`","exact":"`+rep("a", MaxQuoteBytes+1)+`"`, "")),
+			dBody(dSrc, dCite("q", `"type":"TextQuoteSelector","prefix":"`+rep("a", MaxContextBytes+1)+`","exact":"`+rep("a", MaxQuoteBytes+1)+`"`, "")),
 			overLimit("/citations/0/selector/prefix", LimitContextBytes, MaxContextBytes, MaxContextBytes+1)},
 		{"order/the first limit in document order: exact before a suffix in one selector",
-			dBody(dSrc, dQuote("q", `"type":"TextQuoteSelector","exact":"`+rep("a", MaxQuoteBytes+1)+`","suffix":"`+rep("a", MaxContextBytes+1)+`"`, "")),
+			dBody(dSrc, dCite("q", `"type":"TextQuoteSelector","exact":"`+rep("a", MaxQuoteBytes+1)+`","suffix":"`+rep("a", MaxContextBytes+1)+`"`, "")),
 			overLimit("/citations/0/selector/exact", LimitQuoteBytes, MaxQuoteBytes, MaxQuoteBytes+1)},
 		{"order/the first limit in document order: a suffix before a prefix in one selector",
-			dBody(dSrc, dQuote("q", `"type":"TextQuoteSelector","exact":"x","suffix":"`+rep("a", MaxContextBytes+1)+`","prefix":"`+rep("a", MaxContextBytes+2)+`"`, "")),
+			dBody(dSrc, dCite("q", `"type":"TextQuoteSelector","exact":"x","suffix":"`+rep("a", MaxContextBytes+1)+`","prefix":"`+rep("a", MaxContextBytes+2)+`"`, "")),
 			overLimit("/citations/0/selector/suffix", LimitContextBytes, MaxContextBytes, MaxContextBytes+1)},
 		{"order//sources count beats an oversized text inside it",
 			dBody(bigText("v1")+","+dSources(16), dCites(1)), overLimit("/sources", LimitSources, MaxSources, 17)},
@@ -678,7 +627,7 @@ func TestErrorObjectJSON(t *testing.T) {
 			if err == nil {
 				t.Fatalf("accepted: %s", res.AppendJSON(nil))
 			}
-			want := strings.Replace(c.want, "MSG", string(quoteJSON(nil, err.Message)), 1)
+			want := strings.Replace(c.want, "MSG", testkit.JSONString(err.Message), 1)
 			if got := string(AppendEnvelope(nil, res, err)); got != want {
 				t.Fatalf("got  %s\nwant %s", got, want)
 			}

@@ -12,71 +12,33 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
-
-// tReq is a request as the tests write it, independent of the engine's
-// types: encoding/json turns it into a body.
-type tReq struct {
-	Sources   []tSource   `json:"sources"`
-	Citations []tCitation `json:"citations"`
-}
-
-type tSource struct {
-	SourceID string `json:"source_id"`
-	Version  string `json:"version"`
-	Text     string `json:"text"`
-}
-
-type tCitation struct {
-	CitationID   string    `json:"citation_id"`
-	SourceID     string    `json:"source_id"`
-	Version      string    `json:"version"`
-	Selector     tSelector `json:"selector"`
-	Quote        *string   `json:"quote,omitempty"`
-	ClaimedStart *int      `json:"claimed_start,omitempty"`
-}
-
-type tSelector struct {
-	Type   string  `json:"type"`
-	Start  *int    `json:"start,omitempty"`
-	End    *int    `json:"end,omitempty"`
-	Exact  *string `json:"exact,omitempty"`
-	Prefix *string `json:"prefix,omitempty"`
-	Suffix *string `json:"suffix,omitempty"`
-}
-
-func (r *tReq) body(t testing.TB) []byte {
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // ---- The reference: SPEC §2, brute force on []rune ----
 //
 // Written to be obviously right rather than fast: every occurrence is found
 // by comparing at every index, and every detail member is set where the
 // SPEC's tables say. It shares nothing with the engine but jsontext's string
-// quoting (so that equal results are equal bytes).
+// quoting, through testkit.AppendJSONString (so that equal results are equal
+// bytes; encoding/json would write "&" as "\u0026").
 
 // refResult is the result JSON SPEC §2 gives for req, members in the output
 // schema's order.
-func refResult(req *tReq) []byte {
+func refResult(req *testkit.Request) []byte {
 	for k, c := range req.Citations {
 		reason, detail := refCitation(req, &c)
 		if reason == "" {
 			continue
 		}
 		b := []byte(`{"valid":false,"reason":`)
-		b = refQuote(b, reason)
+		b = testkit.AppendJSONString(b, reason)
 		b = append(b, `,"first_discrepancy":{"citation_index":`...)
 		b = strconv.AppendInt(b, int64(k), 10)
 		b = append(b, `,"citation_id":`...)
-		b = refQuote(b, c.CitationID)
+		b = testkit.AppendJSONString(b, c.CitationID)
 		b = append(b, `,"selector_type":`...)
-		b = refQuote(b, c.Selector.Type)
+		b = testkit.AppendJSONString(b, c.Selector.Type)
 		b = append(b, `,"detail":`...)
 		b = detail.appendJSON(b)
 		b = append(b, `},"citations_checked":`...)
@@ -90,16 +52,8 @@ func refResult(req *tReq) []byte {
 
 func refTail(b []byte) []byte {
 	b = append(b, `,"authenticity_checked":false,"reference_version":`...)
-	b = refQuote(b, ReferenceVersion)
+	b = testkit.AppendJSONString(b, ReferenceVersion)
 	return append(b, '}')
-}
-
-func refQuote(b []byte, s string) []byte {
-	b, err := jsontext.AppendQuote(b, s)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 // refDetail holds each member's JSON text; members never set are null.
@@ -120,7 +74,7 @@ func (d refDetail) appendJSON(b []byte) []byte {
 		} else {
 			b = append(b, ',')
 		}
-		b = refQuote(b, name)
+		b = testkit.AppendJSONString(b, name)
 		b = append(b, ':')
 		if v, ok := d.vals[name]; ok {
 			b = append(b, v...)
@@ -131,8 +85,10 @@ func (d refDetail) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (d refDetail) setInt(name string, v int)    { d.vals[name] = strconv.Itoa(v) }
-func (d refDetail) setStr(name string, v string) { d.vals[name] = string(refQuote(nil, v)) }
+func (d refDetail) setInt(name string, v int) { d.vals[name] = strconv.Itoa(v) }
+func (d refDetail) setStr(name string, v string) {
+	d.vals[name] = string(testkit.AppendJSONString(nil, v))
+}
 func (d refDetail) setRunes(name string, v []rune) {
 	d.setStr(name, string(v))
 }
@@ -145,7 +101,7 @@ func (d refDetail) setFirstTwo(set []int) {
 
 // refCitation checks one citation: "" when it holds, else the reason and
 // the detail.
-func refCitation(req *tReq, c *tCitation) (string, refDetail) {
+func refCitation(req *testkit.Request, c *testkit.Citation) (string, refDetail) {
 	d := refDetail{names: quoteMembers, vals: map[string]string{}}
 	pos := c.Selector.Type == "TextPositionSelector"
 	if pos {
@@ -170,8 +126,14 @@ func refCitation(req *tReq, c *tCitation) (string, refDetail) {
 		return "unknown_source", d
 	case !found:
 		d.setStr("field", "version")
-		b, _ := json.Marshal(versions)
-		d.vals["available_versions"] = string(b)
+		b := []byte{'['}
+		for i, v := range versions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = testkit.AppendJSONString(b, v)
+		}
+		d.vals["available_versions"] = string(append(b, ']'))
 		return "version_mismatch", d
 	}
 	if pos {
@@ -303,7 +265,7 @@ func refAnchor(d refDetail, T, E, P, X []rune, claimed *int) (string, refDetail)
 // well-formed error, never a panic; what it accepts is valid JSON, valid
 // under the input schema, and checked as the reference checks it.
 func FuzzDecode(f *testing.F) {
-	for _, c := range loadConformance(f) {
+	for _, c := range testkit.Conformance(f) {
 		f.Add(c.Body)
 	}
 	for _, ex := range contractExamples(f) {
@@ -330,7 +292,7 @@ func FuzzDecode(f *testing.F) {
 		if !bytes.Equal(out, again.AppendJSON(nil)) {
 			t.Fatalf("two runs differ\n%s\n%s", out, again.AppendJSON(nil))
 		}
-		if want := refResult(tReqFromJSON(t, body)); !bytes.Equal(out, want) {
+		if want := refResult(requestFromJSON(t, body)); !bytes.Equal(out, want) {
 			t.Fatalf("result differs from the reference\nbody %q\n got %s\nwant %s", body, out, want)
 		}
 	})
@@ -425,12 +387,12 @@ func resolvePointer(doc any, p string) bool {
 	return true
 }
 
-// tReqFromJSON reads a body that Decode accepted, independently of Decode:
+// requestFromJSON reads a body that Decode accepted, independently of Decode:
 // encoding/json for the structure, big.Rat for the integers (which may be
 // written 4.0 or 40e-1).
-func tReqFromJSON(t *testing.T, body []byte) *tReq {
+func requestFromJSON(t *testing.T, body []byte) *testkit.Request {
 	var raw struct {
-		Sources   []tSource `json:"sources"`
+		Sources   []testkit.Source `json:"sources"`
 		Citations []struct {
 			CitationID string `json:"citation_id"`
 			SourceID   string `json:"source_id"`
@@ -463,13 +425,13 @@ func tReqFromJSON(t *testing.T, body []byte) *tReq {
 		v := int(r.Num().Int64())
 		return &v
 	}
-	req := &tReq{Sources: raw.Sources}
+	req := &testkit.Request{Sources: raw.Sources}
 	for _, c := range raw.Citations {
 		s := c.Selector
-		req.Citations = append(req.Citations, tCitation{
+		req.Citations = append(req.Citations, testkit.Citation{
 			CitationID: c.CitationID, SourceID: c.SourceID, Version: c.Version, Quote: c.Quote,
 			ClaimedStart: integer(c.ClaimedStart),
-			Selector: tSelector{Type: s.Type, Start: integer(s.Start), End: integer(s.End),
+			Selector: testkit.Selector{Type: s.Type, Start: integer(s.Start), End: integer(s.End),
 				Exact: s.Exact, Prefix: s.Prefix, Suffix: s.Suffix},
 		})
 	}
@@ -478,9 +440,12 @@ func tReqFromJSON(t *testing.T, body []byte) *tReq {
 
 // runChecked runs req, which must be within every limit, and compares the
 // result with the reference, byte for byte.
-func runChecked(t *testing.T, req *tReq) []byte {
+func runChecked(t *testing.T, req *testkit.Request) []byte {
 	t.Helper()
-	body := req.body(t)
+	body, err := json.Marshal(req) // encoding/json escapes <, >, & and U+2028: more escapes for Decode to read
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, cerr := Run(body)
 	if cerr != nil {
 		t.Fatalf("valid request refused: %s (path %q)\n%s", cerr.Message, cerr.Path, body)
@@ -535,8 +500,8 @@ func FuzzCheckPositionFromRealSpan(f *testing.F) {
 		if len(exact) > MaxQuoteBytes {
 			t.Skip()
 		}
-		pos := tCitation{CitationID: "pos", SourceID: "s", Version: "v",
-			Selector: tSelector{Type: "TextPositionSelector", Start: &lo, End: &hi}, Quote: &exact}
+		pos := testkit.Citation{CitationID: "pos", SourceID: "s", Version: "v",
+			Selector: testkit.Selector{Type: "TextPositionSelector", Start: &lo, End: &hi}, Quote: &exact}
 		// The shortest context around [lo, hi) that makes it the only full
 		// match. The whole text on both sides (k = n) always does, and more
 		// context never adds a match, so a binary search finds it.
@@ -552,11 +517,11 @@ func FuzzCheckPositionFromRealSpan(f *testing.F) {
 		}
 		oe, _, _ := refSets(T, E, nil, nil)
 		first := oe[0]
-		quote := func(id string, prefix, suffix []rune, claimed *int) tCitation {
-			return tCitation{CitationID: id, SourceID: "s", Version: "v", ClaimedStart: claimed,
-				Selector: tSelector{Type: "TextQuoteSelector", Exact: &exact, Prefix: ptr(string(prefix)), Suffix: ptr(string(suffix))}}
+		quote := func(id string, prefix, suffix []rune, claimed *int) testkit.Citation {
+			return testkit.Citation{CitationID: id, SourceID: "s", Version: "v", ClaimedStart: claimed,
+				Selector: testkit.Selector{Type: "TextQuoteSelector", Exact: &exact, Prefix: ptr(string(prefix)), Suffix: ptr(string(suffix))}}
 		}
-		variants := []tCitation{
+		variants := []testkit.Citation{
 			// The unique context and the true start: must pass.
 			quote("true-start", P, X, &lo),
 			// The unique context and the first occurrence as the claim:
@@ -569,13 +534,13 @@ func FuzzCheckPositionFromRealSpan(f *testing.F) {
 			quote("swapped-context", X, P, nil),
 			// One code point more than the text has there.
 			{CitationID: "longer", SourceID: "s", Version: "v",
-				Selector: tSelector{Type: "TextQuoteSelector", Exact: ptr(exact + string(T[0])), Prefix: ptr(string(P))}},
+				Selector: testkit.Selector{Type: "TextQuoteSelector", Exact: ptr(exact + string(T[0])), Prefix: ptr(string(P))}},
 		}
 		for _, q := range variants {
 			if !withinLimits(text, *q.Selector.Exact, *q.Selector.Prefix, ptrOr(q.Selector.Suffix)) {
 				continue
 			}
-			req := &tReq{Sources: []tSource{{SourceID: "s", Version: "v", Text: text}}, Citations: []tCitation{pos, q}}
+			req := &testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v", text)}, Citations: []testkit.Citation{pos, q}}
 			out := runChecked(t, req)
 			valid := bytes.HasPrefix(out, []byte(`{"valid":true`))
 			switch q.CitationID {
@@ -625,12 +590,12 @@ func FuzzCheckQuoteAgainstReference(f *testing.F) {
 		if exact == "" || !withinLimits(text, exact, prefix, suffix) {
 			t.Skip()
 		}
-		c := tCitation{CitationID: "q", SourceID: "s", Version: "v",
-			Selector: tSelector{Type: "TextQuoteSelector", Exact: &exact, Prefix: &prefix, Suffix: &suffix}}
+		c := testkit.Citation{CitationID: "q", SourceID: "s", Version: "v",
+			Selector: testkit.Selector{Type: "TextQuoteSelector", Exact: &exact, Prefix: &prefix, Suffix: &suffix}}
 		if claimed >= 0 {
 			c.ClaimedStart = ptr(min(claimed, maxSafeInteger))
 		}
-		runChecked(t, &tReq{Sources: []tSource{{SourceID: "s", Version: "v", Text: text}}, Citations: []tCitation{c}})
+		runChecked(t, &testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v", text)}, Citations: []testkit.Citation{c}})
 		// Absent context is the same as empty context: check that side too.
 		if prefix == "" || suffix == "" {
 			if prefix == "" {
@@ -639,7 +604,7 @@ func FuzzCheckQuoteAgainstReference(f *testing.F) {
 			if suffix == "" {
 				c.Selector.Suffix = nil
 			}
-			runChecked(t, &tReq{Sources: []tSource{{SourceID: "s", Version: "v", Text: text}}, Citations: []tCitation{c}})
+			runChecked(t, &testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v", text)}, Citations: []testkit.Citation{c}})
 		}
 	})
 }

@@ -1,18 +1,20 @@
 package citecheck
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
-// hintFor checks a one-source request and returns the hint for its first
-// failing citation.
-func hintFor(t *testing.T, text, citation string) *Suggestion {
+// hintFor checks a request of c on source s/v1 holding text (and a second
+// source t/v1) and returns the hint for its failing citation.
+func hintFor(t *testing.T, text string, c testkit.Citation) *Suggestion {
 	t.Helper()
-	src, _ := json.Marshal(text)
-	req := mustDecode(t, `{"sources":[{"source_id":"s","version":"v1","text":`+string(src)+`},{"source_id":"t","version":"v1","text":"x"}],"citations":[`+citation+`]}`)
+	body := testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v1", text), testkit.NewSource("t", "v1", "x")},
+		Citations: []testkit.Citation{c}}.Body()
+	req := mustDecode(t, string(body))
 	res := Check(req)
 	if res.Valid {
 		t.Fatal("the citation holds; the test wants a failure")
@@ -24,29 +26,11 @@ func hintFor(t *testing.T, text, citation string) *Suggestion {
 	return s
 }
 
-func pos(start, end int, quote string) string {
-	q, _ := json.Marshal(quote)
-	return `{"citation_id":"c","source_id":"s","version":"v1","selector":{"type":"TextPositionSelector","start":` +
-		itoa(start) + `,"end":` + itoa(end) + `},"quote":` + string(q) + `}`
+// pos and quote are citations "c" on s/v1.
+func pos(start, end int, quote string) testkit.Citation {
+	return testkit.PositionCitation("c", "s", "v1", start, end, quote)
 }
-
-func anchor(exact, prefix, suffix string, claimed int) string {
-	m := map[string]string{"type": "TextQuoteSelector", "exact": exact}
-	if prefix != "" {
-		m["prefix"] = prefix
-	}
-	if suffix != "" {
-		m["suffix"] = suffix
-	}
-	sel, _ := json.Marshal(m)
-	c := `{"citation_id":"c","source_id":"s","version":"v1","selector":` + string(sel)
-	if claimed >= 0 {
-		c += `,"claimed_start":` + itoa(claimed)
-	}
-	return c + "}"
-}
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+func quote(exact string) testkit.Citation { return testkit.QuoteCitation("c", "s", "v1", exact) }
 
 func str(p *string) string {
 	if p == nil {
@@ -60,11 +44,11 @@ func TestHint(t *testing.T) {
 	tests := []struct {
 		name     string
 		text     string
-		citation string
+		citation testkit.Citation
 		check    func(t *testing.T, s *Suggestion)
 	}{
 		{"unknown source lists the source ids supplied", abc,
-			`{"citation_id":"c","source_id":"S","version":"v1","selector":{"type":"TextQuoteSelector","exact":"a"}}`,
+			testkit.QuoteCitation("c", "S", "v1", "a"),
 			func(t *testing.T, s *Suggestion) {
 				if strings.Join(s.SourceIDs, ",") != "s,t" {
 					t.Errorf("SourceIDs %q", s.SourceIDs)
@@ -101,35 +85,35 @@ func TestHint(t *testing.T) {
 					t.Errorf("got %+v partial %+v", s, s.Partial)
 				}
 			}},
-		{"exact not found gives the longest leading part, where, and the first differing character", abc, anchor("mnoPQ", "", "", -1),
+		{"exact not found gives the longest leading part, where, and the first differing character", abc, quote("mnoPQ"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 3 || p.Start != 12 || p.At != 15 || p.Claimed != "P" || str(p.Source) != "p" || s.Length != 5 {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"exact not found whose first character is nowhere has an empty leading part", abc, anchor("Zebra", "", "", -1),
+		{"exact not found whose first character is nowhere has an empty leading part", abc, quote("Zebra"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 0 || p.Start != -1 || p.At != -1 || p.Claimed != "Z" || p.Source != nil {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"exact running past the end of the text differs at the end", "abc", anchor("bcd", "", "", -1),
+		{"exact running past the end of the text differs at the end", "abc", quote("bcd"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 2 || p.Start != 1 || p.At != 3 || p.Claimed != "d" || p.Source != nil {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"the leading part counts code points, not bytes", "日本語のテキスト😀です", anchor("テキスト😀だ", "", "", -1),
+		{"the leading part counts code points, not bytes", "日本語のテキスト😀です", quote("テキスト😀だ"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 5 || p.Start != 4 || p.At != 9 || p.Claimed != "だ" || str(p.Source) != "で" || s.Length != 6 {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"an ambiguous anchor lists its matches and the shortest unique prefix and suffix", "xa1-ana-xa2-ana-ya3", anchor("ana", "", "", -1),
+		{"an ambiguous anchor lists its matches and the shortest unique prefix and suffix", "xa1-ana-xa2-ana-ya3", quote("ana"),
 			func(t *testing.T, s *Suggestion) {
 				// "-ana-" at 3 and 11: "1-" and "-x" tell the first apart.
 				if s.Occurrences != 2 || len(s.Starts) != 2 || s.Starts[0] != 4 || s.Starts[1] != 12 {
@@ -139,26 +123,26 @@ func TestHint(t *testing.T) {
 					t.Errorf("prefix %q suffix %q", str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"overlapping ambiguous matches are all listed", "bananas", anchor("ana", "", "", -1),
+		{"overlapping ambiguous matches are all listed", "bananas", quote("ana"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 2 || s.Starts[0] != 1 || s.Starts[1] != 3 || str(s.UniquePrefix) != "b" || str(s.UniqueSuffix) != "n" {
 					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"a unique prefix extends the citation's own prefix", "q.ab.z.ab.y.ab", anchor("ab", ".", "", -1),
+		{"a unique prefix extends the citation's own prefix", "q.ab.z.ab.y.ab", quote("ab").WithPrefix("."),
 			func(t *testing.T, s *Suggestion) {
 				// ".ab" at 1, 6 and 11: exact at 2, 7 and 12.
 				if s.Occurrences != 3 || s.Starts[0] != 2 || s.Starts[1] != 7 || str(s.UniquePrefix) != "q." || str(s.UniqueSuffix) != ".z" {
 					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"no unique prefix exists when the first match's whole past repeats", "aaaa", anchor("a", "", "", -1),
+		{"no unique prefix exists when the first match's whole past repeats", "aaaa", quote("a"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 4 || s.UniquePrefix != nil || str(s.UniqueSuffix) != "aaa" {
 					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"starts are capped at MaxHintStarts but all are counted", strings.Repeat("ab", 50), anchor("ab", "", "", -1),
+		{"starts are capped at MaxHintStarts but all are counted", strings.Repeat("ab", 50), quote("ab"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 50 || len(s.Starts) != MaxHintStarts {
 					t.Fatalf("got %d starts of %d", len(s.Starts), s.Occurrences)
@@ -169,43 +153,43 @@ func TestHint(t *testing.T) {
 					}
 				}
 			}},
-		{"overlapping starts past the first two are not skipped", strings.Repeat("a", 12), anchor("aa", "", "", -1),
+		{"overlapping starts past the first two are not skipped", strings.Repeat("a", 12), quote("aa"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 11 || len(s.Starts) != MaxHintStarts || s.Starts[7] != 7 {
 					t.Errorf("got %+v", s)
 				}
 			}},
-		{"a unique context longer than max_context_bytes is not suggested", strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000), anchor("ab", "", "", -1),
+		{"a unique context longer than max_context_bytes is not suggested", strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000), quote("ab"),
 			func(t *testing.T, s *Suggestion) {
 				if s.UniquePrefix != nil || s.UniqueSuffix != nil {
 					t.Errorf("prefix %q, suffix %q", str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"a prefix mismatch says what the source has before exact", abc, anchor("xyz", "v", "", -1),
+		{"a prefix mismatch says what the source has before exact", abc, quote("xyz").WithPrefix("v"),
 			func(t *testing.T, s *Suggestion) {
 				if str(s.Observed) != "w" || s.ObservedStart != 22 {
 					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
 				}
 			}},
-		{"a prefix mismatch at the start of the text observes what there is", abc, anchor("bc", "XY", "", -1),
+		{"a prefix mismatch at the start of the text observes what there is", abc, quote("bc").WithPrefix("XY"),
 			func(t *testing.T, s *Suggestion) {
 				if str(s.Observed) != "a" || s.ObservedStart != 0 {
 					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
 				}
 			}},
-		{"a suffix mismatch says what the source has after exact", abc, anchor("mn", "", "pq", -1),
+		{"a suffix mismatch says what the source has after exact", abc, quote("mn").WithSuffix("pq"),
 			func(t *testing.T, s *Suggestion) {
 				if str(s.Observed) != "op" || s.ObservedStart != 14 {
 					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
 				}
 			}},
-		{"a position mismatch says where exact really starts", abc, anchor("xyz", "", "", 22),
+		{"a position mismatch says where exact really starts", abc, quote("xyz").WithClaimedStart(22),
 			func(t *testing.T, s *Suggestion) {
 				if s.ResolvedStart == nil || *s.ResolvedStart != 23 || str(s.Observed) != "wxy" || s.ObservedStart != 22 {
 					t.Errorf("got %+v", s)
 				}
 			}},
-		{"a position mismatch past the end observes from the end", abc, anchor("xyz", "", "", 99),
+		{"a position mismatch past the end observes from the end", abc, quote("xyz").WithClaimedStart(99),
 			func(t *testing.T, s *Suggestion) {
 				if *s.ResolvedStart != 23 || str(s.Observed) != "" || s.ObservedStart != 26 {
 					t.Errorf("got %+v", s)
@@ -227,7 +211,7 @@ func TestHintNilForNoDiscrepancy(t *testing.T) {
 // (CheckAll, so not only the first): it must not panic, must agree on the
 // reason, and what it claims must hold in the source.
 func TestHintOnConformance(t *testing.T) {
-	for _, c := range loadConformance(t) {
+	for _, c := range testkit.Conformance(t) {
 		req, err := Decode(c.Body)
 		if err != nil {
 			continue
@@ -271,9 +255,8 @@ func TestHintOnConformance(t *testing.T) {
 func BenchmarkHintExactNotFound(b *testing.B) {
 	text := strings.Repeat("the quick brown fox jumps over the lazy dog. ", 10000)
 	exact := text[:8000] + "!"
-	src, _ := json.Marshal(text)
-	ex, _ := json.Marshal(exact)
-	req, err := Decode([]byte(`{"sources":[{"source_id":"s","version":"v1","text":` + string(src) + `}],"citations":[{"citation_id":"c","source_id":"s","version":"v1","selector":{"type":"TextQuoteSelector","exact":` + string(ex) + `}}]}`))
+	req, err := Decode(testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v1", text)},
+		Citations: []testkit.Citation{testkit.QuoteCitation("c", "s", "v1", exact)}}.Body())
 	if err != nil {
 		b.Fatal(err)
 	}

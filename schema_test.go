@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/citecheck/citecheck/internal/testkit"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -99,7 +100,7 @@ func checkOutput(t testing.TB, out []byte) {
 
 func TestConformanceOutputsValidateAgainstOutputSchema(t *testing.T) {
 	n := 0
-	for _, c := range loadConformance(t) {
+	for _, c := range testkit.Conformance(t) {
 		res, _ := Run(c.Body)
 		if res != nil {
 			checkOutput(t, res.AppendJSON(nil))
@@ -186,19 +187,15 @@ func TestRandomResultsValidateAgainstOutputSchema(t *testing.T) {
 var alphabet = []rune("aaannnb é\u0301中😀\U0001F3FD\r\n\"\\\uFFFE\u2028")
 
 func genRunes(r *rand.Rand, min, max int) []rune {
-	s := make([]rune, min+r.IntN(max-min+1))
-	for i := range s {
-		s[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	return s
+	return (&testkit.Corpus{Rand: r}).Runes(alphabet, min+r.IntN(max-min+1))
 }
 
 func ptr[T any](v T) *T { return &v }
 
 // genRequest returns a random request that satisfies SPEC §1 (so it must be
 // checked, not refused) and exercises every branch of SPEC §2.
-func genRequest(r *rand.Rand) *tReq {
-	req := &tReq{}
+func genRequest(r *rand.Rand) *testkit.Request {
+	req := &testkit.Request{}
 	ids, versions := []string{"s1", "s2"}, []string{"v1", "v2", "v3"}
 	seen := map[[2]string]bool{}
 	for range 1 + r.IntN(3) {
@@ -207,10 +204,10 @@ func genRequest(r *rand.Rand) *tReq {
 			continue
 		}
 		seen[[2]string{id, v}] = true
-		req.Sources = append(req.Sources, tSource{SourceID: id, Version: v, Text: string(genRunes(r, 0, 14))})
+		req.Sources = append(req.Sources, testkit.NewSource(id, v, string(genRunes(r, 0, 14))))
 	}
 	for k := range 1 + r.IntN(4) {
-		c := tCitation{CitationID: fmt.Sprint("c", k)}
+		c := testkit.Citation{CitationID: fmt.Sprint("c", k)}
 		src := req.Sources[r.IntN(len(req.Sources))]
 		c.SourceID, c.Version = src.SourceID, src.Version
 		switch r.IntN(10) {
@@ -226,7 +223,7 @@ func genRequest(r *rand.Rand) *tReq {
 			start, end = min(start, end, n), min(max(start, end), n)
 		}
 		if r.IntN(2) == 0 {
-			c.Selector = tSelector{Type: "TextPositionSelector", Start: &start, End: &end}
+			c.Selector = testkit.Selector{Type: "TextPositionSelector", Start: &start, End: &end}
 			q := genRunes(r, 1, 4)
 			if start < end && end <= n && r.IntN(3) > 0 {
 				q = slices.Clone(text[start:end])
@@ -247,7 +244,7 @@ func genRequest(r *rand.Rand) *tReq {
 			if start < end && end <= n && r.IntN(4) > 0 {
 				exact = text[start:end]
 			}
-			c.Selector = tSelector{Type: "TextQuoteSelector", Exact: ptr(string(exact))}
+			c.Selector = testkit.Selector{Type: "TextQuoteSelector", Exact: ptr(string(exact))}
 			c.Selector.Prefix = genContext(r, text[:min(start, n)], true)
 			c.Selector.Suffix = genContext(r, text[min(end, n):], false)
 			switch r.IntN(5) {
@@ -304,14 +301,14 @@ func (v *jv) appendJSON(b []byte) []byte {
 				b = append(b, ',')
 			}
 			if v.kind == '{' {
-				b = appendJSONString(b, v.keys[i])
+				b = testkit.AppendJSONString(b, v.keys[i])
 				b = append(b, ':')
 			}
 			b = w.appendJSON(b)
 		}
 		return append(b, close)
 	case '"':
-		return appendJSONString(b, v.s)
+		return testkit.AppendJSONString(b, v.s)
 	case '0':
 		return append(b, v.s...)
 	case 't':
@@ -320,14 +317,6 @@ func (v *jv) appendJSON(b []byte) []byte {
 		return append(b, "false"...)
 	}
 	return append(b, "null"...)
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	q, err := json.Marshal(s)
-	if err != nil {
-		panic(err)
-	}
-	return append(b, q...)
 }
 
 func (v *jv) clone() *jv {
@@ -398,7 +387,7 @@ func jintp(n *int) *jv {
 	return jnum(fmt.Sprint(*n))
 }
 
-func toJV(r *rand.Rand, req *tReq) *jv {
+func toJV(r *rand.Rand, req *testkit.Request) *jv {
 	sources := &jv{kind: '['}
 	for _, s := range req.Sources {
 		sources.vals = append(sources.vals, jobj(r, "source_id", jstr(s.SourceID), "version", jstr(s.Version), "text", jstr(s.Text)))

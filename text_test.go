@@ -6,17 +6,15 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // randomUTF8 builds a string of n code points mixing every UTF-8 length, so
 // that 8-byte words split code points at every offset.
 func randomUTF8(r *rand.Rand, n int) string {
 	pool := []rune{'a', 'Z', '\n', 'é', 'ß', '中', '語', '\u0301', '\uFFFF', '😀', '\U0001D400', '\U0010FFFF'}
-	var b strings.Builder
-	for range n {
-		b.WriteRune(pool[r.IntN(len(pool))])
-	}
-	return b.String()
+	return string((&testkit.Corpus{Rand: r}).Runes(pool, n))
 }
 
 func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck"
-	"github.com/citecheck/citecheck/internal/conformance"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // testServer is a real server on a random loopback port.
@@ -93,16 +93,6 @@ func inProcess(body []byte) ([]byte, *citecheck.Result, *citecheck.Error) {
 		res, e = citecheck.Run(b)
 	}
 	return citecheck.AppendEnvelope(nil, res, e), res, e
-}
-
-// loadConformance reads every public conformance case.
-func loadConformance(t testing.TB) []conformance.Case {
-	t.Helper()
-	cases, err := conformance.Load("../testdata/conformance.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
 }
 
 // errorOf parses an {"error": …} body, failing the test if it is not one.

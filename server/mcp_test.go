@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -197,7 +198,7 @@ func TestConformanceMCP(t *testing.T) {
 	ts := start(t, Config{})
 	cs := connectHTTP(t, ts.URL+"/mcp")
 	carried, same := 0, 0
-	for _, c := range loadConformance(t) {
+	for _, c := range testkit.Conformance(t) {
 		body := c.Body
 		sent := compactBytes(body)
 		if sent == nil {

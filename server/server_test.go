@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // TestConformanceHTTP runs every conformance case through the real server
@@ -18,7 +19,7 @@ import (
 // that the error code's row of the table gives.
 func TestConformanceHTTP(t *testing.T) {
 	ts := start(t, Config{})
-	for _, c := range loadConformance(t) {
+	for _, c := range testkit.Conformance(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			body := c.Body
 			want, _, e := inProcess(body)
