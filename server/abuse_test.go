@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // rawRequest opens a TCP connection and writes a request head for execute.
@@ -60,28 +61,13 @@ func TestOversizedDeclaredBody(t *testing.T) {
 	}
 }
 
-// countingReader counts what the HTTP client pulled out of it.
-type countingReader struct {
-	mu sync.Mutex
-	n  int64
-	r  io.Reader
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.mu.Lock()
-	c.n += int64(n)
-	c.mu.Unlock()
-	return n, err
-}
-
 // TestOversizedBodyWithClient: the same through net/http's client, with a
 // 10 MiB body it counts: the answer is 413, and far from all of the body
 // was taken from the reader.
 func TestOversizedBodyWithClient(t *testing.T) {
 	ts := start(t, Config{})
 	const size = 10 << 20
-	cr := &countingReader{r: io.LimitReader(zeros{}, size)}
+	cr := &testkit.CountingReader{R: io.LimitReader(testkit.Endless(' '), size)}
 	req, _ := http.NewRequest("POST", ts.URL+executePath, cr)
 	req.ContentLength = size
 	req.Header.Set("Content-Type", "application/json")
@@ -94,21 +80,11 @@ func TestOversizedBodyWithClient(t *testing.T) {
 	if resp.StatusCode != 413 || errorOf(t, body).Code != citecheck.CodeLimitExceeded {
 		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
-	cr.mu.Lock()
-	defer cr.mu.Unlock()
-	if cr.n >= size {
-		t.Fatalf("the client sent the whole %d bytes", cr.n)
+	if n := cr.N(); n >= size {
+		t.Fatalf("the client sent the whole %d bytes", n)
+	} else {
+		t.Logf("client sent %d of %d bytes", n, size)
 	}
-	t.Logf("client sent %d of %d bytes", cr.n, size)
-}
-
-type zeros struct{}
-
-func (zeros) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = ' '
-	}
-	return len(p), nil
 }
 
 // TestOversizedChunkedBody: with no Content-Length the server reads up to

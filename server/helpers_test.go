@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck"
-	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // testServer is a real server on a random loopback port.

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 var (
@@ -40,78 +41,27 @@ var (
 	loadBursts      = flag.Int("load.bursts", 5, "bursts of 64 maximum-size bodies in the memory run")
 )
 
-// prose is deterministic English-like text in which every sentence carries
-// a unique number, so anchors that include it occur exactly once.
-func prose(source, nbytes int) string {
-	words := strings.Fields("the of and to in is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no")
-	var b strings.Builder
-	seed := uint32(source*7919 + 1)
-	for n := 0; b.Len() < nbytes; n++ {
-		fmt.Fprintf(&b, "Sentence %d.%d says", source, n)
-		for range 8 + n%7 {
-			seed = seed*1664525 + 1013904223
-			b.WriteString(" " + words[seed>>24%uint32(len(words))])
-		}
-		b.WriteString(". ")
-	}
-	return b.String()[:nbytes]
-}
-
-type loadSource struct {
-	SourceID string `json:"source_id"`
-	Version  string `json:"version"`
-	Text     string `json:"text"`
-}
-
-type loadSelector struct {
-	Type   string `json:"type"`
-	Start  *int   `json:"start,omitempty"`
-	End    *int   `json:"end,omitempty"`
-	Exact  string `json:"exact,omitempty"`
-	Prefix string `json:"prefix,omitempty"`
-}
-
-type loadCitation struct {
-	CitationID string       `json:"citation_id"`
-	SourceID   string       `json:"source_id"`
-	Version    string       `json:"version"`
-	Selector   loadSelector `json:"selector"`
-	Quote      string       `json:"quote,omitempty"`
-}
-
-type loadRequest struct {
-	Sources   []loadSource   `json:"sources"`
-	Citations []loadCitation `json:"citations"`
-}
-
-// batch builds nsrc sources of textBytes ASCII prose and ncit citations,
-// alternately a position citation and a quote anchor with a prefix; all of
-// them hold, so every citation is checked.
+// batch builds nsrc sources of textBytes ASCII prose (testkit's corpus)
+// and ncit citations, alternately a position citation of 120 characters and
+// a quote anchor of 80 with a 16-character prefix; all of them hold, so
+// every citation is checked.
 func batch(nsrc, textBytes, ncit int) []byte {
-	var req loadRequest
+	corpus := testkit.NewCorpus(uint64(nsrc*textBytes + ncit))
+	corpus.ASCII = true
+	var req testkit.Request
 	for i := range nsrc {
-		req.Sources = append(req.Sources, loadSource{"doc-" + strconv.Itoa(i), "v1", prose(i, textBytes)})
+		req.Sources = append(req.Sources, testkit.NewSource("doc-"+strconv.Itoa(i), "v1", corpus.Prose(textBytes)))
 	}
 	for k := range ncit {
-		src := req.Sources[k%nsrc]
-		text := src.Text
-		// A sentence start well inside the text, different per citation.
-		at := strings.Index(text[(k*7919)%(len(text)-400):], "Sentence ") + (k*7919)%(len(text)-400)
-		c := loadCitation{CitationID: "c" + strconv.Itoa(k), SourceID: src.SourceID, Version: "v1"}
+		src, id := req.Sources[k%nsrc], "c"+strconv.Itoa(k)
 		if k%2 == 0 {
-			start, end := at, at+120
-			c.Selector = loadSelector{Type: "TextPositionSelector", Start: &start, End: &end}
-			c.Quote = text[start:end]
+			req.Citations = append(req.Citations, testkit.PickSpan(corpus.Rand, src, id, [2]int{120, 120}))
 		} else {
-			c.Selector = loadSelector{Type: "TextQuoteSelector", Exact: text[at : at+80], Prefix: text[at-16 : at]}
+			req.Citations = append(req.Citations, testkit.PickAnchor(corpus.Rand, src, id,
+				testkit.AnchorShape{Exact: [2]int{80, 80}, Prefix: [2]int{16, 16}}))
 		}
-		req.Citations = append(req.Citations, c)
 	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		panic(err)
-	}
-	return b
+	return req.Body()
 }
 
 // typicalBatch is the everyday call: 4 sources × 20 KB of prose, 24
@@ -139,7 +89,7 @@ func bareHandler(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), 413)
 		return
 	}
-	var req loadRequest
+	var req testkit.Request
 	if err := json.Unmarshal(body, &req); err != nil {
 		http.Error(w, err.Error(), 400)
 		return

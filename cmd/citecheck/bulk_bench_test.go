@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // bulkWorkload is a JSONL input of typical requests, generated the same way
@@ -20,69 +20,33 @@ type bulkWorkload struct {
 }
 
 // typicalRequests builds n requests as a dataset evaluation would send
-// them: each has `sources` texts of about `size` bytes of English-like prose
-// and `cites` citations, half position and half quote selectors (prefix and
-// suffix on some, claimed_start on a third), and one request in four has a
-// citation an LLM got wrong (a changed character).
+// them: each has `sources` texts of `size` bytes of English-like prose
+// (testkit's corpus) and `cites` citations, half position and half quote
+// selectors (prefix and suffix on some, claimed_start on a third), and one
+// request in four has a citation an LLM got wrong (a changed character).
 func typicalRequests(n, sources, size, cites int) [][]byte {
-	rng := rand.New(rand.NewPCG(7, uint64(n*sources*size*cites)))
-	words := strings.Fields("the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there been one all we their has would when if so no out up into more citation source evidence model answer claim passage report study data result")
-	type src struct {
-		SourceID string `json:"source_id"`
-		Version  string `json:"version"`
-		Text     string `json:"text"`
-	}
-	type sel struct {
-		Type   string `json:"type"`
-		Start  *int   `json:"start,omitempty"`
-		End    *int   `json:"end,omitempty"`
-		Exact  string `json:"exact,omitempty"`
-		Prefix string `json:"prefix,omitempty"`
-		Suffix string `json:"suffix,omitempty"`
-	}
-	type cit struct {
-		CitationID   string `json:"citation_id"`
-		SourceID     string `json:"source_id"`
-		Version      string `json:"version"`
-		Selector     sel    `json:"selector"`
-		Quote        string `json:"quote,omitempty"`
-		ClaimedStart *int   `json:"claimed_start,omitempty"`
-	}
+	corpus := &testkit.Corpus{Rand: rand.New(rand.NewPCG(7, uint64(n*sources*size*cites)))}
+	rng := corpus.Rand
 	out := make([][]byte, n)
 	for i := range out {
-		var req struct {
-			Sources   []src `json:"sources"`
-			Citations []cit `json:"citations"`
-		}
+		var req testkit.Request
 		texts := make([][]rune, sources)
 		for s := range sources {
-			var b strings.Builder
-			for b.Len() < size {
-				b.WriteString(words[rng.IntN(len(words))])
-				switch rng.IntN(12) {
-				case 0:
-					b.WriteString(". ")
-				case 1:
-					b.WriteString(", ")
-				default:
-					b.WriteByte(' ')
-				}
-			}
-			texts[s] = []rune(b.String())
-			req.Sources = append(req.Sources, src{"doc-" + string(rune('a'+s)), "v1", b.String()})
+			src := testkit.NewSource("doc-"+string(rune('a'+s)), "v1", corpus.Prose(size))
+			texts[s] = []rune(src.Text)
+			req.Sources = append(req.Sources, src)
 		}
 		wrong := -1
 		if i%4 == 0 {
 			wrong = rng.IntN(cites)
 		}
 		for k := range cites {
-			s := k % sources
-			t := texts[s]
+			src, t := req.Sources[k%sources], texts[k%sources]
 			// A passage of 40–120 code points, extended until it is unique so
 			// that quote citations resolve.
 			start := rng.IntN(len(t) - 200)
 			end := start + 40 + rng.IntN(80)
-			for strings.Count(req.Sources[s].Text, string(t[start:end])) > 1 && end < len(t) {
+			for testkit.CountOverlapping(src.Text, string(t[start:end])) > 1 && end < len(t) {
 				end++
 			}
 			quote := string(t[start:end])
@@ -91,27 +55,21 @@ func typicalRequests(n, sources, size, cites int) [][]byte {
 				r[len(r)/2] = '#'
 				quote = string(r)
 			}
-			c := cit{CitationID: "c" + string(rune('0'+k/10)) + string(rune('0'+k%10)), SourceID: req.Sources[s].SourceID, Version: "v1"}
+			id := fmt.Sprintf("c%02d", k)
 			if k%2 == 0 {
-				c.Selector = sel{Type: "TextPositionSelector", Start: &start, End: &end}
-				c.Quote = quote
-			} else {
-				c.Selector = sel{Type: "TextQuoteSelector", Exact: quote}
-				if k%4 == 1 {
-					c.Selector.Prefix = string(t[max(0, start-12):start])
-					c.Selector.Suffix = string(t[end:min(len(t), end+12)])
-				}
-				if k%3 == 0 {
-					c.ClaimedStart = &start
-				}
+				req.Citations = append(req.Citations, testkit.PositionCitation(id, src.SourceID, src.Version, start, end, quote))
+				continue
+			}
+			c := testkit.QuoteCitation(id, src.SourceID, src.Version, quote)
+			if k%4 == 1 {
+				c = c.WithPrefix(string(t[max(0, start-12):start])).WithSuffix(string(t[end:min(len(t), end+12)]))
+			}
+			if k%3 == 0 {
+				c = c.WithClaimedStart(start)
 			}
 			req.Citations = append(req.Citations, c)
 		}
-		b, err := json.Marshal(req)
-		if err != nil {
-			panic(err)
-		}
-		out[i] = b
+		out[i] = req.Body()
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // bulkCLI runs the CLI in-process, as a shell would, and returns the exit
@@ -44,7 +45,7 @@ func bulkFile(t testing.TB, content []byte) string {
 func conformanceLines(t testing.TB) [][]byte {
 	t.Helper()
 	var lines [][]byte
-	for _, c := range conformanceCases(t) {
+	for _, c := range testkit.Conformance(t) {
 		if !bytes.ContainsRune(c.Body, '\n') {
 			lines = append(lines, c.Body)
 		}

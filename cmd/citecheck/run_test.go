@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck"
-	"github.com/citecheck/citecheck/internal/conformance"
+	"github.com/citecheck/citecheck/internal/testkit"
 	"github.com/citecheck/citecheck/server"
 )
 
@@ -149,7 +149,7 @@ func TestRunTakesFlagsBeforeOrAfterPositionalArguments(t *testing.T) {
 // byte for byte, and the matching exit status.
 func TestRunAnswersEveryConformanceCaseAsTheLibrary(t *testing.T) {
 	n := 0
-	for _, c := range conformanceCases(t) {
+	for _, c := range testkit.Conformance(t) {
 		body := c.Body
 		n++
 		t.Run(c.Name, func(t *testing.T) {
@@ -197,35 +197,19 @@ func TestContractPrintsTheContractUnchanged(t *testing.T) {
 	if got.code != 0 || got.stdout != string(citecheck.ContractJSON) {
 		t.Fatalf("exit %d, stdout differs from ContractJSON", got.code)
 	}
-	for _, name := range []string{
-		filepath.Join("..", "..", "contracts", "citation-batch-check@1.0.0.contract.json"),
-		filepath.Join("..", "..", "..", "shared", "seeds", "citation-batch-check@1.0.0.contract.json"),
-	} {
-		want, err := os.ReadFile(name)
-		if os.IsNotExist(err) {
-			continue // ../shared is absent outside the workspace
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if got.stdout != string(want) {
-			t.Errorf("contract differs from %s", name)
-		}
+	// The contract as the repository holds it (a copy of the seed).
+	name := filepath.Join("..", "..", "contracts", "citation-batch-check@1.0.0.contract.json")
+	want, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-// countingReader counts the bytes handed out of an endless stream.
-type countingReader struct{ n int64 }
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = ' '
+	if got.stdout != string(want) {
+		t.Errorf("contract differs from %s", name)
 	}
-	c.n += int64(len(p))
-	return len(p), nil
 }
 
 func TestRunRefusesAnOversizedStdinWithoutReadingItAll(t *testing.T) {
-	r := &countingReader{}
+	r := &testkit.CountingReader{R: testkit.Endless(' ')}
 	got := runCLI(t, r, "run", citecheck.ToolID, citecheck.ToolVersion, "--input", "-")
 	if got.code != exitError {
 		t.Fatalf("exit %d", got.code)
@@ -238,8 +222,8 @@ func TestRunRefusesAnOversizedStdinWithoutReadingItAll(t *testing.T) {
 	if e.Code != citecheck.CodeLimitExceeded || e.Limit != citecheck.LimitInputBytes || e.Max != citecheck.MaxInputBytes || e.Actual != citecheck.MaxInputBytes+1 || e.Path != "" {
 		t.Fatalf("got %+v", e)
 	}
-	if r.n > citecheck.MaxInputBytes+1 {
-		t.Fatalf("read %d bytes of standard input; at most %d needed", r.n, citecheck.MaxInputBytes+1)
+	if r.N() > citecheck.MaxInputBytes+1 {
+		t.Fatalf("read %d bytes of standard input; at most %d needed", r.N(), citecheck.MaxInputBytes+1)
 	}
 	assertOneLine(t, "stderr", got.stderr)
 }
@@ -341,14 +325,4 @@ func TestRunGolden(t *testing.T) {
 			}
 		})
 	}
-}
-
-// conformanceCases reads every public conformance case of the module.
-func conformanceCases(t testing.TB) []conformance.Case {
-	t.Helper()
-	cases, err := conformance.Load(filepath.Join("..", "..", "testdata", "conformance.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // serveCLI runs `citecheck serve --addr 127.0.0.1:0 extra…` in-process, as
@@ -64,7 +65,7 @@ func serveCLI(t *testing.T, extra ...string) (baseURL string, stop func() int) {
 func TestBaseURLAnswersEveryConformanceCaseAsInProcess(t *testing.T) {
 	base, stop := serveCLI(t)
 	n := 0
-	for _, c := range conformanceCases(t) {
+	for _, c := range testkit.Conformance(t) {
 		body := c.Body
 		n++
 		t.Run(c.Name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package testkit
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -191,4 +193,43 @@ func JoinN(n int, item func(i int) string) string {
 		b.WriteString(item(i))
 	}
 	return b.String()
+}
+
+// LiteralRequest is a body as encoding/json reads it with every integer
+// kept as written (json.Number: 4, 4.0, 40e-1, 1e400), for tests that
+// judge the literals themselves rather than trust a decoder.
+type LiteralRequest struct {
+	Sources   []Source          `json:"sources"`
+	Citations []LiteralCitation `json:"citations"`
+}
+
+// LiteralCitation is a citation of a LiteralRequest; a member absent from
+// the body is nil.
+type LiteralCitation struct {
+	CitationID string `json:"citation_id"`
+	SourceID   string `json:"source_id"`
+	Version    string `json:"version"`
+	Selector   struct {
+		Type   string       `json:"type"`
+		Start  *json.Number `json:"start"`
+		End    *json.Number `json:"end"`
+		Exact  *string      `json:"exact"`
+		Prefix *string      `json:"prefix"`
+		Suffix *string      `json:"suffix"`
+	} `json:"selector"`
+	Quote        *string      `json:"quote"`
+	ClaimedStart *json.Number `json:"claimed_start"`
+}
+
+// ReadLiteral reads body, which must be JSON of the request's shape
+// (unknown members are ignored, and with duplicate names the last wins), as
+// a LiteralRequest.
+func ReadLiteral(body []byte) (*LiteralRequest, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var r LiteralRequest
+	if err := dec.Decode(&r); err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
