@@ -33,7 +33,7 @@ func (o *CitationOutcome) Discrepancy() *Discrepancy {
 		return nil
 	}
 	return &Discrepancy{CitationIndex: o.CitationIndex, CitationID: o.CitationID,
-		SelectorType: o.SelectorType, Detail: *o.Detail}
+		SelectorType: o.SelectorType, Reason: o.Reason, Detail: *o.Detail}
 }
 
 // CheckAll checks every citation instead of stopping at the first failure
@@ -48,8 +48,8 @@ func CheckAll(req *Request) *AllResult {
 		cit := &req.Citations[k]
 		o := &all.Citations[k]
 		o.CitationIndex, o.CitationID, o.SelectorType = k, cit.CitationID, cit.Selector.Type
-		if reason, d := c.Citation(k); d != nil {
-			o.Reason, o.Detail = reason, &d.Detail
+		if d := c.Citation(k); d != nil {
+			o.Reason, o.Detail = d.Reason, &d.Detail
 			all.Failed++
 		}
 	}
@@ -100,6 +100,10 @@ func (r *AllResult) AppendJSON(dst []byte) []byte {
 	dst = appendString(dst, ReferenceVersion)
 	return append(dst, '}')
 }
+
+// MarshalJSON writes the object AppendJSON writes, so that encoding/json
+// and AppendJSON agree.
+func (o *CitationOutcome) MarshalJSON() ([]byte, error) { return o.AppendJSON(nil), nil }
 
 // AppendJSON appends one citation's outcome object to dst.
 func (o *CitationOutcome) AppendJSON(dst []byte) []byte {

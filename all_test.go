@@ -103,8 +103,8 @@ func TestCheckAllAgreesWithCheck(t *testing.T) {
 			if !reflect.DeepEqual(first.Discrepancy(), res.FirstDiscrepancy) {
 				t.Fatalf("discrepancy differs\n CheckAll %s\n    Check %s", first.Discrepancy().AppendJSON(nil), res.FirstDiscrepancy.AppendJSON(nil))
 			}
-			if reasonOf(res.FirstDiscrepancy) != res.Reason {
-				t.Fatalf("reasonOf gives %v, want %v", reasonOf(res.FirstDiscrepancy), res.Reason)
+			if res.FirstDiscrepancy.Reason != res.Reason {
+				t.Fatalf("the discrepancy carries %v, the result %v", res.FirstDiscrepancy.Reason, res.Reason)
 			}
 		})
 	}

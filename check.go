@@ -21,8 +21,8 @@ func Run(body []byte) (*Result, *Error) {
 func Check(req *Request) *Result {
 	c := NewChecker(req)
 	for k := range req.Citations {
-		if reason, d := c.Citation(k); d != nil {
-			return &Result{Reason: reason, FirstDiscrepancy: d, CitationsChecked: k + 1}
+		if d := c.Citation(k); d != nil {
+			return &Result{Reason: d.Reason, FirstDiscrepancy: d, CitationsChecked: k + 1}
 		}
 	}
 	return &Result{Valid: true, CitationsChecked: len(req.Citations)}
@@ -41,26 +41,25 @@ func NewChecker(req *Request) *Checker {
 	return &Checker{req: req, index: make([]*textIndex, len(req.Sources))}
 }
 
-// Citation checks citation k alone: ReasonNone and nil when it holds, else
-// the reason and the discrepancy to report.
-func (c *Checker) Citation(k int) (Reason, *Discrepancy) {
+// Citation checks citation k alone: nil when it holds, else the
+// discrepancy to report, its reason included.
+func (c *Checker) Citation(k int) *Discrepancy {
 	cit := &c.req.Citations[k]
 	d := &Discrepancy{CitationIndex: k, CitationID: cit.CitationID, SelectorType: cit.Selector.Type}
-	var reason Reason
 	switch j, versions := c.lookup(cit); {
 	case j < 0 && versions == nil:
-		d.Detail.Field, reason = "source_id", ReasonUnknownSource
+		d.Detail.Field, d.Reason = "source_id", ReasonUnknownSource
 	case j < 0:
-		d.Detail.Field, d.Detail.AvailableVersions, reason = "version", versions, ReasonVersionMismatch
+		d.Detail.Field, d.Detail.AvailableVersions, d.Reason = "version", versions, ReasonVersionMismatch
 	case cit.Selector.Type == PositionSelector:
-		reason = checkPosition(c.text(j), cit, &d.Detail)
+		d.Reason = checkPosition(c.text(j), cit, &d.Detail)
 	default:
-		reason = checkQuote(c.text(j), cit, &d.Detail)
+		d.Reason = checkQuote(c.text(j), cit, &d.Detail)
 	}
-	if reason == ReasonNone {
-		return ReasonNone, nil
+	if d.Reason == ReasonNone {
+		return nil
 	}
-	return reason, d
+	return d
 }
 
 // lookup finds the citation's source (SPEC §2.1): its index in the

@@ -14,12 +14,14 @@ const (
 	ReferenceVersion = "W3C Web Annotation Data Model (Recommendation 2017-02-23) 4.2.4 TextQuoteSelector, 4.2.5 TextPositionSelector; r68 supplied-text profile 1.0.0"
 )
 
-// ContractJSON is the contract citation-batch-check@1.0.0, byte for byte as
-// published. It is data: the service serves it unchanged and tests validate
-// against its schemas. Callers must not modify it.
-//
 //go:embed contracts/citation-batch-check@1.0.0.contract.json
-var ContractJSON []byte
+var contractJSON string
+
+// ContractJSON returns the contract citation-batch-check@1.0.0, byte for byte
+// as published: the service serves it unchanged and tests validate against
+// its schemas. Each call returns a fresh copy (7.9 KB), so no caller can
+// change what another sees.
+func ContractJSON() []byte { return []byte(contractJSON) }
 
 // The contract's limits. Byte sizes are UTF-8 bytes of the decoded string,
 // not of its escaped JSON form; scan units are UTF-16 code units.

@@ -27,6 +27,10 @@ type Error struct {
 	Actual  int64  `json:"actual,omitempty"` // measured bytes, items or units
 }
 
+// MarshalJSON writes the object AppendJSON writes (the json tags are for
+// reading an error object back, as a client of the service does).
+func (e *Error) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
+
 // Error implements the error interface with the message.
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 

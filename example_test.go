@@ -86,12 +86,12 @@ func ExampleChecker_Citation() {
 	}
 	c := citecheck.NewChecker(req)
 	for k, cit := range req.Citations {
-		reason, d := c.Citation(k)
+		d := c.Citation(k)
 		if d == nil {
 			fmt.Printf("%s: holds\n", cit.CitationID)
 			continue
 		}
-		fmt.Printf("%s: %s (field %s)\n", cit.CitationID, reason, d.Detail.Field)
+		fmt.Printf("%s: %s (field %s)\n", cit.CitationID, d.Reason, d.Detail.Field)
 	}
 	// Output:
 	// a: ambiguous_anchor (field exact)

@@ -75,7 +75,7 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 		return nil
 	}
 	cit := &req.Citations[d.CitationIndex]
-	s := &Suggestion{Reason: reasonOf(d)}
+	s := &Suggestion{Reason: d.Reason}
 	if s.Reason == ReasonUnknownSource {
 		seen := map[string]bool{}
 		for _, src := range req.Sources {
@@ -122,37 +122,6 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 		s.UniquePrefix, s.UniqueSuffix = uniqueContext(x, sel, s.Starts[0])
 	}
 	return s
-}
-
-// reasonOf recovers the reason of a discrepancy from its detail: the field
-// at fault and the counts tell the reasons apart (SPEC §2.1–2.3), so a
-// Discrepancy needs no Reason of its own.
-func reasonOf(d *Discrepancy) Reason {
-	det := &d.Detail
-	switch det.Field {
-	case "source_id":
-		return ReasonUnknownSource
-	case "version":
-		return ReasonVersionMismatch
-	case "quote":
-		return ReasonQuoteMismatch
-	case "prefix":
-		return ReasonPrefixMismatch
-	case "suffix":
-		return ReasonSuffixMismatch
-	case "claimed_start":
-		return ReasonPositionMismatch
-	case "exact":
-		if det.ExactMatches != nil && *det.ExactMatches == 0 {
-			return ReasonExactNotFound
-		}
-		return ReasonAmbiguousAnchor
-	}
-	// "start" or "end": reversed, unless the span runs past the text.
-	if det.Start != nil && det.End != nil && *det.Start > *det.End {
-		return ReasonSpanReversed
-	}
-	return ReasonSpanOutOfRange
 }
 
 // occurrenceStarts counts the occurrences of pattern in the text and lists

@@ -63,3 +63,7 @@ func ParseReason(name string) (Reason, bool) {
 	}
 	return ReasonNone, false
 }
+
+// MarshalText writes the contract's name, so that a Reason in any JSON value
+// reads as it does in the contract's output ("" for ReasonNone).
+func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }

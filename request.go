@@ -31,6 +31,9 @@ func (t SelectorType) String() string {
 	return "TextPositionSelector"
 }
 
+// MarshalText writes the W3C type name, as the contract's selector_type does.
+func (t SelectorType) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
 // Citation is one claim: the source it cites and where in it.
 type Citation struct {
 	CitationID string

@@ -16,15 +16,20 @@ type Result struct {
 	CitationsChecked int          // citations compared, the failing one included
 }
 
-// Discrepancy locates the first failing citation and says what broke.
+// Discrepancy locates a failing citation and says what broke. Reason is not
+// a member of the contract's first_discrepancy object (the result carries
+// it beside), but it travels with the discrepancy so that nothing after the
+// check has to work it out again from the detail.
 type Discrepancy struct {
 	CitationIndex int // index in the request's citations, from 0
 	CitationID    string
 	SelectorType  SelectorType
+	Reason        Reason // never ReasonNone
 	Detail        Detail
 }
 
-// Detail is the per-selector detail object. Its shape follows SelectorType:
+// Detail is the per-selector detail object. Its JSON is written as part of
+// its Discrepancy or CitationOutcome, whose selector type decides its shape:
 // a position citation reports Start … ClaimedChar, a quote citation reports
 // ExactMatches … Observed; the other shape's members are not written. A nil
 // pointer or slice is JSON null. All positions count code points.
@@ -77,7 +82,12 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	return append(dst, '}')
 }
 
-// AppendJSON appends the discrepancy's JSON object to dst, members in schema order.
+// MarshalJSON writes the object AppendJSON writes, so that encoding/json
+// and AppendJSON agree.
+func (d *Discrepancy) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
+
+// AppendJSON appends the discrepancy's JSON object to dst, members in the
+// output schema's order: the contract's first_discrepancy, so without Reason.
 func (d *Discrepancy) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"citation_index":`...)
 	dst = strconv.AppendInt(dst, int64(d.CitationIndex), 10)

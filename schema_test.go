@@ -29,7 +29,7 @@ var (
 // removes every maxItems: SPEC §1 treats them as limits (limit_exceeded, step
 // 5), not as schema failures (invalid_input, step 3).
 func compileContractSchema(name string, dropMaxItems bool) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ContractJSON))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ContractJSON()))
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func contractExamples(t testing.TB) []contractExample {
 	var c struct {
 		Examples []contractExample `json:"examples"`
 	}
-	if err := json.Unmarshal(ContractJSON, &c); err != nil {
+	if err := json.Unmarshal(ContractJSON(), &c); err != nil {
 		t.Fatal(err)
 	}
 	return c.Examples

@@ -3,10 +3,8 @@
 // gen_width writes width_table.go: the code points that East Asian Width
 // (UAX #11) calls Wide or Fullwidth, as sorted ranges, from
 // golang.org/x/text/width. It is a generator rather than an import so that
-// the report package needs nothing beyond the standard library; run it with
-// a module that requires golang.org/x/text when Unicode moves on:
-//
-//	go run gen_width.go > width_table.go
+// the report package needs nothing beyond the standard library; width.go's
+// go:generate line runs it (`go generate ./report`) when Unicode moves on.
 package main
 
 import (

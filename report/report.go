@@ -40,7 +40,7 @@ func AppendResult(dst []byte, req *citecheck.Request, res *citecheck.Result, o O
 		return r.dst
 	}
 	d := res.FirstDiscrepancy
-	r.citation(res.Reason, d)
+	r.citation(d)
 	r.style(styleFail, "✗ invalid")
 	r.printf(": citation %d failed (%s); %d of %d citations checked", d.CitationIndex, res.Reason, res.CitationsChecked, len(req.Citations))
 	if res.CitationsChecked < len(req.Citations) {
@@ -62,7 +62,7 @@ func AppendAll(dst []byte, req *citecheck.Request, all *citecheck.AllResult, o O
 	for k := range all.Citations {
 		c := &all.Citations[k]
 		if !c.Valid() {
-			r.citation(c.Reason, c.Discrepancy())
+			r.citation(c.Discrepancy())
 			counts[c.Reason]++
 		}
 	}
@@ -92,11 +92,11 @@ func AppendError(dst []byte, e *citecheck.Error, o Options) []byte {
 	return r.dst
 }
 
-// AppendCitation appends the report of one failing citation: d with its
-// reason, from checking req.
-func AppendCitation(dst []byte, req *citecheck.Request, reason citecheck.Reason, d *citecheck.Discrepancy, o Options) []byte {
+// AppendCitation appends the report of one failing citation: d, from
+// checking req.
+func AppendCitation(dst []byte, req *citecheck.Request, d *citecheck.Discrepancy, o Options) []byte {
 	r := newRenderer(dst, req, o)
-	r.citation(reason, d)
+	r.citation(d)
 	return r.dst
 }
 
@@ -209,11 +209,10 @@ func (r *renderer) compare(x *citecheck.Text, srcAt int, name, claimed string, c
 }
 
 // citation appends the block for one failing citation.
-func (r *renderer) citation(reason citecheck.Reason, d *citecheck.Discrepancy) {
+func (r *renderer) citation(d *citecheck.Discrepancy) {
 	cit := &r.req.Citations[d.CitationIndex]
-	det := &d.Detail
+	det, reason := &d.Detail, d.Reason
 	h := citecheck.Hint(r.req, d)
-	sel := &cit.Selector
 
 	r.style(styleBold, fmt.Sprintf("citation %d %s", d.CitationIndex, quote(d.CitationID, quotedCols)))
 	defer func() { r.dst = append(r.dst, '\n') }() // a blank line after each block
@@ -234,6 +233,16 @@ func (r *renderer) citation(reason citecheck.Reason, d *citecheck.Discrepancy) {
 	}
 
 	x := r.source(cit)
+	if d.SelectorType == citecheck.PositionSelector {
+		r.positionReason(reason, cit, det, h, x)
+	} else {
+		r.quoteReason(reason, cit, det, h, x)
+	}
+}
+
+// positionReason draws the reasons of a position citation whose source was found.
+func (r *renderer) positionReason(reason citecheck.Reason, cit *citecheck.Citation, det *citecheck.Detail, h *citecheck.Suggestion, x *citecheck.Text) {
+	sel := &cit.Selector
 	switch reason {
 	case citecheck.ReasonSpanReversed:
 		r.line("reason", "the span is reversed: it starts at %d, after its end at %d", sel.Start, sel.End)
@@ -259,6 +268,13 @@ func (r *renderer) citation(reason citecheck.Reason, d *citecheck.Discrepancy) {
 		}
 		r.compare(x, at, "quote", cit.Quote, i)
 		r.quoteFound(h, "quote", cit.Quote)
+	}
+}
+
+// quoteReason draws the reasons of a quote citation whose source was found.
+func (r *renderer) quoteReason(reason citecheck.Reason, cit *citecheck.Citation, det *citecheck.Detail, h *citecheck.Suggestion, x *citecheck.Text) {
+	sel := &cit.Selector
+	switch reason {
 	case citecheck.ReasonExactNotFound:
 		r.line("reason", "exact does not occur anywhere in the source")
 		if p := h.Partial; p.Length > 0 {
@@ -269,15 +285,6 @@ func (r *renderer) citation(reason citecheck.Reason, d *citecheck.Discrepancy) {
 			r.caret(l.markCol, l.markW, l.firstW)
 		}
 		r.partial(h.Partial, "exact", sel.Exact, h.Length)
-	default:
-		r.anchorReason(reason, cit, det, h, x)
-	}
-}
-
-// anchorReason draws the quote-selector reasons after exact was found.
-func (r *renderer) anchorReason(reason citecheck.Reason, cit *citecheck.Citation, det *citecheck.Detail, h *citecheck.Suggestion, x *citecheck.Text) {
-	sel := &cit.Selector
-	switch reason {
 	case citecheck.ReasonPrefixMismatch:
 		r.line("reason", "exact occurs %s, but never right after the prefix", times(*det.ExactMatches))
 		// The observed text ends where exact starts; it is shorter than the

@@ -282,7 +282,7 @@ func TestShutdownLetsInFlightFinish(t *testing.T) {
 }
 
 func exampleInput(t testing.TB) []byte {
-	tool, err := parseContract(citecheck.ContractJSON)
+	tool, err := parseContract(citecheck.ContractJSON())
 	if err != nil {
 		t.Fatal(err)
 	}

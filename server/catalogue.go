@@ -41,7 +41,7 @@ type contractExample struct {
 // embeddedTool is the embedded contract, parsed. It panics only if the
 // contract does not parse, which a test rules out.
 func embeddedTool() *toolInfo {
-	t, err := parseContract(citecheck.ContractJSON)
+	t, err := parseContract(citecheck.ContractJSON())
 	if err != nil {
 		panic("server: the embedded contract does not parse: " + err.Error())
 	}
@@ -128,5 +128,5 @@ func (s *Server) serveContract(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "public, max-age=3600")
-	writeJSON(w, http.StatusOK, citecheck.ContractJSON)
+	writeJSON(w, http.StatusOK, citecheck.ContractJSON())
 }

@@ -87,7 +87,7 @@ func sameJSON(a, b []byte) bool {
 // example, and refuse bad input, an unknown id and an unknown version with
 // tool errors carrying the error object.
 func mcpScenarios(t *testing.T, cs *mcp.ClientSession) {
-	tool, _ := parseContract(citecheck.ContractJSON)
+	tool, _ := parseContract(citecheck.ContractJSON())
 	example := tool.Examples[0].Input
 
 	t.Run("list", func(t *testing.T) {

@@ -75,14 +75,14 @@ func TestTooLargeIsReadBodysAnswer(t *testing.T) {
 
 func TestRoutes(t *testing.T) {
 	ts := start(t, Config{})
-	example, _ := parseContract(citecheck.ContractJSON)
+	example, _ := parseContract(citecheck.ContractJSON())
 	exampleInput := []byte(example.Examples[0].Input)
 	const contractPath = "/v1/tools/citation-batch-check/versions/1.0.0"
 
 	t.Run("contract is served byte for byte", func(t *testing.T) {
 		resp, body := do(t, "GET", ts.URL+contractPath, "", nil)
-		if resp.StatusCode != 200 || !bytes.Equal(body, citecheck.ContractJSON) {
-			t.Fatalf("%d, %d bytes; want the %d bytes of ContractJSON", resp.StatusCode, len(body), len(citecheck.ContractJSON))
+		if resp.StatusCode != 200 || !bytes.Equal(body, citecheck.ContractJSON()) {
+			t.Fatalf("%d, %d bytes; want the %d bytes of ContractJSON", resp.StatusCode, len(body), len(citecheck.ContractJSON()))
 		}
 		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 			t.Errorf("Content-Type %q", ct)
@@ -102,7 +102,7 @@ func TestRoutes(t *testing.T) {
 			t.Fatalf("catalogue %s", body)
 		}
 		// Its URLs work.
-		if resp, b := do(t, "GET", e.ContractURL, "", nil); resp.StatusCode != 200 || !bytes.Equal(b, citecheck.ContractJSON) {
+		if resp, b := do(t, "GET", e.ContractURL, "", nil); resp.StatusCode != 200 || !bytes.Equal(b, citecheck.ContractJSON()) {
 			t.Errorf("contract_url: %d", resp.StatusCode)
 		}
 		if resp, _ := post(t, e.ExecuteURL, exampleInput); resp.StatusCode != 200 {
@@ -233,7 +233,7 @@ func TestPage(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 	page := string(body)
-	tool, _ := parseContract(citecheck.ContractJSON)
+	tool, _ := parseContract(citecheck.ContractJSON())
 	var want []string
 	for _, list := range [][]string{tool.Supported, tool.Unsupported, tool.Semantics} {
 		for _, s := range list {

@@ -43,7 +43,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "run":
 		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "contract":
-		stdout.Write(citecheck.ContractJSON)
+		stdout.Write(citecheck.ContractJSON())
 		return exitValid
 	case "serve":
 		return cmdServe(ctx, args[1:], stdout, stderr)

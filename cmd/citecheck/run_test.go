@@ -194,7 +194,7 @@ func TestRunUnknownToolOrVersionExits2NamingWhatExists(t *testing.T) {
 
 func TestContractPrintsTheContractUnchanged(t *testing.T) {
 	got := runCLI(t, nil, "contract")
-	if got.code != 0 || got.stdout != string(citecheck.ContractJSON) {
+	if got.code != 0 || got.stdout != string(citecheck.ContractJSON()) {
 		t.Fatalf("exit %d, stdout differs from ContractJSON", got.code)
 	}
 	// The contract as the repository holds it (a copy of the seed).
