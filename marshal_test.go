@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // Every JSON value of the API marshals the same way whichever function a
@@ -12,7 +14,7 @@ import (
 // field name where the contract spells a member. (Values, not bytes:
 // encoding/json also escapes <, > and & for HTML.)
 func TestEveryValueMarshalsAsItsAppendJSON(t *testing.T) {
-	for _, c := range loadConformance(t) {
+	for _, c := range testkit.Conformance(t) {
 		res, cerr := Run(c.Body)
 		var got, want []byte
 		var err error
