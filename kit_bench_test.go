@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// kitWorkloads are the request bodies of the shared peer benchmark kit
-// (../shared/bench), in the order its tables use.
+// kitWorkloads are the request bodies of the peer benchmark kit that
+// bench/kit.sh runs, in the order its tables use.
 var kitWorkloads = []string{"rag_typical", "many_small", "unicode_heavy", "max_scan_benign", "adversarial_periodic", "adversarial_overlap"}
 
 // BenchmarkKitWorkload times the engine on the kit's own bodies, so that its
