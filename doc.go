@@ -4,8 +4,11 @@
 // The engine is pure and safe for concurrent use: [Decode] turns a request
 // body into a validated [Request] or an [*Error]; [Check] turns a Request into
 // a [Result]; [Run] does both. Nothing here does I/O, logs or keeps global
-// state. The CLI (cmd/citecheck) and the service (package server) are thin
-// adapters over these three functions.
+// state. Around them: [ReadBody] applies the size limit to a stream,
+// [AppendEnvelope] writes the contract's answer, [CheckAll] and [Hint] go
+// beyond the contract (every citation's outcome, and how to mend a failing
+// one). The CLI (cmd/citecheck), the service and MCP (package server) and
+// the text report (package report) are thin adapters over these.
 //
 // Every position and length counts Unicode code points from 0, never bytes or
 // UTF-16 units, and text is compared as it is, with no normalization.

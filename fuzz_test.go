@@ -465,7 +465,7 @@ func FuzzCheckPositionFromRealSpan(f *testing.F) {
 		T := []rune(text)
 		n := len(T)
 		// The brute-force reference is quadratic in the text: keep it small
-		// (1000 code points still span several 256-byte index blocks).
+		// (1000 code points still span many 64-byte index blocks).
 		if !utf8.ValidString(text) || n > 1000 {
 			t.Skip()
 		}

@@ -57,18 +57,13 @@ func (o occurrences) filter(ok func(at int) bool) occurrences {
 	return r
 }
 
-// findOccurrences reports where pattern occurs in text, bytewise, overlapping
-// occurrences included; offsets are bytes. An empty pattern occurs at every
-// offset 0..len(text). Time is linear in len(text)+len(pattern) whatever the
-// input; extra memory is O(1), or O(len(pattern)) once the KMP fallback runs.
-func findOccurrences(text, pattern string) occurrences {
-	return findOccurrencesWith(text, pattern, &staticRanks, prefilterSlack, nil)
-}
-
-// findOccurrencesRanked is findOccurrences with the prefilter's byte ranks
+// findOccurrencesRanked finds every occurrence of pattern in text (byte
+// offsets, overlapping ones included) with the prefilter's byte ranks
 // taken from the text itself (see textRanks): on text unlike English prose
 // or code, such as CJK, the static ranks call common bytes rare.
-// Up to cap(keep) offsets are also kept, in keep's storage.
+// Up to cap(keep) offsets are also kept, in keep's storage. Time is linear
+// in len(text)+len(pattern) whatever the input; extra memory is O(1), or
+// O(len(pattern)) once the KMP fallback runs.
 func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) occurrences {
 	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, nil)
 }
@@ -150,13 +145,6 @@ type matchTrace struct {
 	windowed bool // switched from the rare bytes to the window prefilter
 	fellBack bool // switched to KMP
 	runs     int  // periodic runs extended
-}
-
-// findOccurrencesWith is findOccurrences with the byte ranks and the
-// fallback slack as parameters, so tests can force the KMP fallback early
-// (slack < 0 falls back at once), and an optional trace (nil in production).
-func findOccurrencesWith(text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
-	return search(occurrences{first: [2]int{-1, -1}}, text, pat, rank, slack, tr)
 }
 
 // search adds the occurrences of pat in text to the empty o.
@@ -425,14 +413,6 @@ var byteRank = [256]uint8{
 // byteRanks orders byte values for the prefilter: a smaller rank is a
 // rarer byte. Only the order matters.
 type byteRanks [256]uint32
-
-// staticRanks is byteRank as byteRanks, for text with no ranks of its own.
-var staticRanks = func() (r byteRanks) {
-	for b, rank := range byteRank {
-		r[b] = uint32(rank)
-	}
-	return r
-}()
 
 // textRanks ranks bytes by how common they are in text itself, from a
 // sample: the whole text up to 16 KiB, else 64 evenly spaced windows of 256

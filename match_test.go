@@ -6,6 +6,32 @@ import (
 	"testing"
 )
 
+// staticRanks is byteRank as byteRanks, the ranks tests scan with
+// when they want the matcher without the text's own ranks.
+var staticRanks = func() (r byteRanks) {
+	for b, rank := range byteRank {
+		r[b] = uint32(rank)
+	}
+	return r
+}()
+
+// findOccurrences reports where pattern occurs in text, bytewise,
+// overlapping occurrences included; offsets are bytes. (The engine calls
+// textIndex.find, with the text's own byte ranks; tests use the static
+// ones.) An empty pattern occurs at every
+// offset 0..len(text). Time is linear in len(text)+len(pattern) whatever the
+// input; extra memory is O(1), or O(len(pattern)) once the KMP fallback runs.
+func findOccurrences(text, pattern string) occurrences {
+	return findOccurrencesWith(text, pattern, &staticRanks, prefilterSlack, nil)
+}
+
+// findOccurrencesWith is findOccurrences with the byte ranks and the
+// fallback slack as parameters, so tests can force the KMP fallback early
+// (slack < 0 falls back at once), and an optional trace (nil in production).
+func findOccurrencesWith(text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
+	return search(occurrences{first: [2]int{-1, -1}}, text, pat, rank, slack, tr)
+}
+
 // bruteOccurrences is the reference: compare pattern at every offset.
 func bruteOccurrences(text, pattern string) occurrences {
 	o := occurrences{first: [2]int{-1, -1}}

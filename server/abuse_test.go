@@ -172,6 +172,20 @@ func holdSlots(s *Server) (entered chan struct{}, release func()) {
 	return entered, func() { once.Do(func() { close(gate) }) }
 }
 
+// within waits for ch to deliver, failing t after 10 s: every wait on
+// another goroutine is bounded, so a broken server fails the test rather
+// than hanging it.
+func within[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s did not happen within 10 s", what)
+		panic("unreachable")
+	}
+}
+
 // TestBurst: with every slot held, one more request waits QueueWait and is
 // refused with 503, Retry-After and the overloaded error; the held ones
 // then finish normally.
@@ -180,19 +194,9 @@ func TestBurst(t *testing.T) {
 	entered, release := holdSlots(ts.Server)
 	defer release()
 	example := exampleInput(t)
-	results := make(chan int, 2)
-	for range 2 {
-		go func() {
-			resp, _ := post(t, ts.URL+executePath, example)
-			results <- resp.StatusCode
-		}()
-	}
-	for range 2 {
-		select {
-		case <-entered:
-		case <-time.After(5 * time.Second):
-			t.Fatal("the held requests did not take their slots")
-		}
+	held := []<-chan answer{postAsync(ts.URL+executePath, example), postAsync(ts.URL+executePath, example)}
+	for range held {
+		within(t, entered, "a held request taking its slot")
 	}
 	began := time.Now()
 	resp, body := post(t, ts.URL+executePath, example)
@@ -211,9 +215,9 @@ func TestBurst(t *testing.T) {
 		t.Fatalf("/mcp: %d %s", mresp.StatusCode, mbody)
 	}
 	release()
-	for range 2 {
-		if s := <-results; s != 200 {
-			t.Errorf("a held request got %d", s)
+	for _, ch := range held {
+		if a := within(t, ch, "a held request's answer").check(t); a.status != 200 {
+			t.Errorf("a held request got %d", a.status)
 		}
 	}
 	// And the slots are free again.
@@ -228,16 +232,18 @@ func TestBurst(t *testing.T) {
 func TestQueueWaitAdmits(t *testing.T) {
 	ts := start(t, Config{MaxInFlight: 1, QueueWait: 5 * time.Second})
 	entered, release := holdSlots(ts.Server)
+	defer release()
+	queued := make(chan struct{}, 1)
+	ts.testHookQueued = func(*http.Request) { queued <- struct{}{} }
 	example := exampleInput(t)
-	first := make(chan int, 1)
-	go func() { resp, _ := post(t, ts.URL+executePath, example); first <- resp.StatusCode }()
-	<-entered
-	second := make(chan int, 1)
-	go func() { resp, _ := post(t, ts.URL+executePath, example); second <- resp.StatusCode }()
-	time.Sleep(100 * time.Millisecond)
+	first := postAsync(ts.URL+executePath, example)
+	within(t, entered, "the first request taking the slot")
+	second := postAsync(ts.URL+executePath, example)
+	within(t, queued, "the second request queueing for the slot")
 	release()
-	if a, b := <-first, <-second; a != 200 || b != 200 {
-		t.Fatalf("statuses %d %d", a, b)
+	a, b := within(t, first, "the first answer").check(t), within(t, second, "the second answer").check(t)
+	if a.status != 200 || b.status != 200 {
+		t.Fatalf("statuses %d %d", a.status, b.status)
 	}
 }
 
@@ -246,37 +252,38 @@ func TestQueueWaitAdmits(t *testing.T) {
 func TestShutdownLetsInFlightFinish(t *testing.T) {
 	ts := start(t, Config{ShutdownTimeout: 10 * time.Second})
 	entered, release := holdSlots(ts.Server)
+	defer release()
 	example := exampleInput(t)
-	type answer struct {
-		status int
-		body   []byte
-	}
-	got := make(chan answer, 1)
-	go func() {
-		resp, body := post(t, ts.URL+executePath, example)
-		got <- answer{resp.StatusCode, body}
-	}()
-	<-entered
+	got := postAsync(ts.URL+executePath, example)
+	within(t, entered, "the request taking its slot")
 	stopped := make(chan error, 1)
 	go func() { stopped <- ts.stop() }()
+	// Shutdown begins by closing the listener: new connections are refused
+	// while the request is still in flight.
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("new connections are still accepted 10 s after shutdown began")
+		}
+	}
 	// Serve must not return while the request is in flight.
 	select {
 	case err := <-stopped:
 		t.Fatalf("Serve returned (%v) with a request in flight", err)
-	case <-time.After(200 * time.Millisecond):
-	}
-	// New connections are refused once shutdown began.
-	if c, err := net.DialTimeout("tcp", strings.TrimPrefix(ts.URL, "http://"), time.Second); err == nil {
-		c.Close()
-		t.Error("a new connection was accepted during shutdown")
+	default:
 	}
 	release()
-	a := <-got
+	a := within(t, got, "the in-flight request's answer").check(t)
 	want, _, _ := inProcess(example)
 	if a.status != 200 || !bytes.Equal(a.body, want) {
 		t.Fatalf("in-flight request: %d %s", a.status, a.body)
 	}
-	if err := <-stopped; err != nil {
+	if err := within(t, stopped, "Serve returning"); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
 }

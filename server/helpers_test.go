@@ -60,27 +60,66 @@ func post(t testing.TB, url string, body []byte) (*http.Response, []byte) {
 
 func do(t testing.TB, method, url, contentType string, body []byte) (*http.Response, []byte) {
 	t.Helper()
+	resp, out, err := send(method, url, contentType, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, out
+}
+
+// send is do without a test: for goroutines other than the test's, which
+// must not call t.Fatal. A nil body sends none.
+func send(method, url, contentType string, body []byte) (*http.Response, []byte, error) {
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
 	}
 	req, err := http.NewRequest(method, url, r)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
+	return resp, out, err
+}
+
+// answer is what a request sent by postAsync got.
+type answer struct {
+	status int
+	body   []byte
+	err    error
+}
+
+// postAsync posts body as JSON to url from a new goroutine and delivers the
+// answer on the channel, so that the test goroutine, not the sender, judges
+// it (and may call t.Fatal).
+func postAsync(url string, body []byte) <-chan answer {
+	ch := make(chan answer, 1)
+	go func() {
+		resp, out, err := send(http.MethodPost, url, "application/json", body)
+		a := answer{body: out, err: err}
+		if resp != nil {
+			a.status = resp.StatusCode
+		}
+		ch <- a
+	}()
+	return ch
+}
+
+// check fails t if the request could not be made, and returns a.
+func (a answer) check(t testing.TB) answer {
+	t.Helper()
+	if a.err != nil {
+		t.Fatalf("request failed: %v", a.err)
 	}
-	return resp, out
+	return a
 }
 
 // inProcess is the answer the CLI gives in-process for body: ReadBody

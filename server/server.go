@@ -88,6 +88,9 @@ type Server struct {
 	// a request holds a check slot, before its body is read: it lets a test
 	// fill the slots with requests it controls.
 	testHookHoldingSlot func(r *http.Request)
+	// testHookQueued, when set, runs when a request finds every slot taken
+	// and starts to wait: a test waits for it instead of sleeping.
+	testHookQueued func(r *http.Request)
 }
 
 // New returns a Server for cfg, with defaults filled in. It panics only if
@@ -216,6 +219,9 @@ func (s *Server) acquire(r *http.Request) func() {
 	select {
 	case s.slots <- struct{}{}:
 	default:
+		if s.testHookQueued != nil {
+			s.testHookQueued(r)
+		}
 		t := time.NewTimer(s.cfg.QueueWait)
 		defer t.Stop()
 		select {
