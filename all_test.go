@@ -23,6 +23,7 @@ func mustDecode(t testing.TB, body string) *Request {
 const alphabetSource = `{"source_id":"alphabet","version":"v1","text":"abcdefghijklmnopqrstuvwxyz"}`
 
 func TestCheckAll(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		citations string
@@ -78,6 +79,7 @@ func TestCheckAll(t *testing.T) {
 // result, CheckAll's first failing citation is Check's first discrepancy,
 // byte for byte, and CheckAll's verdict is Check's.
 func TestCheckAllAgreesWithCheck(t *testing.T) {
+	t.Parallel()
 	results := 0
 	for _, c := range testkit.Conformance(t) {
 		req, err := Decode(c.Body)
@@ -116,6 +118,7 @@ func TestCheckAllAgreesWithCheck(t *testing.T) {
 // TestAllJSON pins the extension's shape: its own key, a fixed member order,
 // and a failing citation's detail exactly as the contract writes it.
 func TestAllJSON(t *testing.T) {
+	t.Parallel()
 	req := mustDecode(t, `{"sources":[`+alphabetSource+`],"citations":[
 		{"citation_id":"c1","source_id":"alphabet","version":"v1","selector":{"type":"TextPositionSelector","start":4,"end":7},"quote":"efg"},
 		{"citation_id":"c2","source_id":"alphabet","version":"v1","selector":{"type":"TextQuoteSelector","exact":"xyz","prefix":"v"}}]}`)

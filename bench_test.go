@@ -89,6 +89,7 @@ func BenchmarkCheck(b *testing.B) {
 // citation in it passes, so the whole batch is checked (a workload that
 // failed at citation 0 would time almost nothing).
 func TestBenchmarkWorkloadsAreValidAndPass(t *testing.T) {
+	t.Parallel()
 	for _, w := range benchWorkloads() {
 		t.Run(w.name, func(t *testing.T) {
 			req, err := Decode(w.body)
@@ -120,6 +121,7 @@ func TestBenchmarkWorkloadsAreValidAndPass(t *testing.T) {
 // TestBenchmarkWorkloadsHaveTheirShape checks what each workload claims to
 // stress, so that a change to a builder cannot quietly make it easy.
 func TestBenchmarkWorkloadsHaveTheirShape(t *testing.T) {
+	t.Parallel()
 	byName := map[string]benchWorkload{}
 	for _, w := range benchWorkloads() {
 		byName[w.name] = w

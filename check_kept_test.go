@@ -12,6 +12,7 @@ import (
 // keptOccurrences occurrences and rescans otherwise; both ways must give the
 // reference's answer, on either side of the boundary and for every stage.
 func TestQuoteStagesAgreeWhetherOccurrencesAreKeptOrRescanned(t *testing.T) {
+	t.Parallel()
 	for _, occ := range []int{1, 2, keptOccurrences - 1, keptOccurrences, keptOccurrences + 1, 3 * keptOccurrences} {
 		// "xaby" repeated: exact "ab" occurs occ times (plus one in the
 		// odd tail), prefix "x" fits all, "zx" only the tagged one.

@@ -133,6 +133,7 @@ const (
 
 // SPEC §3: every worked example, the expected result written out in full.
 func TestCheckWorkedExamples(t *testing.T) {
+	t.Parallel()
 	A := func(c testkit.Citation) []testkit.Citation { c.SourceID = "alphabet"; return one(c) }
 	bananas := []testkit.Source{testkit.NewSource("s", "v1", "bananas")}
 	runCheckCases(t, []cCase{
@@ -158,6 +159,7 @@ func TestCheckWorkedExamples(t *testing.T) {
 
 // SPEC §2.1.
 func TestCheckLookup(t *testing.T) {
+	t.Parallel()
 	versions := []testkit.Source{testkit.NewSource("a", "v3", "x"), testkit.NewSource("b", "v1", "x"), testkit.NewSource("a", "v1", "x"), testkit.NewSource("a", "v2", "x")}
 	runCheckCases(t, []cCase{
 		{"lookup/unknown_source: field source_id, every other member null (position shape)", alphabetSrc,
@@ -190,6 +192,7 @@ func TestCheckLookup(t *testing.T) {
 
 // SPEC §2.2.
 func TestCheckPosition(t *testing.T) {
+	t.Parallel()
 	abc := text1("abcdefghijklmnopqrstuvwxyz")
 	span := func(start, end, n int, more dm) dm {
 		m := dm{"start": start, "end": end, "text_length": n}
@@ -246,6 +249,7 @@ func TestCheckPosition(t *testing.T) {
 
 // SPEC §2.3.
 func TestCheckQuote(t *testing.T) {
+	t.Parallel()
 	abc := text1("abcdefghijklmnopqrstuvwxyz")
 	runCheckCases(t, []cCase{
 		// Stage 1.
@@ -317,6 +321,7 @@ func TestCheckQuote(t *testing.T) {
 
 // SPEC §2.4: the first failure ends the check.
 func TestCheckStopsAtTheFirstFailure(t *testing.T) {
+	t.Parallel()
 	ok := testkit.PositionCitation("ok", "s", "v1", 0, 3, "abc")
 	runCheckCases(t, []cCase{
 		{"result/all pass: citations_checked is the number of citations", text1("abcdef"),
@@ -349,6 +354,7 @@ func manyPassing(n int) []testkit.Citation {
 
 // SPEC §2.5: text is compared as it is.
 func TestCheckComparesTextAsItIs(t *testing.T) {
+	t.Parallel()
 	nfc, nfd := "caf\u00e9", "cafe\u0301"
 	runCheckCases(t, []cCase{
 		{"normalization/NFC text, NFD quote: quote_mismatch at the é", text1(nfc), one(P(0, 4, nfd)),
@@ -382,6 +388,7 @@ func TestCheckComparesTextAsItIs(t *testing.T) {
 
 // Checker.Citation checks one citation alone, in any order.
 func TestCheckerCitationChecksOneCitationInAnyOrder(t *testing.T) {
+	t.Parallel()
 	req, err := Decode(testkit.Request{Sources: text1("bananas"), Citations: []testkit.Citation{
 		testkit.PositionCitation("p", "s", "v1", 1, 4, "ana"), testkit.QuoteCitation("q", "s", "v1", "ana"), testkit.PositionCitation("r", "s", "v1", 6, 7, "x"),
 	}}.Body())
@@ -408,6 +415,7 @@ func TestCheckerCitationChecksOneCitationInAnyOrder(t *testing.T) {
 // The engine keeps no state between calls: many goroutines checking
 // different requests get the answers one goroutine gets.
 func TestRunIsSafeForConcurrentUse(t *testing.T) {
+	t.Parallel()
 	bodies := [][]byte{
 		testkit.Request{Sources: text1("bananas"), Citations: one(Q("ana"))}.Body(),
 		testkit.Request{Sources: text1("a😀b😀c"), Citations: one(P(1, 4, "😀b😁"))}.Body(),

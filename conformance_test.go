@@ -54,6 +54,7 @@ func compareAnswer(t *testing.T, c testkit.ConformanceCase, res *Result, cerr *E
 // TestConformance runs every public conformance case through the library.
 // Paths are advisory in the README; we hold ourselves to the preferred ones.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	for _, c := range testkit.Conformance(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			body := c.Body

@@ -112,11 +112,13 @@ func assertDecoded(t *testing.T, req *Request, got, want *Error) {
 }
 
 func TestDecodeAcceptsTheBaseBody(t *testing.T) {
+	t.Parallel()
 	runDecodeCases(t, []dCase{{"base body is valid", dOK, nil}})
 }
 
 // SPEC §1 step 1.
 func TestDecodeSize(t *testing.T) {
+	t.Parallel()
 	runDecodeCases(t, []dCase{
 		{"size/body of exactly max_input_bytes is accepted", padTo(dOK, MaxInputBytes), nil},
 		{"size/body over max_input_bytes is limit_exceeded", padTo(dOK, MaxInputBytes+1),
@@ -131,6 +133,7 @@ func TestDecodeSize(t *testing.T) {
 // ReadBody is the size rule for streams: it must decide without reading more
 // than max_input_bytes + 1 bytes.
 func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
+	t.Parallel()
 	t.Run("size/a stream over max_input_bytes is limit_exceeded, read no further than max+1", func(t *testing.T) {
 		r := &testkit.CountingReader{R: testkit.Endless('x')}
 		body, err := ReadBody(r)
@@ -161,6 +164,7 @@ func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
 
 // SPEC §1 step 2.
 func TestDecodeIJSON(t *testing.T) {
+	t.Parallel()
 	withText := func(raw string) string {
 		return dBody(`{"source_id":"s","version":"v1","text":"`+raw+`"}`, dCite("p", dPosSel, `,"quote":"efg"`))
 	}
@@ -235,6 +239,7 @@ func TestDecodeIJSON(t *testing.T) {
 
 // Noncharacters are not only accepted but compared like any code point.
 func TestDecodeKeepsNoncharactersAsTheyAre(t *testing.T) {
+	t.Parallel()
 	body := dBody(`{"source_id":"s","version":"v1","text":"a\ufdd0\uffff\udbff\udfffz"}`,
 		`{"citation_id":"q","source_id":"s","version":"v1","selector":{"type":"TextQuoteSelector","exact":"\ufdd0\uffff\udbff\udfff"},"claimed_start":1}`+
 			`,{"citation_id":"p","source_id":"s","version":"v1","selector":{"type":"TextPositionSelector","start":3,"end":5},"quote":"\udbff\udfffz"}`)
@@ -252,6 +257,7 @@ func TestDecodeKeepsNoncharactersAsTheyAre(t *testing.T) {
 
 // SPEC §1 step 3.
 func TestDecodeSchema(t *testing.T) {
+	t.Parallel()
 	pos := func(sel, after string) string { return dBody(dSrc, dCite("p", sel, after)) }
 	quote := func(sel, after string) string { return dBody(dSrc, dCite("q", sel, after)) }
 	runDecodeCases(t, []dCase{
@@ -328,6 +334,7 @@ func TestDecodeSchema(t *testing.T) {
 
 // Integers are echoed as the integer they are, whatever the literal.
 func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lit  string
 		want int // -1: refused
@@ -370,6 +377,7 @@ func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
 
 // SPEC §1 step 4.
 func TestDecodeRules(t *testing.T) {
+	t.Parallel()
 	pos := dCites(1)
 	runDecodeCases(t, []dCase{
 		{"rules/a position citation needs a quote", dBody(dSrc, pos+","+dCite("p1", dPosSel, "")), refused("/citations/1")},
@@ -397,6 +405,7 @@ func TestDecodeRules(t *testing.T) {
 // SPEC §1 step 5: each limit at its value and one over, measured on the
 // decoded string (UTF-8 bytes), not its escaped form.
 func TestDecodeLimits(t *testing.T) {
+	t.Parallel()
 	src := func(id, ver, text string) string {
 		return `{"source_id":"` + id + `","version":"` + ver + `","text":"` + text + `"}`
 	}
@@ -476,6 +485,7 @@ func TestDecodeLimits(t *testing.T) {
 
 // SPEC §1 step 6.
 func TestDecodeScanBudget(t *testing.T) {
+	t.Parallel()
 	big := `{"source_id":"s","version":"v1","text":"` + rep("a", MaxTextBytes) + `"}`
 	tiny := `{"source_id":"s","version":"tiny","text":"x"}`
 	astral := `{"source_id":"s","version":"v1","text":"` + rep("😀", MaxTextBytes/4) + `"}` // 524288 bytes, 262144 UTF-16 units
@@ -504,6 +514,7 @@ func TestDecodeScanBudget(t *testing.T) {
 // SPEC §1: the steps run in order and the first failing step decides; within
 // a step the first failure in document order is preferred.
 func TestDecodeOrder(t *testing.T) {
+	t.Parallel()
 	bigText := func(ver string) string {
 		return `{"source_id":"s","version":"` + ver + `","text":"` + rep("a", MaxTextBytes+1) + `"}`
 	}
@@ -557,6 +568,7 @@ func TestDecodeOrder(t *testing.T) {
 
 // Decode's request holds the decoded values, copied out of the body.
 func TestDecodeRequestHoldsTheDecodedValues(t *testing.T) {
+	t.Parallel()
 	body := []byte(dBody(`{"text":"caf\u00e9 \ud83d\ude00\r\n","version":"v\"1","source_id":"s\/x"}`,
 		`{"citation_id":"p","source_id":"s/x","version":"v\"1","selector":{"end":2,"start":1,"type":"TextPositionSelector"},"quote":"a"},`+
 			`{"claimed_start":4.0,"citation_id":"q","source_id":"s/x","version":"v\"1","selector":{"type":"TextQuoteSelector","exact":"\ud83d\ude00","prefix":"","suffix":"\r\n"}},`+
@@ -611,6 +623,7 @@ func equalRequests(a, b *Request) bool {
 
 // The error object (SPEC §1): limit, max and actual only with limit_exceeded.
 func TestErrorObjectJSON(t *testing.T) {
+	t.Parallel()
 	// The message is free text; MSG stands for it below.
 	for _, c := range []struct {
 		name string

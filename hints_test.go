@@ -40,6 +40,7 @@ func str(p *string) string {
 }
 
 func TestHint(t *testing.T) {
+	t.Parallel()
 	const abc = "abcdefghijklmnopqrstuvwxyz"
 	tests := []struct {
 		name     string
@@ -202,6 +203,7 @@ func TestHint(t *testing.T) {
 }
 
 func TestHintNilForNoDiscrepancy(t *testing.T) {
+	t.Parallel()
 	if Hint(&Request{}, nil) != nil {
 		t.Fatal("want nil")
 	}
@@ -211,6 +213,7 @@ func TestHintNilForNoDiscrepancy(t *testing.T) {
 // (CheckAll, so not only the first): it must not panic, must agree on the
 // reason, and what it claims must hold in the source.
 func TestHintOnConformance(t *testing.T) {
+	t.Parallel()
 	for _, c := range testkit.Conformance(t) {
 		req, err := Decode(c.Body)
 		if err != nil {

@@ -20,6 +20,7 @@ const jsonTestSuiteDir = "testdata/jsontestsuite/test_parsing"
 // are not JSON; the i_ files are not I-JSON or not requests), so each must
 // end in invalid_input: never a result, a limit or a panic.
 func TestJSONTestSuiteFilesAreInvalidInput(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(jsonTestSuiteDir, "*.json"))
 	if err != nil {
 		t.Fatal(err)

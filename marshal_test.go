@@ -14,6 +14,7 @@ import (
 // field name where the contract spells a member. (Values, not bytes:
 // encoding/json also escapes <, > and & for HTML.)
 func TestEveryValueMarshalsAsItsAppendJSON(t *testing.T) {
+	t.Parallel()
 	for _, c := range testkit.Conformance(t) {
 		res, cerr := Run(c.Body)
 		var got, want []byte
@@ -48,6 +49,7 @@ func TestEveryValueMarshalsAsItsAppendJSON(t *testing.T) {
 
 // The enums marshal as the contract spells them.
 func TestEnumsMarshalAsContractNames(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(map[string]any{"r": ReasonAmbiguousAnchor, "t": QuoteSelector})
 	if err != nil || string(b) != `{"r":"ambiguous_anchor","t":"TextQuoteSelector"}` {
 		t.Fatalf("%s (%v)", b, err)
@@ -57,6 +59,7 @@ func TestEnumsMarshalAsContractNames(t *testing.T) {
 // The embedded contract cannot be changed by a caller: what one caller does
 // to its copy, the next caller does not see.
 func TestContractJSONCannotBeChangedByACaller(t *testing.T) {
+	t.Parallel()
 	a := ContractJSON()
 	want := string(a)
 	for i := range a {

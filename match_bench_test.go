@@ -64,6 +64,7 @@ func plainKMP(text, pattern string) occurrences {
 }
 
 func TestBenchmarkBaselinesAgreeWithBruteForce(t *testing.T) {
+	t.Parallel()
 	for _, text := range allStringsUpTo("ab", 9) {
 		for _, pat := range allStringsUpTo("ab", 4)[1:] {
 			want := bruteOccurrences(text, pat)

@@ -81,6 +81,13 @@ func allStringsUpTo(alphabet string, maxLen int) []string {
 }
 
 func TestFindOccurrencesAgreesWithBruteForceOnEveryTinyInput(t *testing.T) {
+	t.Parallel()
+	// -short stops texts two code points shorter: a quarter to a ninth of
+	// the inputs, every pattern still tried.
+	short := 0
+	if testing.Short() {
+		short = 2
+	}
 	for _, c := range []struct {
 		alphabet        string
 		maxText, maxPat int
@@ -89,16 +96,20 @@ func TestFindOccurrencesAgreesWithBruteForceOnEveryTinyInput(t *testing.T) {
 		{"abc", 8, 4},
 		{"aq", 10, 5}, // 'q' is rare by byteRank, 'a' common: exercises the b2 check
 	} {
-		texts, pats := allStringsUpTo(c.alphabet, c.maxText), allStringsUpTo(c.alphabet, c.maxPat)
-		for _, text := range texts {
-			for _, pat := range pats {
-				checkOccurrencesAgainstBrute(t, text, pat)
+		t.Run(c.alphabet, func(t *testing.T) {
+			t.Parallel()
+			texts, pats := allStringsUpTo(c.alphabet, c.maxText-short), allStringsUpTo(c.alphabet, c.maxPat)
+			for _, text := range texts {
+				for _, pat := range pats {
+					checkOccurrencesAgainstBrute(t, text, pat)
+				}
 			}
-		}
+		})
 	}
 }
 
 func TestFindOccurrencesCountsOverlappingOccurrences(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text, pat string
 		want      occurrences
@@ -117,6 +128,7 @@ func TestFindOccurrencesCountsOverlappingOccurrences(t *testing.T) {
 }
 
 func TestFindOccurrencesEmptyPatternOccursAtEveryOffset(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text string
 		want occurrences
@@ -137,6 +149,7 @@ func adversarialMatchText() string {
 }
 
 func TestFindOccurrencesCountsOverlappingRunsByExtension(t *testing.T) {
+	t.Parallel()
 	text := adversarialMatchText()
 	var tr matchTrace
 	got := findOccurrencesWith(text, strings.Repeat("a", 8000), &staticRanks, prefilterSlack, &tr)
@@ -150,6 +163,7 @@ func TestFindOccurrencesCountsOverlappingRunsByExtension(t *testing.T) {
 }
 
 func TestFindOccurrencesFindsTheOneOccurrenceInAdversarialText(t *testing.T) {
+	t.Parallel()
 	a := strings.Repeat("a", 7999)
 	for _, c := range []struct {
 		name, text, pat string
@@ -202,9 +216,14 @@ func periodicMatchText(r *rand.Rand, n, mutateEvery int) string {
 }
 
 func TestFindOccurrencesAgreesWithBruteForceOnPeriodicText(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	var runs, fellBack int
-	for iter := 0; iter < 400; iter++ {
+	iters := 400
+	if testing.Short() {
+		iters = 100
+	}
+	for range iters {
 		text := periodicMatchText(r, 1000+r.IntN(7000), 50+r.IntN(2000))
 		for range 5 {
 			var pat string
@@ -236,6 +255,7 @@ func TestFindOccurrencesAgreesWithBruteForceOnPeriodicText(t *testing.T) {
 }
 
 func TestFindOccurrencesLeavesTheRareBytesForTheWindowWhenTheyAreEverywhere(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	b := make([]byte, 1<<16)
 	for i := range b {
@@ -255,6 +275,7 @@ func TestFindOccurrencesLeavesTheRareBytesForTheWindowWhenTheyAreEverywhere(t *t
 }
 
 func TestFindOccurrencesFallsBackToKMPWhenTheWindowIsEverywhere(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("ab", 1<<15)
 	for _, pat := range []string{strings.Repeat("ab", 20) + "b", strings.Repeat("ab", 30) + "aa"} {
 		var tr matchTrace
@@ -269,6 +290,7 @@ func TestFindOccurrencesFallsBackToKMPWhenTheWindowIsEverywhere(t *testing.T) {
 }
 
 func TestFindOccurrencesKeepsThePrefilterOnProse(t *testing.T) {
+	t.Parallel()
 	text := proseMatchText(1 << 19)
 	for _, at := range []int{1000, len(text) / 2, len(text) - 500} {
 		for _, m := range []int{50, 200, 300} {
@@ -286,6 +308,7 @@ func TestFindOccurrencesKeepsThePrefilterOnProse(t *testing.T) {
 }
 
 func TestCommonPrefixLenFindsTheFirstDifference(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 100, 1000, 4096, 5000, 20000} {
 		a := strings.Repeat("x", n)
@@ -307,6 +330,7 @@ func TestCommonPrefixLenFindsTheFirstDifference(t *testing.T) {
 }
 
 func TestKMPTableHoldsBordersWithDifferentNextByte(t *testing.T) {
+	t.Parallel()
 	for _, pat := range allStringsUpTo("ab", 8)[1:] {
 		next := kmpTable(pat)
 		for q := 0; q <= len(pat); q++ {
@@ -357,6 +381,7 @@ func FuzzFindOccurrences(f *testing.F) {
 }
 
 func TestRareOffsetsPicksTheTwoRarestByteValues(t *testing.T) {
+	t.Parallel()
 	rarest := func(pat string, skip int) int {
 		best := -1
 		for i := range len(pat) {

@@ -99,6 +99,7 @@ func checkOutput(t testing.TB, out []byte) {
 }
 
 func TestConformanceOutputsValidateAgainstOutputSchema(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, c := range testkit.Conformance(t) {
 		res, _ := Run(c.Body)
@@ -115,6 +116,7 @@ func TestConformanceOutputsValidateAgainstOutputSchema(t *testing.T) {
 // TestContractExampleOutputsValidateAgainstOutputSchema keeps the judge
 // honest: the contract's own example outputs must pass it.
 func TestContractExampleOutputsValidateAgainstOutputSchema(t *testing.T) {
+	t.Parallel()
 	for i, ex := range contractExamples(t) {
 		if err := schemaErr(outputSchema(t), ex.Output); err != nil {
 			t.Errorf("example %d: %v", i, err)
@@ -144,6 +146,7 @@ func contractExamples(t testing.TB) []contractExample {
 // holds, the result is one the output schema allows, the same bytes on every
 // run, and what the brute-force reference of SPEC §2 (fuzz_test.go) says.
 func TestRandomResultsValidateAgainstOutputSchema(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	n := 5000
 	if testing.Short() {
@@ -629,6 +632,7 @@ func refAccepts(t testing.TB, body []byte) (ok bool, why string) {
 // Decode refuses with invalid_input exactly when the input schema (limits
 // aside), I-JSON's integer range or a rule across members refuses.
 func TestDecoderAcceptsExactlyWhatInputSchemaAccepts(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	n := 10000
 	if testing.Short() {

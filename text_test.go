@@ -18,6 +18,7 @@ func randomUTF8(r *rand.Rand, n int) string {
 }
 
 func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for n := range 300 {
 		s := randomUTF8(r, n)
@@ -36,6 +37,7 @@ func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {
 // textIndex must convert every code point index to its byte offset and
 // back, on ASCII and non-ASCII text, across block boundaries.
 func TestTextIndexConvertsEveryPositionBothWays(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, s := range []string{"", "abc", strings.Repeat("x", 3*indexBlock+5), randomUTF8(r, 7), randomUTF8(r, 3*indexBlock), randomUTF8(r, 1000)} {
 		x := newTextIndex(s)

@@ -110,6 +110,7 @@ func render(t *testing.T, body string, all bool, o Options) []byte {
 // (NAME.color.golden with colour). Run with -update after a deliberate
 // change, and read the diff.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, c := range goldenCases {
 		for _, color := range []bool{false, true} {
 			name := c.name

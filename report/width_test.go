@@ -7,6 +7,7 @@ import (
 )
 
 func TestWidth(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		s    string
@@ -44,6 +45,7 @@ func TestWidth(t *testing.T) {
 }
 
 func TestGlyph(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		r    rune
@@ -78,6 +80,7 @@ func TestGlyph(t *testing.T) {
 // TestExcerptCaret pins where the caret goes: under the marked character,
 // counted in display columns, widened to the cluster the terminal draws.
 func TestExcerptCaret(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		text          string

@@ -47,6 +47,7 @@ func readResponse(t *testing.T, conn net.Conn, within time.Duration) (*http.Resp
 // TestOversizedDeclaredBody: a Content-Length of 10 MiB is refused with 413
 // before a single body byte is sent, so the server cannot have read it.
 func TestOversizedDeclaredBody(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	conn := rawRequest(t, ts, "Content-Length: 10485760\r\n")
 	resp, body := readResponse(t, conn, 5*time.Second)
@@ -65,6 +66,7 @@ func TestOversizedDeclaredBody(t *testing.T) {
 // 10 MiB body it counts: the answer is 413, and far from all of the body
 // was taken from the reader.
 func TestOversizedBodyWithClient(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	const size = 10 << 20
 	cr := &testkit.CountingReader{R: io.LimitReader(testkit.Endless(' '), size)}
@@ -91,6 +93,7 @@ func TestOversizedBodyWithClient(t *testing.T) {
 // the limit and answers 413 while the body is still coming: it stopped
 // reading there rather than waiting for the end.
 func TestOversizedChunkedBody(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	conn := rawRequest(t, ts, "Transfer-Encoding: chunked\r\n")
 	go func() {
@@ -111,6 +114,7 @@ func TestOversizedChunkedBody(t *testing.T) {
 // TestSlowBody: a client that sends the head and then trickles (here:
 // stops) its body is cut off by ReadTimeout, and its slot is freed.
 func TestSlowBody(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{ReadTimeout: 300 * time.Millisecond})
 	conn := rawRequest(t, ts, "Content-Length: 100\r\n")
 	io.WriteString(conn, `{"sources":`)
@@ -135,6 +139,7 @@ func TestSlowBody(t *testing.T) {
 // TestSlowHeaders: a client that never finishes its head is dropped after
 // ReadHeaderTimeout.
 func TestSlowHeaders(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{ReadHeaderTimeout: 200 * time.Millisecond})
 	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
 	if err != nil {
@@ -190,6 +195,7 @@ func within[T any](t testing.TB, ch <-chan T, what string) T {
 // refused with 503, Retry-After and the overloaded error; the held ones
 // then finish normally.
 func TestBurst(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{MaxInFlight: 2, QueueWait: 100 * time.Millisecond})
 	entered, release := holdSlots(ts.Server)
 	defer release()
@@ -230,6 +236,7 @@ func TestBurst(t *testing.T) {
 // TestQueueWaitAdmits: a request that finds the slots full but one frees
 // within QueueWait is served, not refused.
 func TestQueueWaitAdmits(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{MaxInFlight: 1, QueueWait: 5 * time.Second})
 	entered, release := holdSlots(ts.Server)
 	defer release()
@@ -250,6 +257,7 @@ func TestQueueWaitAdmits(t *testing.T) {
 // TestShutdownLetsInFlightFinish: cancelling the context while a request is
 // being checked stops new connections but lets that request answer 200.
 func TestShutdownLetsInFlightFinish(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{ShutdownTimeout: 10 * time.Second})
 	entered, release := holdSlots(ts.Server)
 	defer release()
@@ -299,6 +307,7 @@ func exampleInput(t testing.TB) []byte {
 // TestShortBody: a body shorter than its Content-Length is invalid_input,
 // in the engine's words for a body that could not be read.
 func TestShortBody(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	conn := rawRequest(t, ts, "Content-Length: 100\r\n")
 	io.WriteString(conn, `{"sources":`)

@@ -18,6 +18,10 @@ const chromiumPath = "/usr/bin/chromium"
 // prefilled example, then edits the input into failing ones and checks the
 // failing span is marked in the source text, at code point positions.
 func TestToolPageInBrowser(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("starts a headless Chromium")
+	}
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("skipping the browser test: %s is absent (apt-get install -y chromium)", chromiumPath)
 	}

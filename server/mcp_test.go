@@ -176,6 +176,7 @@ func compactBytes(b []byte) []byte {
 }
 
 func TestMCPStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	mcpScenarios(t, connectHTTP(t, ts.URL+"/mcp"))
 	_, body := do(t, "GET", ts.URL+"/metrics", "", nil)
@@ -186,6 +187,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 }
 
 func TestMCPInMemory(t *testing.T) {
+	t.Parallel()
 	mcpScenarios(t, connectInMemory(t, NewMCPServer()))
 }
 
@@ -195,6 +197,7 @@ func TestMCPInMemory(t *testing.T) {
 // in-process answer for the compacted bytes, and, where compacting changed
 // nothing, to the case's own answer.
 func TestConformanceMCP(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	cs := connectHTTP(t, ts.URL+"/mcp")
 	carried, same := 0, 0

@@ -18,6 +18,7 @@ import (
 // and holds the answer to the in-process one byte for byte, with the status
 // that the error code's row of the table gives.
 func TestConformanceHTTP(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	for _, c := range testkit.Conformance(t) {
 		t.Run(c.Name, func(t *testing.T) {
@@ -50,6 +51,7 @@ func TestConformanceHTTP(t *testing.T) {
 }
 
 func TestStatusTable(t *testing.T) {
+	t.Parallel()
 	for code, want := range map[string]int{
 		citecheck.CodeInvalidInput: 400, citecheck.CodeLimitExceeded: 413, citecheck.CodeNotFound: 404,
 		citecheck.CodeMethodNotAllowed: 405, citecheck.CodeUnsupportedMedia: 415, citecheck.CodeOverloaded: 503,
@@ -64,6 +66,7 @@ func TestStatusTable(t *testing.T) {
 // TestTooLargeIsReadBodysAnswer: the early 413 (from Content-Length) is the
 // same error the engine's reader gives, so both paths answer the same bytes.
 func TestTooLargeIsReadBodysAnswer(t *testing.T) {
+	t.Parallel()
 	_, e := citecheck.ReadBody(bytes.NewReader(make([]byte, citecheck.MaxInputBytes+10)))
 	if e == nil {
 		t.Fatal("ReadBody took an oversized body")
@@ -74,6 +77,7 @@ func TestTooLargeIsReadBodysAnswer(t *testing.T) {
 }
 
 func TestRoutes(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	example, _ := parseContract(citecheck.ContractJSON())
 	exampleInput := []byte(example.Examples[0].Input)
@@ -227,6 +231,7 @@ func TestRoutes(t *testing.T) {
 // supported and unsupported operation, every semantics line, limit and
 // input member is on it, with this server's address in the call examples.
 func TestPage(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	resp, body := do(t, "GET", ts.URL+"/tools/citation-batch-check", "", nil)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
@@ -278,6 +283,7 @@ func (s *syncBuffer) String() string {
 }
 
 func TestAccessLog(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	ts := start(t, Config{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	post(t, ts.URL+executePath, []byte(`{"sources":[]}`))
@@ -310,6 +316,7 @@ func TestAccessLog(t *testing.T) {
 // DNS-rebinding page), with an error object, but takes localhost and the
 // configured public host.
 func TestMCPRebinding(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{PublicURL: "https://cite.example.org"})
 	ping := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	for host, want := range map[string]int{"evil.example": 403, "cite.example.org": 200, "localhost:1234": 200, "127.0.0.1": 200} {
@@ -336,6 +343,7 @@ func TestMCPRebinding(t *testing.T) {
 // Accept header without text/event-stream) reach the client as error
 // objects, like every other error of the service.
 func TestMCPErrorsAreErrorObjects(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	resp, body := do(t, "POST", ts.URL+"/mcp", "application/json", []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != "application/json" {
@@ -349,6 +357,7 @@ func TestMCPErrorsAreErrorObjects(t *testing.T) {
 // TestPanicIsAnInternalError: a bug in a handler answers 500 with an error
 // object, and is counted, rather than dropping the connection.
 func TestPanicIsAnInternalError(t *testing.T) {
+	t.Parallel()
 	ts := start(t, Config{})
 	ts.testHookHoldingSlot = func(*http.Request) { panic("boom") }
 	resp, body := post(t, ts.URL+executePath, exampleInput(t))

@@ -124,6 +124,7 @@ func BenchmarkSingleRequest(b *testing.B) {
 // TestTypicalRequestsAreValidOrFailOnce keeps the benchmark honest: every
 // generated request decodes, and exactly the planted ones fail.
 func TestTypicalRequestsAreValidOrFailOnce(t *testing.T) {
+	t.Parallel()
 	for i, l := range typicalRequests(40, 2, 4<<10, 8) {
 		res, e := citecheck.Run(l)
 		if e != nil {

@@ -64,6 +64,7 @@ const (
 // lines, the --jsonl output line is byte for byte what `run --input -` of
 // that line prints, in input order; with and without --all.
 func TestBulkAnswersEachLineAsTheOneRequestRun(t *testing.T) {
+	t.Parallel()
 	lines := conformanceLines(t)
 	big := 0
 	for _, l := range lines {
@@ -112,6 +113,7 @@ func TestBulkAnswersEachLineAsTheOneRequestRun(t *testing.T) {
 }
 
 func TestBulkExitStatus(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		lines []string
@@ -136,6 +138,7 @@ func TestBulkExitStatus(t *testing.T) {
 }
 
 func TestBulkMalformedLineDoesNotStopTheRun(t *testing.T) {
+	t.Parallel()
 	in := bulkValid + "\n{not json\n" + bulkFailed + "\n\xff\xfe\n" + bulkValid + "\n"
 	code, stdout, stderr := bulkCLI(t, strings.NewReader(in), "--jsonl", "--input", "-")
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
@@ -160,6 +163,7 @@ func TestBulkMalformedLineDoesNotStopTheRun(t *testing.T) {
 }
 
 func TestBulkSummaryCountsEveryFailingCitationWithAll(t *testing.T) {
+	t.Parallel()
 	in := bulkFailed + "\n" + bulkValid + "\n"
 	code, _, stderr := bulkCLI(t, strings.NewReader(in), "--jsonl", "--all", "--input", "-")
 	want := "citecheck: 2 requests: 1 valid, 1 failed, 0 errors\n" +
@@ -170,6 +174,7 @@ func TestBulkSummaryCountsEveryFailingCitationWithAll(t *testing.T) {
 }
 
 func TestBulkLastLineWithoutNewlineIsALine(t *testing.T) {
+	t.Parallel()
 	code, stdout, _ := bulkCLI(t, strings.NewReader(bulkValid+"\n"+bulkFailed), "--jsonl", "--input", "-")
 	if code != exitFailed || strings.Count(stdout, "\n") != 2 {
 		t.Fatalf("exit %d, stdout %q", code, stdout)
@@ -180,6 +185,7 @@ func TestBulkLastLineWithoutNewlineIsALine(t *testing.T) {
 // failing lines, each under its line number; valid lines say nothing (the
 // summary counts them).
 func TestBulkTextReportsOnlyWhatFailed(t *testing.T) {
+	t.Parallel()
 	in := bulkValid + "\n" + bulkFailed + "\n" + bulkInvalid + "\n"
 	code, stdout, _ := bulkCLI(t, strings.NewReader(in), "--jsonl", "--format", "text", "--input", "-")
 	if code != exitError {
@@ -198,6 +204,7 @@ func TestBulkTextReportsOnlyWhatFailed(t *testing.T) {
 // stderr gets a self-overwriting progress line (with ETA when the size is
 // known) that is erased before the summary; without it, not a byte of it.
 func TestBulkProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
 	in := strings.Repeat(bulkValid+"\n", 50)
 	for _, tty := range []bool{false, true} {
 		var out, errb bytes.Buffer
@@ -311,6 +318,7 @@ func TestBulkLongLineIsNotBuffered(t *testing.T) {
 // while the reader waits on a pipe that says nothing more; what was read
 // has been answered, and the exit status is 2.
 func TestBulkStopsWhenInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	defer pw.Close()
@@ -345,6 +353,7 @@ func (w *notifyingWriter) Write(p []byte) (int, error) {
 }
 
 func TestBulkFlagMistakes(t *testing.T) {
+	t.Parallel()
 	f := bulkFile(t, []byte(bulkValid+"\n"))
 	for _, args := range [][]string{
 		{"--jsonl", "--input", f, "--base-url", "http://127.0.0.1:1"},
@@ -363,6 +372,7 @@ func TestBulkFlagMistakes(t *testing.T) {
 // TestTextFormatOneRequest: --format text prints the report, keeps the
 // exit statuses, and colours only when asked (never when piped on auto).
 func TestTextFormatOneRequest(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		body, color string
 		code        int
@@ -388,6 +398,7 @@ func TestTextFormatOneRequest(t *testing.T) {
 // TestAllOneRequest: --all prints {"all": …} with every citation's outcome
 // and keeps the exit statuses.
 func TestAllOneRequest(t *testing.T) {
+	t.Parallel()
 	code, stdout, stderr := bulkCLI(t, strings.NewReader(bulkFailed), "--all", "--input", "-")
 	var env struct {
 		All *struct {

@@ -59,6 +59,7 @@ func stdioScenarios(t *testing.T, cs *mcp.ClientSession) {
 // standard streams, and talks to it with the SDK's client; closing the
 // client's end is the end of the session, and the command exits 0.
 func TestMCPOverPipes(t *testing.T) {
+	t.Parallel()
 	toServerR, toServerW := io.Pipe()
 	toClientR, toClientW := io.Pipe()
 	var stderr bytes.Buffer
@@ -89,6 +90,7 @@ func TestMCPOverPipes(t *testing.T) {
 // TestMCPStdioBinary builds the real binary and lets the SDK start it as a
 // desktop client would (CommandTransport: `citecheck mcp` on stdio).
 func TestMCPStdioBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

@@ -84,6 +84,7 @@ const (
 var limitBody = `{"sources":[{"source_id":"a","version":"v1","text":"` + strings.Repeat("a", citecheck.MaxTextBytes+1) + `"}],"citations":[{"citation_id":"c1","source_id":"a","version":"v1","selector":{"type":"TextPositionSelector","start":1,"end":3},"quote":"aa"}]}`
 
 func TestRunExitStatus(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		body string
@@ -117,6 +118,7 @@ func TestRunExitStatus(t *testing.T) {
 }
 
 func TestRunReadsStandardInputWithInputDash(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{validBody, failedBody, invalidBody} {
 		got := runCLI(t, strings.NewReader(body), "run", citecheck.ToolID, citecheck.ToolVersion, "--input", "-")
 		want, code := libraryAnswer([]byte(body))
@@ -127,6 +129,7 @@ func TestRunReadsStandardInputWithInputDash(t *testing.T) {
 }
 
 func TestRunTakesFlagsBeforeOrAfterPositionalArguments(t *testing.T) {
+	t.Parallel()
 	f := writeInput(t, failedBody)
 	want, code := libraryAnswer([]byte(failedBody))
 	for _, args := range [][]string{
@@ -148,6 +151,7 @@ func TestRunTakesFlagsBeforeOrAfterPositionalArguments(t *testing.T) {
 // Every public conformance case through the CLI gives the library's answer,
 // byte for byte, and the matching exit status.
 func TestRunAnswersEveryConformanceCaseAsTheLibrary(t *testing.T) {
+	t.Parallel()
 	n := 0
 	for _, c := range testkit.Conformance(t) {
 		body := c.Body
@@ -169,6 +173,7 @@ func TestRunAnswersEveryConformanceCaseAsTheLibrary(t *testing.T) {
 }
 
 func TestRunUnknownToolOrVersionExits2NamingWhatExists(t *testing.T) {
+	t.Parallel()
 	f := writeInput(t, validBody)
 	for _, c := range []struct{ name, id, version string }{
 		{"unknown tool", "citation-check", citecheck.ToolVersion},
@@ -193,6 +198,7 @@ func TestRunUnknownToolOrVersionExits2NamingWhatExists(t *testing.T) {
 }
 
 func TestContractPrintsTheContractUnchanged(t *testing.T) {
+	t.Parallel()
 	got := runCLI(t, nil, "contract")
 	if got.code != 0 || got.stdout != string(citecheck.ContractJSON()) {
 		t.Fatalf("exit %d, stdout differs from ContractJSON", got.code)
@@ -209,6 +215,7 @@ func TestContractPrintsTheContractUnchanged(t *testing.T) {
 }
 
 func TestRunRefusesAnOversizedStdinWithoutReadingItAll(t *testing.T) {
+	t.Parallel()
 	r := &testkit.CountingReader{R: testkit.Endless(' ')}
 	got := runCLI(t, r, "run", citecheck.ToolID, citecheck.ToolVersion, "--input", "-")
 	if got.code != exitError {
@@ -229,6 +236,7 @@ func TestRunRefusesAnOversizedStdinWithoutReadingItAll(t *testing.T) {
 }
 
 func TestUsageMistakesExit2(t *testing.T) {
+	t.Parallel()
 	f := writeInput(t, validBody)
 	for _, c := range []struct {
 		name string
@@ -274,6 +282,7 @@ func TestUsageMistakesExit2(t *testing.T) {
 // --base-url sends the call to a running service; the CLI prints and exits
 // exactly as the in-process run does.
 func TestRunWithBaseURLAnswersAsInProcess(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(server.New(server.Config{}))
 	defer srv.Close()
 	for _, body := range []string{validBody, failedBody, invalidBody, limitBody} {
@@ -289,6 +298,7 @@ func TestRunWithBaseURLAnswersAsInProcess(t *testing.T) {
 // Golden files: the exact bytes of a few runs, to review by eye. Regenerate
 // with `go test ./cmd/citecheck -run Golden -update`.
 func TestRunGolden(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		args  []string

@@ -63,6 +63,7 @@ func serveCLI(t *testing.T, extra ...string) (baseURL string, stop func() int) {
 // `citecheck run --base-url`: standard output, standard error and the exit
 // status must be those of the in-process run, byte for byte.
 func TestBaseURLAnswersEveryConformanceCaseAsInProcess(t *testing.T) {
+	t.Parallel()
 	base, stop := serveCLI(t)
 	n := 0
 	for _, c := range testkit.Conformance(t) {
@@ -87,6 +88,7 @@ func TestBaseURLAnswersEveryConformanceCaseAsInProcess(t *testing.T) {
 
 // TestServeFlags: the service's own flags reach it, and mistakes exit 2.
 func TestServeFlags(t *testing.T) {
+	t.Parallel()
 	base, _ := serveCLI(t, "--public-url", "https://cite.example.org", "--max-in-flight", "3", "--queue-wait", "250ms")
 	resp, err := http.Get(base + "/v1/tools")
 	if err != nil {
