@@ -53,8 +53,9 @@ func conformanceLines(t testing.TB) [][]byte {
 	return lines
 }
 
+// bulkFailed and bulkInvalid go with run_test.go's validBody: two failing
+// citations, and a body the schema refuses.
 const (
-	bulkValid   = `{"sources":[{"source_id":"a","version":"v1","text":"abcdef"}],"citations":[{"citation_id":"c1","source_id":"a","version":"v1","selector":{"type":"TextPositionSelector","start":1,"end":3},"quote":"bc"}]}`
 	bulkFailed  = `{"sources":[{"source_id":"a","version":"v1","text":"abcdef"}],"citations":[{"citation_id":"c1","source_id":"a","version":"v1","selector":{"type":"TextQuoteSelector","exact":"zz"}},{"citation_id":"c2","source_id":"b","version":"v1","selector":{"type":"TextQuoteSelector","exact":"zz"}}]}`
 	bulkInvalid = `{"sources":[{"source_id":"a","version":"v1","text":"abcdef"}],"citations":[{"citation_id":"c1","source_id":"a","version":"v1","selector":{"type":"TextQuoteSelector","exect":"bc"}}]}`
 )
@@ -79,7 +80,7 @@ func TestBulkAnswersEachLineAsTheOneRequestRun(t *testing.T) {
 		[]byte(`{"sources": [`), // malformed
 		[]byte{},                // empty
 		bytes.Repeat([]byte{' '}, citecheck.MaxInputBytes+5), // over the limit
-		append([]byte(bulkValid), '\r'),                      // CRLF-ended: the CR is part of the body
+		append([]byte(validBody), '\r'),                      // CRLF-ended: the CR is part of the body
 		bytes.Repeat([]byte("x"), 3<<20),                     // far over the limit
 		[]byte(bulkFailed),
 	)
@@ -119,9 +120,9 @@ func TestBulkExitStatus(t *testing.T) {
 		lines []string
 		want  int
 	}{
-		{"0 when every request is valid", []string{bulkValid, bulkValid}, exitValid},
-		{"1 when a request failed and none was an error", []string{bulkValid, bulkFailed, bulkValid}, exitFailed},
-		{"2 when any line was an error, even among failures", []string{bulkFailed, bulkInvalid, bulkValid}, exitError},
+		{"0 when every request is valid", []string{validBody, validBody}, exitValid},
+		{"1 when a request failed and none was an error", []string{validBody, bulkFailed, validBody}, exitFailed},
+		{"2 when any line was an error, even among failures", []string{bulkFailed, bulkInvalid, validBody}, exitError},
 		{"0 for an empty input: nothing failed", nil, exitValid},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -139,7 +140,7 @@ func TestBulkExitStatus(t *testing.T) {
 
 func TestBulkMalformedLineDoesNotStopTheRun(t *testing.T) {
 	t.Parallel()
-	in := bulkValid + "\n{not json\n" + bulkFailed + "\n\xff\xfe\n" + bulkValid + "\n"
+	in := validBody + "\n{not json\n" + bulkFailed + "\n\xff\xfe\n" + validBody + "\n"
 	code, stdout, stderr := bulkCLI(t, strings.NewReader(in), "--jsonl", "--input", "-")
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
 	want := []string{`{"result":{"valid":true`, `{"error":{"code":"invalid_input"`, `{"result":{"valid":false`, `{"error":{"code":"invalid_input"`, `{"result":{"valid":true`}
@@ -164,7 +165,7 @@ func TestBulkMalformedLineDoesNotStopTheRun(t *testing.T) {
 
 func TestBulkSummaryCountsEveryFailingCitationWithAll(t *testing.T) {
 	t.Parallel()
-	in := bulkFailed + "\n" + bulkValid + "\n"
+	in := bulkFailed + "\n" + validBody + "\n"
 	code, _, stderr := bulkCLI(t, strings.NewReader(in), "--jsonl", "--all", "--input", "-")
 	want := "citecheck: 2 requests: 1 valid, 1 failed, 0 errors\n" +
 		"  failing citations by reason: unknown_source 1, exact_not_found 1\n"
@@ -175,7 +176,7 @@ func TestBulkSummaryCountsEveryFailingCitationWithAll(t *testing.T) {
 
 func TestBulkLastLineWithoutNewlineIsALine(t *testing.T) {
 	t.Parallel()
-	code, stdout, _ := bulkCLI(t, strings.NewReader(bulkValid+"\n"+bulkFailed), "--jsonl", "--input", "-")
+	code, stdout, _ := bulkCLI(t, strings.NewReader(validBody+"\n"+bulkFailed), "--jsonl", "--input", "-")
 	if code != exitFailed || strings.Count(stdout, "\n") != 2 {
 		t.Fatalf("exit %d, stdout %q", code, stdout)
 	}
@@ -186,7 +187,7 @@ func TestBulkLastLineWithoutNewlineIsALine(t *testing.T) {
 // summary counts them).
 func TestBulkTextReportsOnlyWhatFailed(t *testing.T) {
 	t.Parallel()
-	in := bulkValid + "\n" + bulkFailed + "\n" + bulkInvalid + "\n"
+	in := validBody + "\n" + bulkFailed + "\n" + bulkInvalid + "\n"
 	code, stdout, _ := bulkCLI(t, strings.NewReader(in), "--jsonl", "--format", "text", "--input", "-")
 	if code != exitError {
 		t.Errorf("exit %d, want 2", code)
@@ -205,7 +206,7 @@ func TestBulkTextReportsOnlyWhatFailed(t *testing.T) {
 // known) that is erased before the summary; without it, not a byte of it.
 func TestBulkProgressOnlyOnATerminal(t *testing.T) {
 	t.Parallel()
-	in := strings.Repeat(bulkValid+"\n", 50)
+	in := strings.Repeat(validBody+"\n", 50)
 	for _, tty := range []bool{false, true} {
 		var out, errb bytes.Buffer
 		code := runBulk(context.Background(), strings.NewReader(in), &out, &errb,
@@ -298,7 +299,7 @@ func TestBulkLongLineIsNotBuffered(t *testing.T) {
 			runtime.ReadMemStats(&ms)
 			peak = max(peak, ms.HeapInuse)
 		}
-		pw.Write([]byte("\n" + bulkValid + "\n"))
+		pw.Write([]byte("\n" + validBody + "\n"))
 		pw.Close()
 	}()
 	runtime.GC()
@@ -322,7 +323,7 @@ func TestBulkStopsWhenInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	go pw.Write([]byte(bulkValid + "\n")) // then silence, never EOF
+	go pw.Write([]byte(validBody + "\n")) // then silence, never EOF
 	out := &notifyingWriter{wrote: make(chan struct{}, 1)}
 	go func() {
 		<-out.wrote // the first answer went out: streamed, not held back
@@ -354,7 +355,7 @@ func (w *notifyingWriter) Write(p []byte) (int, error) {
 
 func TestBulkFlagMistakes(t *testing.T) {
 	t.Parallel()
-	f := bulkFile(t, []byte(bulkValid+"\n"))
+	f := bulkFile(t, []byte(validBody+"\n"))
 	for _, args := range [][]string{
 		{"--jsonl", "--input", f, "--base-url", "http://127.0.0.1:1"},
 		{"--all", "--input", f, "--base-url", "http://127.0.0.1:1"},
@@ -379,7 +380,7 @@ func TestTextFormatOneRequest(t *testing.T) {
 		want        string
 		colored     bool
 	}{
-		{bulkValid, "auto", exitValid, "✓ valid: 1 citation holds", false},
+		{validBody, "auto", exitValid, "✓ valid: 1 citation holds", false},
 		{bulkFailed, "auto", exitFailed, "citation 0 \"c1\": exact_not_found", false},
 		{bulkFailed, "always", exitFailed, "exact_not_found", true},
 		{bulkInvalid, "never", exitError, "✗ error invalid_input at /citations/0/selector/exect", false},
@@ -414,7 +415,7 @@ func TestAllOneRequest(t *testing.T) {
 	if code != exitFailed || *env.All.Citations[1].Reason != "unknown_source" || !strings.Contains(stderr, "2 of 2 citations failed") {
 		t.Errorf("exit %d stderr %q", code, stderr)
 	}
-	code, stdout, _ = bulkCLI(t, strings.NewReader(bulkValid), "--all", "--input", "-")
+	code, stdout, _ = bulkCLI(t, strings.NewReader(validBody), "--all", "--input", "-")
 	if code != exitValid || !strings.HasPrefix(stdout, `{"all":{"valid":true`) {
 		t.Errorf("exit %d stdout %s", code, stdout)
 	}
