@@ -85,10 +85,8 @@ func (d refDetail) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (d refDetail) setInt(name string, v int) { d.vals[name] = strconv.Itoa(v) }
-func (d refDetail) setStr(name string, v string) {
-	d.vals[name] = string(testkit.AppendJSONString(nil, v))
-}
+func (d refDetail) setInt(name string, v int)    { d.vals[name] = strconv.Itoa(v) }
+func (d refDetail) setStr(name string, v string) { d.vals[name] = testkit.JSONString(v) }
 func (d refDetail) setRunes(name string, v []rune) {
 	d.setStr(name, string(v))
 }
