@@ -26,12 +26,6 @@ func hintFor(t *testing.T, text string, c testkit.Citation) *Suggestion {
 	return s
 }
 
-// pos and quote are citations "c" on s/v1.
-func pos(start, end int, quote string) testkit.Citation {
-	return testkit.PositionCitation("c", "s", "v1", start, end, quote)
-}
-func quote(exact string) testkit.Citation { return testkit.QuoteCitation("c", "s", "v1", exact) }
-
 func str(p *string) string {
 	if p == nil {
 		return "<nil>"
@@ -55,66 +49,66 @@ func TestHint(t *testing.T) {
 					t.Errorf("SourceIDs %q", s.SourceIDs)
 				}
 			}},
-		{"a mismatched quote is found where it occurs exactly", abc, pos(4, 7, "xyz"),
+		{"a mismatched quote is found where it occurs exactly", abc, P(4, 7, "xyz"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 1 || len(s.Starts) != 1 || s.Starts[0] != 23 || s.Length != 3 || s.Partial != nil {
 					t.Errorf("got %+v", s)
 				}
 			}},
-		{"a reversed span's quote is found where it occurs", abc, pos(7, 4, "efg"),
+		{"a reversed span's quote is found where it occurs", abc, P(7, 4, "efg"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 1 || s.Starts[0] != 4 {
 					t.Errorf("got %+v", s)
 				}
 			}},
-		{"an out-of-range span's quote is found where it occurs", abc, pos(20, 30, "uvw"),
+		{"an out-of-range span's quote is found where it occurs", abc, P(20, 30, "uvw"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 1 || s.Starts[0] != 20 {
 					t.Errorf("got %+v", s)
 				}
 			}},
-		{"a quote found nowhere gets its longest leading part instead", abc, pos(4, 7, "efh"),
+		{"a quote found nowhere gets its longest leading part instead", abc, P(4, 7, "efh"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if s.Occurrences != 0 || p == nil || p.Length != 2 || p.Start != 4 || p.At != 6 || p.Claimed != "h" || str(p.Source) != "g" {
 					t.Errorf("got %+v partial %+v", s, p)
 				}
 			}},
-		{"the first differing character is read at the first occurrence of the leading part", strings.Repeat("a", 20), pos(0, 2, "ab"),
+		{"the first differing character is read at the first occurrence of the leading part", strings.Repeat("a", 20), P(0, 2, "ab"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 0 || s.Partial.Length != 1 || s.Partial.Claimed != "b" || str(s.Partial.Source) != "a" {
 					t.Errorf("got %+v partial %+v", s, s.Partial)
 				}
 			}},
-		{"exact not found gives the longest leading part, where, and the first differing character", abc, quote("mnoPQ"),
+		{"exact not found gives the longest leading part, where, and the first differing character", abc, Q("mnoPQ"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 3 || p.Start != 12 || p.At != 15 || p.Claimed != "P" || str(p.Source) != "p" || s.Length != 5 {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"exact not found whose first character is nowhere has an empty leading part", abc, quote("Zebra"),
+		{"exact not found whose first character is nowhere has an empty leading part", abc, Q("Zebra"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 0 || p.Start != -1 || p.At != -1 || p.Claimed != "Z" || p.Source != nil {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"exact running past the end of the text differs at the end", "abc", quote("bcd"),
+		{"exact running past the end of the text differs at the end", "abc", Q("bcd"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 2 || p.Start != 1 || p.At != 3 || p.Claimed != "d" || p.Source != nil {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"the leading part counts code points, not bytes", "日本語のテキスト😀です", quote("テキスト😀だ"),
+		{"the leading part counts code points, not bytes", "日本語のテキスト😀です", Q("テキスト😀だ"),
 			func(t *testing.T, s *Suggestion) {
 				p := s.Partial
 				if p.Length != 5 || p.Start != 4 || p.At != 9 || p.Claimed != "だ" || str(p.Source) != "で" || s.Length != 6 {
 					t.Errorf("got %+v", p)
 				}
 			}},
-		{"an ambiguous anchor lists its matches and the shortest unique prefix and suffix", "xa1-ana-xa2-ana-ya3", quote("ana"),
+		{"an ambiguous anchor lists its matches and the shortest unique prefix and suffix", "xa1-ana-xa2-ana-ya3", Q("ana"),
 			func(t *testing.T, s *Suggestion) {
 				// "-ana-" at 3 and 11: "1-" and "-x" tell the first apart.
 				if s.Occurrences != 2 || len(s.Starts) != 2 || s.Starts[0] != 4 || s.Starts[1] != 12 {
@@ -124,26 +118,26 @@ func TestHint(t *testing.T) {
 					t.Errorf("prefix %q suffix %q", str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"overlapping ambiguous matches are all listed", "bananas", quote("ana"),
+		{"overlapping ambiguous matches are all listed", "bananas", Q("ana"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 2 || s.Starts[0] != 1 || s.Starts[1] != 3 || str(s.UniquePrefix) != "b" || str(s.UniqueSuffix) != "n" {
 					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"a unique prefix extends the citation's own prefix", "q.ab.z.ab.y.ab", quote("ab").WithPrefix("."),
+		{"a unique prefix extends the citation's own prefix", "q.ab.z.ab.y.ab", Q("ab").WithPrefix("."),
 			func(t *testing.T, s *Suggestion) {
 				// ".ab" at 1, 6 and 11: exact at 2, 7 and 12.
 				if s.Occurrences != 3 || s.Starts[0] != 2 || s.Starts[1] != 7 || str(s.UniquePrefix) != "q." || str(s.UniqueSuffix) != ".z" {
 					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"no unique prefix exists when the first match's whole past repeats", "aaaa", quote("a"),
+		{"no unique prefix exists when the first match's whole past repeats", "aaaa", Q("a"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 4 || s.UniquePrefix != nil || str(s.UniqueSuffix) != "aaa" {
 					t.Errorf("got %+v prefix %q suffix %q", s, str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"starts are capped at MaxHintStarts but all are counted", strings.Repeat("ab", 50), quote("ab"),
+		{"starts are capped at MaxHintStarts but all are counted", strings.Repeat("ab", 50), Q("ab"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 50 || len(s.Starts) != MaxHintStarts {
 					t.Fatalf("got %d starts of %d", len(s.Starts), s.Occurrences)
@@ -154,43 +148,43 @@ func TestHint(t *testing.T) {
 					}
 				}
 			}},
-		{"overlapping starts past the first two are not skipped", strings.Repeat("a", 12), quote("aa"),
+		{"overlapping starts past the first two are not skipped", strings.Repeat("a", 12), Q("aa"),
 			func(t *testing.T, s *Suggestion) {
 				if s.Occurrences != 11 || len(s.Starts) != MaxHintStarts || s.Starts[7] != 7 {
 					t.Errorf("got %+v", s)
 				}
 			}},
-		{"a unique context longer than max_context_bytes is not suggested", strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000), quote("ab"),
+		{"a unique context longer than max_context_bytes is not suggested", strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000) + "ab" + strings.Repeat("x", 2000), Q("ab"),
 			func(t *testing.T, s *Suggestion) {
 				if s.UniquePrefix != nil || s.UniqueSuffix != nil {
 					t.Errorf("prefix %q, suffix %q", str(s.UniquePrefix), str(s.UniqueSuffix))
 				}
 			}},
-		{"a prefix mismatch says what the source has before exact", abc, quote("xyz").WithPrefix("v"),
+		{"a prefix mismatch says what the source has before exact", abc, Q("xyz").WithPrefix("v"),
 			func(t *testing.T, s *Suggestion) {
 				if str(s.Observed) != "w" || s.ObservedStart != 22 {
 					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
 				}
 			}},
-		{"a prefix mismatch at the start of the text observes what there is", abc, quote("bc").WithPrefix("XY"),
+		{"a prefix mismatch at the start of the text observes what there is", abc, Q("bc").WithPrefix("XY"),
 			func(t *testing.T, s *Suggestion) {
 				if str(s.Observed) != "a" || s.ObservedStart != 0 {
 					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
 				}
 			}},
-		{"a suffix mismatch says what the source has after exact", abc, quote("mn").WithSuffix("pq"),
+		{"a suffix mismatch says what the source has after exact", abc, Q("mn").WithSuffix("pq"),
 			func(t *testing.T, s *Suggestion) {
 				if str(s.Observed) != "op" || s.ObservedStart != 14 {
 					t.Errorf("got %q at %d", str(s.Observed), s.ObservedStart)
 				}
 			}},
-		{"a position mismatch says where exact really starts", abc, quote("xyz").WithClaimedStart(22),
+		{"a position mismatch says where exact really starts", abc, Q("xyz").WithClaimedStart(22),
 			func(t *testing.T, s *Suggestion) {
 				if s.ResolvedStart == nil || *s.ResolvedStart != 23 || str(s.Observed) != "wxy" || s.ObservedStart != 22 {
 					t.Errorf("got %+v", s)
 				}
 			}},
-		{"a position mismatch past the end observes from the end", abc, quote("xyz").WithClaimedStart(99),
+		{"a position mismatch past the end observes from the end", abc, Q("xyz").WithClaimedStart(99),
 			func(t *testing.T, s *Suggestion) {
 				if *s.ResolvedStart != 23 || str(s.Observed) != "" || s.ObservedStart != 26 {
 					t.Errorf("got %+v", s)
