@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark the engine beside its baselines in one run and write the ratio
-# tables into README.md between the "engine:begin" and "engine:end" markers:
+# tables into docs/performance.md between the "engine:begin" and "engine:end" markers:
 #   Check beside a hand-written strings.Index checker (BenchmarkCheckVsNaive),
 #   Decode beside encoding/json into plain structs (BenchmarkDecode*).
 # The raw figures stay in bench/out/engine.txt for benchstat:
@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
 go test -run '^$' -bench 'CheckVsNaive|BenchmarkDecode' -count "${1:-6}" -timeout 60m . | tee bench/out/engine.txt
-python3 - README.md bench/out/engine.txt <<'PY'
+python3 - docs/performance.md bench/out/engine.txt <<'PY'
 import datetime, re, statistics, subprocess, sys
 readme, raw = sys.argv[1], open(sys.argv[2], encoding="utf-8").read()
 fig = {}  # (benchmark, workload, impl) -> [(ns/op, B/op)]
@@ -40,5 +40,5 @@ b, e = "<!-- engine:begin -->", "<!-- engine:end -->"
 pre, rest = text.split(b, 1)
 _, post = rest.split(e, 1)
 open(readme, "w", encoding="utf-8").write(pre + b + "\n" + "\n".join(out) + "\n" + e + post)
-print("README.md: engine tables updated", file=sys.stderr)
+print("docs/performance.md: engine tables updated", file=sys.stderr)
 PY
