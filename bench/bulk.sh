@@ -17,9 +17,9 @@ done
 mkdir -p bench/out/bulk
 go build -o bench/out/citecheck ./cmd/citecheck
 python3 bench/kit/gen_workloads.py --out bench/out/bulk --only rag_typical,many_small >/dev/null
-python3 - docs/performance.md bench/out "${1:-1000}" <<'PY'
+python3 - bench/out "${1:-1000}" > bench/out/bulk.md <<'PY'
 import datetime, os, subprocess, sys, time
-page, out, lines = sys.argv[1], sys.argv[2], int(sys.argv[3])
+out, lines = sys.argv[1], int(sys.argv[2])
 cli = [os.path.join(out, "citecheck"), "run", "citation-batch-check", "1.0.0"]
 cores = os.cpu_count()
 alone = 200  # lines answered one process each
@@ -73,10 +73,6 @@ md = [f"Measured {datetime.date.today().isoformat()} on {cpu}, {cores} cores (lo
       f"| `citecheck run … --jsonl`, all {cores} cores | " + " | ".join(fmt(rows[w][2]) for w in rows) + " |",
       f"| one process per request (`citecheck run … --input -`, {alone} requests) | " + " | ".join(fmt(rows[w][3]) for w in rows) + " |",
       "| `--jsonl` on all cores ÷ one process per request | " + " | ".join(f"{rows[w][2] / rows[w][3]:.0f}x" for w in rows) + " |"]
-text = open(page, encoding="utf-8").read()
-b, e = "<!-- bulk:begin -->", "<!-- bulk:end -->"
-pre, rest = text.split(b, 1)
-_, post = rest.split(e, 1)
-open(page, "w", encoding="utf-8").write(pre + b + "\n" + "\n".join(md) + "\n" + e + post)
-print("docs/performance.md: bulk table updated", file=sys.stderr)
+print("\n".join(md))
 PY
+python3 bench/splice.py docs/performance.md bulk bench/out/bulk.md

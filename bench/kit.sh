@@ -25,12 +25,12 @@ bash bench/kit/run_all.sh --candidate "$root/bench/out/citecheck run citation-ba
 # the peers report theirs), right after the peers, to sit beside them.
 CITECHECK_KIT_WORKLOADS="$BENCH_DIR/workloads" go test -run '^$' -bench KitWorkload -count 5 . \
   > bench/out/kitworkload.txt
-python3 - "$root/docs/performance.md" "$root/bench/out/kit.md" "$root/bench/out/kit.json" "$root/bench/out/kitworkload.txt" <<'PY'
+python3 - "$root/bench/out/kit.md" "$root/bench/out/kit.json" "$root/bench/out/kitworkload.txt" > bench/out/kit-page.md <<'PY'
 import datetime, json, platform, re, subprocess, sys
-readme, md = sys.argv[1], open(sys.argv[2], encoding="utf-8").read().strip()
-kit = json.load(open(sys.argv[3], encoding="utf-8"))
+md = open(sys.argv[1], encoding="utf-8").read().strip()
+kit = json.load(open(sys.argv[2], encoding="utf-8"))
 best = {}  # (workload, stage) -> best ns/op of the Go benchmark
-for line in open(sys.argv[4], encoding="utf-8"):
+for line in open(sys.argv[3], encoding="utf-8"):
     m = re.match(r"BenchmarkKitWorkload/(\w+)/stage=(\w+)-\d+\s+\d+\s+([\d.]+) ns/op", line)
     if m:
         k = (m[1], m[2])
@@ -58,12 +58,6 @@ cpu = subprocess.run("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2", shell=
 head = (f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, {cpu}, "
         f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, "
         "with `bench/kit.sh`.\n\n")
-text = open(readme, encoding="utf-8").read()
-b, e = "<!-- kit:begin -->", "<!-- kit:end -->"
-if b not in text or e not in text:
-    sys.exit("docs/performance.md has no kit markers")
-pre, rest = text.split(b, 1)
-_, post = rest.split(e, 1)
-open(readme, "w", encoding="utf-8").write(pre + b + "\n" + head + md + "\n" + e + post)
-print("docs/performance.md: kit tables updated", file=sys.stderr)
+print(head + md)
 PY
+python3 bench/splice.py docs/performance.md kit bench/out/kit-page.md

@@ -19,13 +19,4 @@ top() { go tool pprof -top -nodecount=12 "$@" 2>/dev/null | sed -n '/flat%/,$p';
   top -sample_index=alloc_space bench/out/citecheck.test bench/out/mem.prof
   echo '```'
 } > bench/out/profile.md
-python3 - docs/performance.md bench/out/profile.md <<'PY'
-import sys
-readme, md = sys.argv[1], open(sys.argv[2], encoding="utf-8").read().strip()
-text = open(readme, encoding="utf-8").read()
-b, e = "<!-- profile:begin -->", "<!-- profile:end -->"
-pre, rest = text.split(b, 1)
-_, post = rest.split(e, 1)
-open(readme, "w", encoding="utf-8").write(pre + b + "\n" + md + "\n" + e + post)
-print("docs/performance.md: profile tops updated", file=sys.stderr)
-PY
+python3 bench/splice.py docs/performance.md profile bench/out/profile.md
