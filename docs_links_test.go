@@ -36,7 +36,7 @@ var (
 )
 
 // Every relative link of README.md and docs/ names a file or folder of the
-// repository (never one beside it, such as ../shared), and every #fragment
+// repository (never one outside it, such as a checkout beside it), and every #fragment
 // names a heading of its page, so a fresh clone reads as it was written.
 func TestDocsLinksResolveInsideTheRepository(t *testing.T) {
 	root, err := filepath.Abs(".")
