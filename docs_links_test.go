@@ -36,8 +36,8 @@ var (
 )
 
 // Every relative link of README.md and docs/ names a file or folder of the
-// repository (never one outside it, such as a checkout beside it), and every #fragment
-// names a heading of its page, so a fresh clone reads as it was written.
+// repository, never one outside it, and every #fragment names a heading of
+// its page, so a fresh clone reads as it was written.
 func TestDocsLinksResolveInsideTheRepository(t *testing.T) {
 	root, err := filepath.Abs(".")
 	if err != nil {
