@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Tests of SPEC §2 and §3, one table row per rule, named for the rule. Each
+// Tests of spec §2 and §3, one table row per rule, named for the rule. Each
 // row is a request and the full result JSON it must get, compared byte for
 // byte: members in the output schema's order, every null written.
 
@@ -112,7 +112,7 @@ func runCheckCases(t *testing.T, cases []cCase) {
 // text1 is one source s/v1 with the given text.
 func text1(text string) []reqSource { return []reqSource{{"s", "v1", text}} }
 
-// alphabetSrc is SPEC §3's source.
+// alphabetSrc is spec §3's source.
 var alphabetSrc = []reqSource{{"alphabet", "v1", "abcdefghijklmnopqrstuvwxyz"}}
 
 // one is a batch of a single citation.
@@ -129,7 +129,7 @@ const (
 	sQuote = QuoteSelector
 )
 
-// SPEC §3: every worked example, the expected result written out in full.
+// spec §3: every worked example, the expected result written out in full.
 func TestCheckWorkedExamples(t *testing.T) {
 	A := func(c reqCitation) []reqCitation { c.SourceID = "alphabet"; return one(c) }
 	bananas := []reqSource{{"s", "v1", "bananas"}}
@@ -154,7 +154,7 @@ func TestCheckWorkedExamples(t *testing.T) {
 	})
 }
 
-// SPEC §2.1.
+// spec §2.1.
 func TestCheckLookup(t *testing.T) {
 	versions := []reqSource{{"a", "v3", "x"}, {"b", "v1", "x"}, {"a", "v1", "x"}, {"a", "v2", "x"}}
 	runCheckCases(t, []cCase{
@@ -186,7 +186,7 @@ func TestCheckLookup(t *testing.T) {
 	})
 }
 
-// SPEC §2.2.
+// spec §2.2.
 func TestCheckPosition(t *testing.T) {
 	abc := text1("abcdefghijklmnopqrstuvwxyz")
 	span := func(start, end, n int, more dm) dm {
@@ -242,7 +242,7 @@ func TestCheckPosition(t *testing.T) {
 	})
 }
 
-// SPEC §2.3.
+// spec §2.3.
 func TestCheckQuote(t *testing.T) {
 	abc := text1("abcdefghijklmnopqrstuvwxyz")
 	runCheckCases(t, []cCase{
@@ -313,7 +313,7 @@ func TestCheckQuote(t *testing.T) {
 	})
 }
 
-// SPEC §2.4: the first failure ends the check.
+// spec §2.4: the first failure ends the check.
 func TestCheckStopsAtTheFirstFailure(t *testing.T) {
 	ok := positionCite("ok", "s", "v1", 0, 3, "abc")
 	runCheckCases(t, []cCase{
@@ -345,7 +345,7 @@ func manyPassing(n int) []reqCitation {
 	return cs
 }
 
-// SPEC §2.5: text is compared as it is.
+// spec §2.5: text is compared as it is.
 func TestCheckComparesTextAsItIs(t *testing.T) {
 	nfc, nfd := "caf\u00e9", "cafe\u0301"
 	runCheckCases(t, []cCase{

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Tests of SPEC §1, one table row per rule, named for the rule. Each row
+// Tests of spec §1, one table row per rule, named for the rule. Each row
 // gives a body and the error it must get (code, path, and for limits the
 // limit, max and actual), or nil when the body is accepted. Bodies are
 // written out as JSON text so that every byte a rule is about is visible.
@@ -140,7 +140,7 @@ func TestDecodeAcceptsTheBaseBody(t *testing.T) {
 	runDecodeCases(t, []dCase{{"base body is valid", dOK, nil}})
 }
 
-// SPEC §1 step 1.
+// spec §1 step 1.
 func TestDecodeSize(t *testing.T) {
 	runDecodeCases(t, []dCase{
 		{"size/body of exactly max_input_bytes is accepted", padTo(dOK, MaxInputBytes), nil},
@@ -210,7 +210,7 @@ type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
 
-// SPEC §1 step 2.
+// spec §1 step 2.
 func TestDecodeIJSON(t *testing.T) {
 	withText := func(raw string) string {
 		return dBody(`{"source_id":"s","version":"v1","text":"`+raw+`"}`, dPos("p", dPosSel, `,"quote":"efg"`))
@@ -301,7 +301,7 @@ func TestDecodeKeepsNoncharactersAsTheyAre(t *testing.T) {
 	}
 }
 
-// SPEC §1 step 3.
+// spec §1 step 3.
 func TestDecodeSchema(t *testing.T) {
 	pos := func(sel, after string) string { return dBody(dSrc, dPos("p", sel, after)) }
 	quote := func(sel, after string) string { return dBody(dSrc, dQuote("q", sel, after)) }
@@ -419,7 +419,7 @@ func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
 	})
 }
 
-// SPEC §1 step 4.
+// spec §1 step 4.
 func TestDecodeRules(t *testing.T) {
 	pos := dCites(1)
 	runDecodeCases(t, []dCase{
@@ -445,7 +445,7 @@ func TestDecodeRules(t *testing.T) {
 	})
 }
 
-// SPEC §1 step 5: each limit at its value and one over, measured on the
+// spec §1 step 5: each limit at its value and one over, measured on the
 // decoded string (UTF-8 bytes), not its escaped form.
 func TestDecodeLimits(t *testing.T) {
 	src := func(id, ver, text string) string {
@@ -525,7 +525,7 @@ func TestDecodeLimits(t *testing.T) {
 	})
 }
 
-// SPEC §1 step 6.
+// spec §1 step 6.
 func TestDecodeScanBudget(t *testing.T) {
 	big := `{"source_id":"s","version":"v1","text":"` + rep("a", MaxTextBytes) + `"}`
 	tiny := `{"source_id":"s","version":"tiny","text":"x"}`
@@ -552,7 +552,7 @@ func TestDecodeScanBudget(t *testing.T) {
 	})
 }
 
-// SPEC §1: the steps run in order and the first failing step decides; within
+// spec §1: the steps run in order and the first failing step decides; within
 // a step the first failure in document order is preferred.
 func TestDecodeOrder(t *testing.T) {
 	bigText := func(ver string) string {
@@ -660,7 +660,7 @@ func equalRequests(a, b *Request) bool {
 	return true
 }
 
-// The error object (SPEC §1): limit, max and actual only with limit_exceeded.
+// The error object (spec §1): limit, max and actual only with limit_exceeded.
 func TestErrorObjectJSON(t *testing.T) {
 	// The message is free text; MSG stands for it below.
 	for _, c := range []struct {

@@ -125,7 +125,7 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 }
 
 // reasonOf recovers the reason of a discrepancy from its detail: the field
-// at fault and the counts tell the reasons apart (SPEC §2.1–2.3), so a
+// at fault and the counts tell the reasons apart (spec §2.1–2.3), so a
 // Discrepancy needs no Reason of its own.
 func reasonOf(d *Discrepancy) Reason {
 	det := &d.Detail
