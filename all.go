@@ -37,7 +37,7 @@ func (o *CitationOutcome) Discrepancy() *Discrepancy {
 }
 
 // CheckAll checks every citation instead of stopping at the first failure
-// (SPEC §2 stops there; people fixing a dataset want every failure at
+// (spec §2 stops there; people fixing a dataset want every failure at
 // once). req must come from [Decode] or satisfy the same rules. Each
 // source is indexed once for all its citations, so the cost is that of
 // [Check] run to the end.

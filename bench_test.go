@@ -10,7 +10,7 @@ import (
 // The benchmarks measure the engine on the workloads of workloads_test.go:
 //
 //	BenchmarkRun/<w>                Decode + Check, the whole call
-//	BenchmarkDecode/<w>             Decode alone (SPEC §1, the scan budget included)
+//	BenchmarkDecode/<w>             Decode alone (spec §1, the scan budget included)
 //	BenchmarkDecodeEncodingJSON/<w> encoding/json v1 into plain structs: the
 //	                                baseline Decode must not be slower than
 //	BenchmarkCheck/<w>              Check alone, on a request decoded once

@@ -13,7 +13,7 @@ func Run(body []byte) (*Result, *Error) {
 }
 
 // Check checks the citations in array order and stops at the first that
-// fails (SPEC §2). req must come from [Decode] or satisfy the same rules.
+// fails (spec §2). req must come from [Decode] or satisfy the same rules.
 //
 // Cost: per position citation, O(quote) after a linear index of its source;
 // per quote citation, at most three linear scans of its source (for exact,
@@ -62,7 +62,7 @@ func (c *Checker) Citation(k int) *Discrepancy {
 	return d
 }
 
-// lookup finds the citation's source (SPEC §2.1): its index in the
+// lookup finds the citation's source (spec §2.1): its index in the
 // request's sources, or -1 and the versions supplied for its source_id, in
 // input order (none: the source_id is unknown).
 func (c *Checker) lookup(cit *Citation) (int, []string) {
@@ -86,7 +86,7 @@ func (c *Checker) text(j int) *textIndex {
 	return c.index[j]
 }
 
-// checkPosition is the passage check (SPEC §2.2): T[start:end] must read
+// checkPosition is the passage check (spec §2.2): T[start:end] must read
 // exactly as the quote. O(quote) after the index.
 func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 	start, end, n := cit.Selector.Start, cit.Selector.End, x.n
@@ -129,7 +129,7 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 	return ReasonQuoteMismatch
 }
 
-// checkQuote is the anchor check (SPEC §2.3), stage by stage. OE is one
+// checkQuote is the anchor check (spec §2.3), stage by stage. OE is one
 // scan for exact. When it has few occurrences (up to keptOccurrences, the
 // usual case), OP and OF are those that prefix and suffix also fit, checked
 // in place; otherwise OP and OF are found as the occurrences of prefix+exact

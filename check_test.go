@@ -11,7 +11,7 @@ import (
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
-// Tests of SPEC §2 and §3, one table row per rule, named for the rule. Each
+// Tests of spec §2 and §3, one table row per rule, named for the rule. Each
 // row is a request and the full result JSON it must get, compared byte for
 // byte: members in the output schema's order, every null written.
 
@@ -114,7 +114,7 @@ func runCheckCases(t *testing.T, cases []cCase) {
 // text1 is one source s/v1 with the given text.
 func text1(text string) []testkit.Source { return []testkit.Source{testkit.NewSource("s", "v1", text)} }
 
-// alphabetSrc is SPEC §3's source.
+// alphabetSrc is spec §3's source.
 var alphabetSrc = []testkit.Source{testkit.NewSource("alphabet", "v1", "abcdefghijklmnopqrstuvwxyz")}
 
 // one is a batch of a single citation.
@@ -131,7 +131,7 @@ const (
 	sQuote = QuoteSelector
 )
 
-// SPEC §3: every worked example, the expected result written out in full.
+// spec §3: every worked example, the expected result written out in full.
 func TestCheckWorkedExamples(t *testing.T) {
 	t.Parallel()
 	A := func(c testkit.Citation) []testkit.Citation { c.SourceID = "alphabet"; return one(c) }
@@ -157,7 +157,7 @@ func TestCheckWorkedExamples(t *testing.T) {
 	})
 }
 
-// SPEC §2.1.
+// spec §2.1.
 func TestCheckLookup(t *testing.T) {
 	t.Parallel()
 	versions := []testkit.Source{testkit.NewSource("a", "v3", "x"), testkit.NewSource("b", "v1", "x"), testkit.NewSource("a", "v1", "x"), testkit.NewSource("a", "v2", "x")}
@@ -190,7 +190,7 @@ func TestCheckLookup(t *testing.T) {
 	})
 }
 
-// SPEC §2.2.
+// spec §2.2.
 func TestCheckPosition(t *testing.T) {
 	t.Parallel()
 	abc := text1("abcdefghijklmnopqrstuvwxyz")
@@ -247,7 +247,7 @@ func TestCheckPosition(t *testing.T) {
 	})
 }
 
-// SPEC §2.3.
+// spec §2.3.
 func TestCheckQuote(t *testing.T) {
 	t.Parallel()
 	abc := text1("abcdefghijklmnopqrstuvwxyz")
@@ -319,7 +319,7 @@ func TestCheckQuote(t *testing.T) {
 	})
 }
 
-// SPEC §2.4: the first failure ends the check.
+// spec §2.4: the first failure ends the check.
 func TestCheckStopsAtTheFirstFailure(t *testing.T) {
 	t.Parallel()
 	ok := testkit.PositionCitation("ok", "s", "v1", 0, 3, "abc")
@@ -352,7 +352,7 @@ func manyPassing(n int) []testkit.Citation {
 	return cs
 }
 
-// SPEC §2.5: text is compared as it is.
+// spec §2.5: text is compared as it is.
 func TestCheckComparesTextAsItIs(t *testing.T) {
 	t.Parallel()
 	nfc, nfd := "caf\u00e9", "cafe\u0301"

@@ -19,7 +19,7 @@ import (
 const maxSafeInteger = 1<<53 - 1
 
 // Decode reads a request body and returns the validated Request, or the
-// first failure of SPEC §1, in its order: size, I-JSON, schema, rules across
+// first failure of spec §1, in its order: size, I-JSON, schema, rules across
 // members, limits, scan budget. The body is not modified or retained; the
 // Request's strings are copies.
 //
@@ -45,7 +45,7 @@ func Decode(body []byte) (*Request, *Error) {
 type decoder struct {
 	dec *jsontext.Decoder
 
-	rule      *Error // first rule-across-members failure (SPEC §1 step 4)
+	rule      *Error // first rule-across-members failure (spec §1 step 4)
 	limit     *Error // first limit failure in document order (step 5)
 	limitAt   int64  // input offset of the value that limit names
 	sourceIDs map[[2]string]int
@@ -440,7 +440,7 @@ func (d *decoder) citation(path string) (Citation, error) {
 	return c, nil
 }
 
-// citationRules checks SPEC §1 step 4 for one citation: its selector type
+// citationRules checks spec §1 step 4 for one citation: its selector type
 // decides whether quote and claimed_start belong, and its id must be new.
 func (d *decoder) citationRules(path string, c *Citation, quoteSeen bool) {
 	switch {
@@ -544,7 +544,7 @@ func (d *decoder) selector(path string) (Selector, error) {
 	return s, nil
 }
 
-// scanBudget enforces max_scan_units (SPEC §1 step 6): every quote citation
+// scanBudget enforces max_scan_units (spec §1 step 6): every quote citation
 // that names a supplied source scans that source's text once, counted in
 // UTF-16 code units. Linear in the texts, each measured once.
 func scanBudget(req *Request) *Error {

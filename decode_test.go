@@ -12,7 +12,7 @@ import (
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
-// Tests of SPEC §1, one table row per rule, named for the rule. Each row
+// Tests of spec §1, one table row per rule, named for the rule. Each row
 // gives a body and the error it must get (code, path, and for limits the
 // limit, max and actual), or nil when the body is accepted. Bodies are
 // written out as JSON text so that every byte a rule is about is visible.
@@ -116,7 +116,7 @@ func TestDecodeAcceptsTheBaseBody(t *testing.T) {
 	runDecodeCases(t, []dCase{{"base body is valid", dOK, nil}})
 }
 
-// SPEC §1 step 1.
+// spec §1 step 1.
 func TestDecodeSize(t *testing.T) {
 	t.Parallel()
 	runDecodeCases(t, []dCase{
@@ -162,7 +162,7 @@ func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
 	})
 }
 
-// SPEC §1 step 2.
+// spec §1 step 2.
 func TestDecodeIJSON(t *testing.T) {
 	t.Parallel()
 	withText := func(raw string) string {
@@ -255,7 +255,7 @@ func TestDecodeKeepsNoncharactersAsTheyAre(t *testing.T) {
 	}
 }
 
-// SPEC §1 step 3.
+// spec §1 step 3.
 func TestDecodeSchema(t *testing.T) {
 	t.Parallel()
 	pos := func(sel, after string) string { return dBody(dSrc, dCite("p", sel, after)) }
@@ -375,7 +375,7 @@ func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
 	})
 }
 
-// SPEC §1 step 4.
+// spec §1 step 4.
 func TestDecodeRules(t *testing.T) {
 	t.Parallel()
 	pos := dCites(1)
@@ -402,7 +402,7 @@ func TestDecodeRules(t *testing.T) {
 	})
 }
 
-// SPEC §1 step 5: each limit at its value and one over, measured on the
+// spec §1 step 5: each limit at its value and one over, measured on the
 // decoded string (UTF-8 bytes), not its escaped form.
 func TestDecodeLimits(t *testing.T) {
 	t.Parallel()
@@ -483,7 +483,7 @@ func TestDecodeLimits(t *testing.T) {
 	})
 }
 
-// SPEC §1 step 6.
+// spec §1 step 6.
 func TestDecodeScanBudget(t *testing.T) {
 	t.Parallel()
 	big := `{"source_id":"s","version":"v1","text":"` + rep("a", MaxTextBytes) + `"}`
@@ -511,7 +511,7 @@ func TestDecodeScanBudget(t *testing.T) {
 	})
 }
 
-// SPEC §1: the steps run in order and the first failing step decides; within
+// spec §1: the steps run in order and the first failing step decides; within
 // a step the first failure in document order is preferred.
 func TestDecodeOrder(t *testing.T) {
 	t.Parallel()
@@ -621,7 +621,7 @@ func equalRequests(a, b *Request) bool {
 	return true
 }
 
-// The error object (SPEC §1): limit, max and actual only with limit_exceeded.
+// The error object (spec §1): limit, max and actual only with limit_exceeded.
 func TestErrorObjectJSON(t *testing.T) {
 	t.Parallel()
 	// The message is free text; MSG stands for it below.

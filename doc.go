@@ -12,4 +12,9 @@
 //
 // Every position and length counts Unicode code points from 0, never bytes or
 // UTF-16 units, and text is compared as it is, with no normalization.
+//
+// Comments throughout the repository cite docs/spec.md, the project's
+// statement of exactly what citecheck does, as "spec §N" (spec §1 accepting
+// input, §2 checking, §3 worked examples, §4 the interfaces, §5 what goes
+// beyond the contract).
 package citecheck

@@ -6,7 +6,7 @@ import (
 )
 
 // AppendJSON appends the error object's JSON to dst, members in the order
-// SPEC §1 shows; limit, max and actual only for limit_exceeded.
+// spec §1 shows; limit, max and actual only for limit_exceeded.
 func (e *Error) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"code":`...)
 	dst = appendString(dst, e.Code)

@@ -16,7 +16,7 @@ const (
 	CodeInternal         = "internal"   // a bug or an I/O failure on our side
 )
 
-// Error is the one error object every interface reports (SPEC §1, "The error
+// Error is the one error object every interface reports (spec §1, "The error
 // object"). Limit, Max and Actual are set only for CodeLimitExceeded.
 type Error struct {
 	Code    string `json:"code"`

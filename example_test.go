@@ -44,8 +44,8 @@ func ExampleRun() {
 	// refused: invalid_input /sources
 }
 
-// Decode validates a body into a Request (SPEC §1); Check then checks it
-// (SPEC §2). Splitting the two lets a caller inspect or reuse the request.
+// Decode validates a body into a Request (spec §1); Check then checks it
+// (spec §2). Splitting the two lets a caller inspect or reuse the request.
 func ExampleDecode() {
 	req, err := citecheck.Decode([]byte(exampleBody))
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
-// ---- The reference: SPEC §2, brute force on []rune ----
+// ---- The reference: spec §2, brute force on []rune ----
 //
 // Written to be obviously right rather than fast: every occurrence is found
 // by comparing at every index, and every detail member is set where the
@@ -23,7 +23,7 @@ import (
 // quoting, through testkit.AppendJSONString (so that equal results are equal
 // bytes; encoding/json would write "&" as "\u0026").
 
-// refResult is the result JSON SPEC §2 gives for req, members in the output
+// refResult is the result JSON spec §2 gives for req, members in the output
 // schema's order.
 func refResult(req *testkit.Request) []byte {
 	for k, c := range req.Citations {
@@ -147,7 +147,7 @@ func refCitation(req *testkit.Request, c *testkit.Citation) (string, refDetail) 
 	return refAnchor(d, text, []rune(*c.Selector.Exact), prefix, suffix, c.ClaimedStart)
 }
 
-// refPosition is SPEC §2.2.
+// refPosition is spec §2.2.
 func refPosition(d refDetail, T []rune, start, end int, Q []rune) (string, refDetail) {
 	n := len(T)
 	d.setInt("start", start)
@@ -190,7 +190,7 @@ func at(T []rune, p int, pat []rune) bool {
 	return p >= 0 && p+len(pat) <= len(T) && slices.Equal(T[p:p+len(pat)], pat)
 }
 
-// refSets returns OE, OP and OF of SPEC §2.3 (an empty P or X is no
+// refSets returns OE, OP and OF of spec §2.3 (an empty P or X is no
 // constraint).
 func refSets(T, E, P, X []rune) (oe, op, of []int) {
 	for p := 0; p+len(E) <= len(T); p++ {
@@ -211,7 +211,7 @@ func refSets(T, E, P, X []rune) (oe, op, of []int) {
 	return oe, op, of
 }
 
-// refAnchor is SPEC §2.3, stage by stage.
+// refAnchor is spec §2.3, stage by stage.
 func refAnchor(d refDetail, T, E, P, X []rune, claimed *int) (string, refDetail) {
 	n := len(T)
 	oe, op, of := refSets(T, E, P, X)
@@ -296,7 +296,7 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// checkError holds an engine error to SPEC §1's error object.
+// checkError holds an engine error to spec §1's error object.
 func checkError(t *testing.T, body []byte, e *Error) {
 	t.Helper()
 	// One line: no control character (CR, LF, NEL…) and no U+2028/U+2029.
@@ -449,7 +449,7 @@ func withinLimits(text, exact string, context ...string) bool {
 
 // FuzzCheckPositionFromRealSpan: a quote that is really T[a:b] passes the
 // passage check, and the same slice as an anchor is judged exactly as the
-// reference of SPEC §2.3 judges it, whatever context and claim come with it.
+// reference of spec §2.3 judges it, whatever context and claim come with it.
 func FuzzCheckPositionFromRealSpan(f *testing.F) {
 	f.Add("abcdefghijklmnopqrstuvwxyz", uint(4), uint(7))
 	f.Add("bananas", uint(1), uint(4))
@@ -544,7 +544,7 @@ func ptrOr(s *string) string {
 }
 
 // FuzzCheckQuoteAgainstReference: for any text and any anchor, the result
-// is byte for byte what the reference of SPEC §2.3 gives.
+// is byte for byte what the reference of spec §2.3 gives.
 func FuzzCheckQuoteAgainstReference(f *testing.F) {
 	f.Add("bananas", "ana", "", "", -1)
 	f.Add("bananas", "ana", "", "s", -1)

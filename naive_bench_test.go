@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// naiveCheck is what a Go user would write by hand for SPEC §2 with the
+// naiveCheck is what a Go user would write by hand for spec §2 with the
 // standard library: a find-next loop around strings.Index for every
 // occurrence (quadratic on periodic text), prefix and suffix checked at each
 // occurrence, []rune conversions for code point positions. It is the

@@ -1,7 +1,7 @@
 package citecheck
 
 // Request is a decoded citation-batch-check input. A Request from [Decode]
-// satisfies every rule of SPEC §1; [Check] relies on that.
+// satisfies every rule of spec §1; [Check] relies on that.
 type Request struct {
 	Sources   []Source
 	Citations []Citation

@@ -37,7 +37,7 @@ type Detail struct {
 	Field             string   // the input member at fault
 	AvailableVersions []string // versions supplied for the source_id (version_mismatch only)
 
-	// Position shape (SPEC §2.2).
+	// Position shape (spec §2.2).
 	Start, End   *int
 	TextLength   *int    // n, the text's length in code points
 	QuoteOffset  *int    // first index where T[start:end] and quote differ
@@ -45,7 +45,7 @@ type Detail struct {
 	ExpectedChar *string // the source's code point there, nil past its end
 	ClaimedChar  *string // the quote's code point there, nil past its end
 
-	// Quote shape (SPEC §2.3).
+	// Quote shape (spec §2.3).
 	ExactMatches  *int
 	PrefixMatches *int
 	FullMatches   *int

@@ -18,7 +18,7 @@ import (
 // The contract's schemas are the independent judge of the engine's input and
 // output: a general JSON Schema validator, not our decoder, says what they
 // accept. Numbers are loaded as json.Number (jsonschema.UnmarshalJSON) so that
-// "integer" is judged on the exact literal, as SPEC §1 step 3 requires.
+// "integer" is judged on the exact literal, as spec §1 step 3 requires.
 
 var (
 	outputSchemaOnce = sync.OnceValues(func() (*jsonschema.Schema, error) { return compileContractSchema("output_schema", false) })
@@ -26,7 +26,7 @@ var (
 )
 
 // compileContractSchema compiles one schema of ContractJSON. dropMaxItems
-// removes every maxItems: SPEC §1 treats them as limits (limit_exceeded, step
+// removes every maxItems: spec §1 treats them as limits (limit_exceeded, step
 // 5), not as schema failures (invalid_input, step 3).
 func compileContractSchema(name string, dropMaxItems bool) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ContractJSON()))
@@ -144,7 +144,7 @@ func contractExamples(t testing.TB) []contractExample {
 
 // TestRandomResultsValidateAgainstOutputSchema: whatever a valid request
 // holds, the result is one the output schema allows, the same bytes on every
-// run, and what the brute-force reference of SPEC §2 (fuzz_test.go) says.
+// run, and what the brute-force reference of spec §2 (fuzz_test.go) says.
 func TestRandomResultsValidateAgainstOutputSchema(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
@@ -195,8 +195,8 @@ func genRunes(r *rand.Rand, min, max int) []rune {
 
 func ptr[T any](v T) *T { return &v }
 
-// genRequest returns a random request that satisfies SPEC §1 (so it must be
-// checked, not refused) and exercises every branch of SPEC §2.
+// genRequest returns a random request that satisfies spec §1 (so it must be
+// checked, not refused) and exercises every branch of spec §2.
 func genRequest(r *rand.Rand) *testkit.Request {
 	req := &testkit.Request{}
 	ids, versions := []string{"s1", "s2"}, []string{"v1", "v2", "v3"}
@@ -488,7 +488,7 @@ func randomValue(r *rand.Rand) *jv {
 	return &jv{kind: '[', vals: []*jv{{kind: '{'}}}
 }
 
-// mutate applies one random change of the kinds SPEC §1 steps 3 and 4 name.
+// mutate applies one random change of the kinds spec §1 steps 3 and 4 name.
 func mutate(r *rand.Rand, root *jv) *jv {
 	all := slots(root)
 	pick := func(keep func(s slot, v *jv) bool) (slot, *jv, bool) {
@@ -579,7 +579,7 @@ func (s slot) value(root *jv) *jv {
 	return s.parent.vals[s.i]
 }
 
-// refAccepts is what SPEC §1 steps 2–4 say of a body written from a jv (so
+// refAccepts is what spec §1 steps 2–4 say of a body written from a jv (so
 // well-formed UTF-8 JSON with no duplicate names): schema-valid, integers
 // within ±(2^53−1), and the rules across members.
 func refAccepts(t testing.TB, body []byte) (ok bool, why string) {

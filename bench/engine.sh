@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark the engine beside its baselines in one run and write the ratio
-# tables into README.md between the "engine:begin" and "engine:end" markers:
+# tables into docs/performance.md between the "engine:begin" and "engine:end" markers:
 #   Check beside a hand-written strings.Index checker (BenchmarkCheckVsNaive),
 #   Decode beside encoding/json into plain structs (BenchmarkDecode*).
 # The raw figures stay in bench/out/engine.txt for benchstat:
@@ -11,9 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
 go test -run '^$' -bench 'CheckVsNaive|BenchmarkDecode' -count "${1:-6}" -timeout 60m . | tee bench/out/engine.txt
-python3 - README.md bench/out/engine.txt <<'PY'
+python3 - bench/out/engine.txt > bench/out/engine.md <<'PY'
 import datetime, re, statistics, subprocess, sys
-readme, raw = sys.argv[1], open(sys.argv[2], encoding="utf-8").read()
+raw = open(sys.argv[1], encoding="utf-8").read()
 fig = {}  # (benchmark, workload, impl) -> [(ns/op, B/op)]
 for m in re.finditer(r"^Benchmark(CheckVsNaive|DecodeEncodingJSON|Decode)/(\w+?)(?:/impl=([\w-]+))?-\d+\s+\d+\s+([\d.]+) ns/op.*?(\d+) B/op", raw, re.M):
     fig.setdefault((m[1], m[2], m[3] or ""), []).append((float(m[4]), int(m[5])))
@@ -35,10 +35,6 @@ for w in work:
     c, j = ("Decode", w, ""), ("DecodeEncodingJSON", w, "")
     if c in fig and j in fig:
         out.append(f"| {w} | {ms(med(c))} | {ms(med(j))} | {med(j) / med(c):.3g}x | {mem(c) / 1024:.0f} KiB | {mem(j) / 1024:.0f} KiB |")
-text = open(readme, encoding="utf-8").read()
-b, e = "<!-- engine:begin -->", "<!-- engine:end -->"
-pre, rest = text.split(b, 1)
-_, post = rest.split(e, 1)
-open(readme, "w", encoding="utf-8").write(pre + b + "\n" + "\n".join(out) + "\n" + e + post)
-print("README.md: engine tables updated", file=sys.stderr)
+print("\n".join(out))
 PY
+python3 bench/splice.py docs/performance.md engine bench/out/engine.md

@@ -1,34 +1,36 @@
 #!/usr/bin/env bash
 # Time the built CLI beside Apache Annotator and hand-written Python with the
-# shared benchmark kit (../shared/bench), check every answer, and write the
-# kit's tables into README.md between the "kit:begin" and "kit:end" markers,
+# benchmark kit in bench/kit/, check every answer, and write the kit's tables
+# into docs/performance.md between the "kit:begin" and "kit:end" markers,
 # with the date and the machine.
 #
 #   bench/kit.sh [--quick] [--workloads a,b] [--peers a,b]
 #
-# Needs python3, node and npm (the kit installs Apache Annotator from npm into
-# its cache folder). A full run takes about ten minutes: the peers need
-# minutes on the adversarial workloads.
+# Needs go, python3, node and npm; the kit installs Apache Annotator itself
+# (npm ci from bench/kit/node/package-lock.json) into its scratch folder,
+# bench/out/kit/. A full run takes about ten minutes: the peers need minutes
+# on the adversarial workloads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-kit=${CITECHECK_BENCH_KIT:-$root/../shared/bench}
-[ -x "$kit/run_all.sh" ] || [ -f "$kit/run_all.sh" ] || { echo "bench/kit.sh: no kit at $kit" >&2; exit 2; }
+for tool in go python3 node npm; do
+  command -v "$tool" >/dev/null || { echo "bench/kit.sh: $tool is not installed (the kit's peers need python3, node and npm)" >&2; exit 2; }
+done
 mkdir -p bench/out
 export BENCH_DIR="$root/bench/out/kit" # the kit's scratch copy: workloads, Node peer
 go build -o bench/out/citecheck ./cmd/citecheck
-bash "$kit/run_all.sh" --candidate "$root/bench/out/citecheck run citation-batch-check 1.0.0 --input {}" \
+bash bench/kit/run_all.sh --candidate "$root/bench/out/citecheck run citation-batch-check 1.0.0 --input {}" \
   --candidate-name citecheck --md "$root/bench/out/kit.md" --json "$root/bench/out/kit.json" "$@"
 # The engine's in-process time on the same bodies (Check after decoding, as
 # the peers report theirs), right after the peers, to sit beside them.
 CITECHECK_KIT_WORKLOADS="$BENCH_DIR/workloads" go test -run '^$' -bench KitWorkload -count 5 . \
   > bench/out/kitworkload.txt
-python3 - "$root/README.md" "$root/bench/out/kit.md" "$root/bench/out/kit.json" "$root/bench/out/kitworkload.txt" <<'PY'
+python3 - "$root/bench/out/kit.md" "$root/bench/out/kit.json" "$root/bench/out/kitworkload.txt" > bench/out/kit-page.md <<'PY'
 import datetime, json, platform, re, subprocess, sys
-readme, md = sys.argv[1], open(sys.argv[2], encoding="utf-8").read().strip()
-kit = json.load(open(sys.argv[3], encoding="utf-8"))
+md = open(sys.argv[1], encoding="utf-8").read().strip()
+kit = json.load(open(sys.argv[2], encoding="utf-8"))
 best = {}  # (workload, stage) -> best ns/op of the Go benchmark
-for line in open(sys.argv[4], encoding="utf-8"):
+for line in open(sys.argv[3], encoding="utf-8"):
     m = re.match(r"BenchmarkKitWorkload/(\w+)/stage=(\w+)-\d+\s+\d+\s+([\d.]+) ns/op", line)
     if m:
         k = (m[1], m[2])
@@ -51,18 +53,11 @@ for w, peers in kit["results"].items():
     ratio = "-" if py is None else ("~" if py_est else "") + f"{py / (c / 1e6):.3g}x"
     rows.append(f"| {w} | {c / 1e6:.3g} ms | {r / 1e6:.3g} ms | {f(py, py_est)} | {f(an, an_est)} | {ratio} |")
 md += "\n" + "\n".join(rows)
-md = md.replace("### ", "#### ")  # the kit's headings sit under the README's "###"
 cpu = subprocess.run("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2", shell=True,
                      capture_output=True, text=True).stdout.strip()
 head = (f"Measured {datetime.date.today().isoformat()} on {platform.machine()}, {cpu}, "
         f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, "
         "with `bench/kit.sh`.\n\n")
-text = open(readme, encoding="utf-8").read()
-b, e = "<!-- kit:begin -->", "<!-- kit:end -->"
-if b not in text or e not in text:
-    sys.exit("README.md has no kit markers")
-pre, rest = text.split(b, 1)
-_, post = rest.split(e, 1)
-open(readme, "w", encoding="utf-8").write(pre + b + "\n" + head + md + "\n" + e + post)
-print("README.md: kit tables updated", file=sys.stderr)
+print(head + md)
 PY
+python3 bench/splice.py docs/performance.md kit bench/out/kit-page.md

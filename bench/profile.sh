@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU and allocation profiles of the costliest call, a maximum-size body
 # (BenchmarkRun/max_limits: 1 MiB, 16,777,216 scan units), into bench/out/,
-# and their top entries into README.md between the "profile:begin" and
+# and their top entries into docs/performance.md between the "profile:begin" and
 # "profile:end" markers. Explore further with
 #   go tool pprof -http=: bench/out/citecheck.test bench/out/cpu.prof
 set -euo pipefail
@@ -19,13 +19,4 @@ top() { go tool pprof -top -nodecount=12 "$@" 2>/dev/null | sed -n '/flat%/,$p';
   top -sample_index=alloc_space bench/out/citecheck.test bench/out/mem.prof
   echo '```'
 } > bench/out/profile.md
-python3 - README.md bench/out/profile.md <<'PY'
-import sys
-readme, md = sys.argv[1], open(sys.argv[2], encoding="utf-8").read().strip()
-text = open(readme, encoding="utf-8").read()
-b, e = "<!-- profile:begin -->", "<!-- profile:end -->"
-pre, rest = text.split(b, 1)
-_, post = rest.split(e, 1)
-open(readme, "w", encoding="utf-8").write(pre + b + "\n" + md + "\n" + e + post)
-print("README.md: profile tops updated", file=sys.stderr)
-PY
+python3 bench/splice.py docs/performance.md profile bench/out/profile.md

@@ -121,7 +121,7 @@ func (s *Server) serveCatalogue(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveContract is GET /v1/tools/{id}/versions/{version}: the contract
-// byte for byte as published (SPEC: "served unchanged").
+// byte for byte as published (spec §4.2).
 func (s *Server) serveContract(w http.ResponseWriter, r *http.Request) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 		writeError(w, r, e)

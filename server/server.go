@@ -1,5 +1,5 @@
 // Package server is the HTTP face of citecheck: the routes of the tool page
-// (SPEC §4) over the same engine the CLI runs in-process, plus MCP over
+// (spec §4) over the same engine the CLI runs in-process, plus MCP over
 // streamable HTTP and, through [NewMCPServer], over stdio.
 //
 // A [Server] is an http.Handler with no global state: its metrics live on

@@ -18,7 +18,7 @@ import (
 )
 
 // The CLI is driven in-process through run(), with the streams it would get
-// from the operating system replaced by buffers. SPEC §4.4: the output is
+// from the operating system replaced by buffers. spec §4.4: the output is
 // the envelope on one line, the exit status is 0 valid, 1 a citation failed,
 // 2 an error (error object on stdout, one line on stderr).
 
