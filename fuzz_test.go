@@ -19,7 +19,7 @@ import (
 //
 // Written to be obviously right rather than fast: every occurrence is found
 // by comparing at every index, and every detail member is set where the
-// SPEC's tables say. It shares nothing with the engine but jsontext's string
+// spec's tables say. It shares nothing with the engine but jsontext's string
 // quoting, through testkit.AppendJSONString (so that equal results are equal
 // bytes; encoding/json would write "&" as "\u0026").
 
