@@ -196,6 +196,23 @@ func holdSlots(s *Server) (entered chan struct{}, release func()) {
 	return entered, func() { once.Do(func() { close(gate) }) }
 }
 
+// answer is what a request got: its status and body.
+type answer struct {
+	status int
+	body   []byte
+}
+
+// postAsync posts body to url in the background; the answer arrives on the
+// channel it returns.
+func postAsync(t testing.TB, url string, body []byte) <-chan answer {
+	got := make(chan answer, 1)
+	go func() {
+		resp, b := post(t, url, body)
+		got <- answer{resp.StatusCode, b}
+	}()
+	return got
+}
+
 // TestBurst: with every slot held, one more request waits QueueWait and is
 // refused with 503, Retry-After and the overloaded error; the held ones
 // then finish normally.
@@ -271,15 +288,7 @@ func TestShutdownLetsInFlightFinish(t *testing.T) {
 	ts := start(t, Config{ShutdownTimeout: 10 * time.Second})
 	entered, release := holdSlots(ts.Server)
 	example := exampleInput(t)
-	type answer struct {
-		status int
-		body   []byte
-	}
-	got := make(chan answer, 1)
-	go func() {
-		resp, body := post(t, ts.URL+executePath, example)
-		got <- answer{resp.StatusCode, body}
-	}()
+	got := postAsync(t, ts.URL+executePath, example)
 	<-entered
 	stopped := make(chan error, 1)
 	go func() { stopped <- ts.stop() }()

@@ -295,7 +295,8 @@ func newOpenAPIDoc(t *toolInfo) *openAPIDoc {
 			Version: t.Version,
 			Description: "citecheck runs the tool " + toolName + ": " + t.Description +
 				" Every error is {\"error\": {code, message, path, …}} with the status of its code. " +
-				"Operations marked x-citecheck-beyond-contract are this service's own, beyond the tool page's routes.",
+				"Operations marked x-citecheck-beyond-contract are this service's own, beyond the tool page's routes. " +
+				"GET / redirects (302) to the tool page; any other path is 404 not_found.",
 		},
 		Tags: []oaTag{
 			{"tool", "Run the tool."},

@@ -28,15 +28,7 @@ func TestReadyzTurns503WhenShutdownBegins(t *testing.T) {
 
 	entered, release := holdSlots(ts.Server)
 	example := exampleInput(t)
-	type answer struct {
-		status int
-		body   []byte
-	}
-	inFlight := make(chan answer, 1)
-	go func() {
-		resp, body := post(t, ts.URL+executePath, example)
-		inFlight <- answer{resp.StatusCode, body}
-	}()
+	inFlight := postAsync(t, ts.URL+executePath, example)
 	<-entered // the request holds a slot: it is in flight
 
 	stopped := make(chan error, 1)

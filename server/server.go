@@ -69,9 +69,10 @@ type Config struct {
 
 	// AllowedOrigins are the web origins ("https://app.example.org", or
 	// "*" for any) whose pages may call the service from a browser. The
-	// CORS answers (cors.go) and /mcp's Origin check both read this one
-	// list, so a page is let in everywhere or nowhere. Empty (the
-	// default): no cross-origin access. See [CheckOrigin] for the form.
+	// CORS answers (cors.go) read it, and so must any Origin check (as
+	// /mcp's), through [Server.OriginAllowed]: a page is let in everywhere
+	// or nowhere. Empty (the default): no cross-origin access. See
+	// [CheckOrigin] for the form.
 	AllowedOrigins []string
 
 	// DrainDelay is how long, once shutdown begins, the service keeps
