@@ -19,34 +19,8 @@ const chromiumPath = "/usr/bin/chromium"
 // failing span is marked in the source text, at code point positions.
 func TestToolPageInBrowser(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("starts a headless Chromium")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("skipping the browser test: %s is absent (apt-get install -y chromium)", chromiumPath)
-	}
 	ts := start(t, Config{})
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
+	ctx := browser(t)
 
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(ts.URL+"/tools/citation-batch-check"),
@@ -149,6 +123,41 @@ func TestToolPageInBrowser(t *testing.T) {
 			t.Errorf("status %q", status)
 		}
 	})
+}
+
+// browser starts headless Chromium for the test, skipping it where
+// Chromium is absent, and returns a context that drives one tab (closed
+// when the test ends).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a headless Chromium")
+	}
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("skipping the browser test: %s is absent (apt-get install -y chromium)", chromiumPath)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(cancelBrowser)
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // text is the text of the first element matching the CSS selector.

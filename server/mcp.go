@@ -193,8 +193,8 @@ func mcpOutputSchema(t *toolInfo) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"result":`)
 	b.Write(t.Output)
-	b.WriteString(`,"error":{"type":"object","additionalProperties":false,"required":["code","message","path"],"properties":{` +
-		`"code":{"type":"string"},"message":{"type":"string"},"path":{"type":"string"},` +
-		`"limit":{"type":"string"},"max":{"type":"integer"},"actual":{"type":"integer"}}}}}`)
+	b.WriteString(`,"error":`)
+	b.Write(errorObjectSchema())
+	b.WriteString(`}}`)
 	return b.Bytes()
 }

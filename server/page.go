@@ -43,6 +43,7 @@ type pageStatic struct {
 type pageData struct {
 	pageStatic
 	Base, ContractURL, ExecuteURL, MCPURL, CatalogueURL string
+	OpenAPIPath, OpenAPIURL                             string
 	Curl, CLI, DesktopConfig, HTTPConfig                string
 }
 
@@ -121,6 +122,8 @@ func (p *pageRenderer) render(buf *bytes.Buffer, base string) error {
 		ExecuteURL:   base + p.static.ExecutePath,
 		MCPURL:       base + pathMCP,
 		CatalogueURL: base + pathCatalogue,
+		OpenAPIPath:  pathOpenAPI,
+		OpenAPIURL:   base + pathOpenAPI,
 	}
 	d.Curl = "curl -X POST " + shellQuote(d.ExecuteURL) + " \\\n  -H 'Content-Type: application/json' \\\n  -d " + shellQuote(p.static.ExampleInputCompact)
 	d.CLI = "citecheck run " + p.static.ID + " " + p.static.Version + " --input input.json --base-url " + shellQuote(base)

@@ -67,6 +67,21 @@ type Config struct {
 	// connections. Default 15 s.
 	ShutdownTimeout time.Duration
 
+	// AllowedOrigins are the web origins ("https://app.example.org", or
+	// "*" for any) whose pages may call the service from a browser. The
+	// CORS answers (cors.go) read it, and so must any Origin check (as
+	// /mcp's), through [Server.OriginAllowed]: a page is let in everywhere
+	// or nowhere. Empty (the default): no cross-origin access. See
+	// [CheckOrigin] for the form.
+	AllowedOrigins []string
+
+	// DrainDelay is how long, once shutdown begins, the service keeps
+	// serving with GET /readyz answering 503, before it stops accepting:
+	// the time a load balancer needs to see it unready and stop sending
+	// (its probe interval times its failure threshold). Default 0: stop
+	// at once, as a process run by hand should.
+	DrainDelay time.Duration
+
 	// Logger receives one JSON access-log line per request and the
 	// service's own events. Default: discard (the CLI passes a JSON
 	// handler on standard error).
@@ -83,6 +98,9 @@ type Server struct {
 	slots   chan struct{} // the in-flight bound: a buffered channel as a semaphore
 	tool    *toolInfo
 	page    *pageRenderer
+	origins origins     // Config.AllowedOrigins, parsed
+	ready   readiness   // GET /readyz: flips to draining when shutdown begins
+	openapi *openAPIDoc // GET /openapi.json, generated once from the contract
 
 	// testHookHoldingSlot, when set (by tests in this package), runs while
 	// a request holds a check slot, before its body is read: it lets a test
@@ -123,7 +141,9 @@ func New(cfg Config) *Server {
 		tool:    tool,
 	}
 	s.page = newPageRenderer(tool)
-	s.handler = s.observe(s.routes())
+	s.origins = newOrigins(cfg.AllowedOrigins)
+	s.openapi = newOpenAPIDoc(tool)
+	s.handler = s.observe(s.cors(s.routes()))
 	return s
 }
 
@@ -172,6 +192,8 @@ func (s *Server) routes() http.Handler {
 	route(pathHealth, map[string]http.HandlerFunc{http.MethodGet: serveHealth}, false)
 	route(pathMetrics, map[string]http.HandlerFunc{http.MethodGet: s.metrics.handler().ServeHTTP}, false)
 	route(pathMCP, map[string]http.HandlerFunc{http.MethodPost: s.mcpHandler().ServeHTTP}, false)
+	route(pathReady, map[string]http.HandlerFunc{http.MethodGet: s.serveReady}, false)
+	route(pathOpenAPI, map[string]http.HandlerFunc{http.MethodGet: s.serveOpenAPI}, false)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 			// The root has nothing of its own: send people to the tool.
@@ -285,6 +307,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
+	s.drain()
 	s.log.Info("shutting down", "grace", s.cfg.ShutdownTimeout.String())
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.ShutdownTimeout)
 	defer cancel()

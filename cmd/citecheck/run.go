@@ -29,7 +29,9 @@ const (
       --all     check every citation, not only up to the first failure ({"all": …})
       --format  text: a report for people, with the source around each failure
   citecheck contract            print the embedded contract JSON
-  citecheck serve [--addr HOST:PORT]
+  citecheck serve [--addr HOST:PORT] [--cors-origin ORIGIN]… [--drain-delay D]
+      every flag also from CITECHECK_<FLAG> (CITECHECK_ADDR, CITECHECK_MAX_IN_FLIGHT, …); a flag wins
+  citecheck version             the module version and VCS revision of this build
   citecheck mcp                 MCP over stdio, for desktop clients`
 )
 
@@ -49,6 +51,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdServe(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		return cmdMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "version", "--version", "-version":
+		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprintln(stdout, usageString)
 		return exitValid

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"os"
 	"time"
 
 	"github.com/citecheck/citecheck/server"
@@ -29,7 +30,12 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.DurationVar(&cfg.QueueWait, "queue-wait", time.Second, "how long a request waits for a slot before 503 overloaded")
 	fs.DurationVar(&cfg.ReadTimeout, "read-timeout", 30*time.Second, "limit on reading a whole request, body included")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "grace for in-flight requests on SIGINT/SIGTERM")
+	fs.DurationVar(&cfg.DrainDelay, "drain-delay", 0, "on SIGINT/SIGTERM, serve this long with /readyz at 503 before draining (behind a load balancer)")
+	fs.Var((*originList)(&cfg.AllowedOrigins), "cors-origin", "let web pages of this origin (scheme://host[:port], or *) call the service; repeatable")
 	if err := fs.Parse(args); err != nil {
+		return usage(stderr, "serve: "+err.Error())
+	}
+	if err := applyEnv(fs, os.LookupEnv); err != nil {
 		return usage(stderr, "serve: "+err.Error())
 	}
 	if fs.NArg() > 0 {

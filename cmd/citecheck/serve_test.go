@@ -21,12 +21,19 @@ import (
 // status.
 func serveCLI(t *testing.T, extra ...string) (baseURL string, stop func() int) {
 	t.Helper()
+	return serveCLIArgs(t, append([]string{"--addr", "127.0.0.1:0"}, extra...)...)
+}
+
+// serveCLIArgs is serveCLI with exactly these arguments after "serve" (the
+// address may come from CITECHECK_ADDR).
+func serveCLIArgs(t *testing.T, args ...string) (baseURL string, stop func() int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	outR, outW := io.Pipe()
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		code := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, extra...), strings.NewReader(""), outW, &stderr)
+		code := run(ctx, append([]string{"serve"}, args...), strings.NewReader(""), outW, &stderr)
 		outW.Close()
 		done <- code
 	}()
