@@ -11,48 +11,33 @@ import (
 )
 
 // serveExecute is POST /v1/tools/{id}/versions/{version}/execute. The checks
-// run cheapest first, and none reads the body before the request holds a
-// check slot: a refused request costs no memory.
+// run cheapest first; the body is read under the body memory budget before
+// the request takes a check slot, and the answer written after it gives
+// the slot back (admission.go).
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 		writeError(w, r, e)
 		return
 	}
-	release := s.admit(w, r, citecheck.MaxInputBytes, tooLarge)
+	body, a := s.admitBody(w, r, citecheck.MaxInputBytes, readBody, tooLarge)
+	if a == nil {
+		return
+	}
+	defer a.end()
+	release := s.acquire(r)
 	if release == nil {
+		a.answer(w, func() { s.overloaded(w, r, "too many requests in flight") })
 		return
 	}
 	defer release()
 	if s.testHookHoldingSlot != nil {
 		s.testHookHoldingSlot(r)
 	}
-	body, e := readBody(w, r)
-	if e != nil {
-		writeError(w, r, e)
-		return
-	}
 	res, e := citecheck.Run(body)
-	writeEnvelope(w, r, res, e)
-}
-
-// admit runs the checks that a request with a body passes before it is
-// read, cheapest first: its media type, its declared length (over maxBody is
-// refused before a byte is read; net/http then closes the connection rather
-// than drain it), and a check slot. It returns the slot's release, or nil
-// when it has answered the request itself.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request, maxBody int64, tooBig func() *citecheck.Error) (release func()) {
-	if e := checkMediaType(r); e != nil {
-		writeError(w, r, e)
-		return nil
-	}
-	if r.ContentLength > maxBody {
-		writeError(w, r, tooBig())
-		return nil
-	}
-	if release = s.acquire(r); release == nil {
-		s.overloaded(w, r)
-	}
-	return release
+	release()
+	status, out := envelope(r, res, e)
+	a.hold(len(out))
+	a.answer(w, func() { writeJSON(w, status, out) })
 }
 
 // readBody reads the request body under max_input_bytes, answering exactly

@@ -29,7 +29,7 @@ const (
       --all     check every citation, not only up to the first failure ({"all": …})
       --format  text: a report for people, with the source around each failure
   citecheck contract            print the embedded contract JSON
-  citecheck serve [--addr HOST:PORT]
+  citecheck serve [--addr HOST:PORT] [flags]   the HTTP service; serve --help lists every flag
   citecheck mcp                 MCP over stdio, for desktop clients`
 )
 
