@@ -179,8 +179,9 @@ func cannedError(b []byte) (*citecheck.Error, int, bool) {
 	if err != nil || status < 400 {
 		return nil, 0, false
 	}
-	_, text, ok := bytes.Cut(rest, cannedHeaders)
-	if !ok || !bytes.HasPrefix(text, rest[:3]) {
+	// The canned headers right after the status line, and nothing else.
+	line, text, ok := bytes.Cut(rest, cannedHeaders)
+	if !ok || bytes.ContainsAny(line, "\r\n") {
 		return nil, 0, false
 	}
 	msg := "http: " + citecheck.Echo(text).String()
