@@ -321,6 +321,7 @@ func TestMCPRefusesBatchesAndMangledIDs(t *testing.T) {
 		{"exponent id", ping("1e3"), false},
 		{"id past 2^53", ping("9007199254740993"), false},
 		{"id past 2^63", ping("9223372036854775808"), false},
+		{"minus zero id", ping("-0"), false},
 		{"object id", ping("{}"), false},
 		{"not JSON", "not json", false},
 		{"integer id", ping("9007199254740991"), true},

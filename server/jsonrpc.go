@@ -58,7 +58,7 @@ func vetMessage(msg []byte) *rpcProblem {
 		case '0':
 			if !safeIntegerLiteral(val) {
 				return &rpcProblem{jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-					"Invalid Request: id %s is neither a string nor an integer within ±(2^53−1), so it could not be answered as sent", citecheck.Echo(val))}
+					"Invalid Request: id %s is neither a string nor an integer within ±(2^53−1) written plainly, so it could not be answered as sent", citecheck.Echo(val))}
 			}
 		default:
 			return &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: an id is a string or an integer"}
@@ -67,11 +67,12 @@ func vetMessage(msg []byte) *rpcProblem {
 	return nil
 }
 
-// safeIntegerLiteral reports whether a JSON number is written as an integer
-// (no fraction, no exponent) within ±maxRPCID.
+// safeIntegerLiteral reports whether a JSON number is an integer within
+// ±maxRPCID written as the SDK writes it back: no fraction, no exponent,
+// no "-0".
 func safeIntegerLiteral(lit []byte) bool {
 	n, err := strconv.ParseInt(string(lit), 10, 64)
-	return err == nil && n >= -maxRPCID && n <= maxRPCID
+	return err == nil && n >= -maxRPCID && n <= maxRPCID && strconv.FormatInt(n, 10) == string(lit)
 }
 
 // rpcError is a JSON-RPC error response with a null id: the one a server
