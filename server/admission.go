@@ -195,6 +195,22 @@ func (s *Server) admitBody(w http.ResponseWriter, r *http.Request, maxBody int64
 	return body, a
 }
 
+// check runs run in a check slot, waiting up to QueueWait for one, and
+// writes the answer run produced after giving the slot back: gates 2 and
+// 3. run returns the answer's size and the function that writes it.
+func (a *admission) check(w http.ResponseWriter, r *http.Request, run func() (size int, write func())) {
+	release := a.s.acquire(r)
+	if release == nil {
+		a.answer(w, func() { a.s.overloaded(w, r, "too many requests in flight") })
+		return
+	}
+	defer release() // for a panic in run; release is idempotent
+	size, write := run()
+	release()
+	a.hold(size)
+	a.answer(w, write)
+}
+
 // answer writes an answer under its own write deadline, after the check
 // slot is released, with the answer's bytes (not the body's) held on the
 // budget until it is written (see hold); then it releases the reservation.

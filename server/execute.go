@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -24,20 +25,14 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer a.end()
-	release := s.acquire(r)
-	if release == nil {
-		a.answer(w, func() { s.overloaded(w, r, "too many requests in flight") })
-		return
-	}
-	defer release()
-	if s.testHookHoldingSlot != nil {
-		s.testHookHoldingSlot(r)
-	}
-	res, e := citecheck.Run(body)
-	release()
-	status, out := envelope(r, res, e)
-	a.hold(len(out))
-	a.answer(w, func() { writeJSON(w, status, out) })
+	a.check(w, r, func() (int, func()) {
+		if s.testHookHoldingSlot != nil {
+			s.testHookHoldingSlot(r)
+		}
+		res, e := citecheck.Run(body)
+		status, out := envelope(r, res, e)
+		return len(out), func() { writeJSON(w, status, out) }
+	})
 }
 
 // readBody reads the request body under max_input_bytes, answering exactly
@@ -85,7 +80,7 @@ func checkMediaType(r *http.Request) *citecheck.Error {
 	if ok {
 		return nil
 	}
-	got := "Content-Type is " + strconv.Quote(ct)
+	got := fmt.Sprintf("Content-Type is %q", citecheck.Echo(ct))
 	if ct == "" {
 		got = "Content-Type is missing"
 	}

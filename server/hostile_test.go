@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -188,29 +189,57 @@ func dialSmallWindow(t *testing.T, addr string) net.Conn {
 // member named with n bytes, which the error's path repeats exactly.
 func bigErrorBody(n int) []byte { return []byte(`{"` + strings.Repeat("n", n) + `":1}`) }
 
+// nonReaders sends n requests whose error answer is about size bytes on
+// connections with small buffers, and never reads the answers.
+func nonReaders(t *testing.T, addr string, n, size int) []net.Conn {
+	body := bigErrorBody(size)
+	var conns []net.Conn
+	for range n {
+		c := dialSmallWindow(t, addr)
+		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", executePath, len(body), body)
+		conns = append(conns, c)
+	}
+	return conns
+}
+
 // TestNonReadingClientsDoNotHoldSlots: twice as many clients as slots send
 // a request whose answer is about 256 KiB and never read it. Their answers
-// are written after their slots are released, so a fast client is served
-// while they block; their answers hold body memory until WriteTimeout
-// ends them, and then it is all given back.
+// are written after their slots are released, so while they block, their
+// answers hold body memory and no slot, and fast clients are served.
 func TestNonReadingClientsDoNotHoldSlots(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const slots, n = 2, 4
-	ts := startOn(t, Config{MaxInFlight: slots, QueueWait: 100 * time.Millisecond, WriteTimeout: 2 * time.Second},
-		smallBuffers{ln})
-	body := bigErrorBody(256 << 10)
-	for range n {
-		c := dialSmallWindow(t, ln.Addr().String())
-		fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", executePath, len(body), body)
-	}
+	const slots, n, size = 2, 4, 256 << 10
+	ts := startOn(t, Config{MaxInFlight: slots, QueueWait: 10 * time.Second, WriteTimeout: time.Minute}, smallBuffers{ln})
+	conns := nonReaders(t, ln.Addr().String(), n, size)
 	waitFor(t, "the answers to block in their writes", func() bool {
-		return ts.bodies.inUse() >= n*int64(len(body)) && len(ts.slots) == 0
+		return ts.bodies.inUse() >= n*size && len(ts.slots) == 0
 	})
 	fastClientsServed(t, ts, 2*slots)
-	waitFor(t, "WriteTimeout to end the blocked answers", func() bool { return ts.bodies.inUse() == 0 })
+	for _, c := range conns {
+		c.Close()
+	}
+	waitFor(t, "the closed clients' answers to give their memory back", func() bool { return ts.bodies.inUse() == 0 })
+}
+
+// TestAnswerWriteDeadline: an answer nobody reads is abandoned at
+// WriteTimeout from when it was ready, and its memory given back, while
+// its client still holds the connection open.
+func TestAnswerWriteDeadline(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	ts := startOn(t, Config{WriteTimeout: 300 * time.Millisecond, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}, smallBuffers{ln})
+	nonReaders(t, ln.Addr().String(), 1, 256<<10)
+	// The access-log line is written when the handler returns.
+	waitFor(t, "the unread answer's handler to return", func() bool { return strings.Contains(logs.String(), `"outcome":"invalid_input"`) })
+	if n := ts.bodies.inUse(); n != 0 {
+		t.Errorf("%d bytes of body memory still held", n)
+	}
 }
 
 // TestErrorAnswersAreSmall: an answer to a body with a huge member name or
@@ -496,4 +525,14 @@ func TestNetHTTPOwnErrorsAreErrorObjects(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWriteDeadlineStartsWhenTheAnswerIsReady: a check that takes longer
+// than WriteTimeout still gets its answer to a client that reads it: the
+// deadline runs from when the answer is ready, not from the request head.
+func TestWriteDeadlineStartsWhenTheAnswerIsReady(t *testing.T) {
+	const writeTimeout = 300 * time.Millisecond
+	ts := start(t, Config{WriteTimeout: writeTimeout})
+	ts.testHookHoldingSlot = func(*http.Request) { time.Sleep(2 * writeTimeout) } // a slow check
+	fastClientsServed(t, ts, 1)
 }

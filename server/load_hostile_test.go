@@ -149,49 +149,25 @@ func TestLoadSlowClients(t *testing.T) {
 	var attackers sync.WaitGroup
 	addr := strings.TrimPrefix(ts.URL, "http://")
 	var cut, unread atomic.Int64
+	big := bigErrorBody(citecheck.MaxInputBytes - 16)
 	for range slots {
 		attackers.Add(2)
-		go func() { // a slow sender: head, one byte, then nothing; again when cut
-			defer attackers.Done()
-			for {
-				select {
-				case <-stopAttack:
-					return
-				default:
-				}
-				c, err := net.Dial("tcp", addr)
-				if err != nil {
-					continue
-				}
-				fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", executePath, citecheck.MaxInputBytes)
-				go func() { <-stopAttack; c.Close() }()
-				io.Copy(io.Discard, c) // until the server cuts it
-				c.Close()
-				cut.Add(1)
+		go attack(&attackers, stopAttack, addr, func(c net.Conn) {
+			// A slow sender: head, one byte, then nothing; again when cut.
+			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", executePath, citecheck.MaxInputBytes)
+			go func() { <-stopAttack; c.Close() }()
+			io.Copy(io.Discard, c) // until the server cuts it
+			cut.Add(1)
+		})
+		go attack(&attackers, stopAttack, addr, func(c net.Conn) {
+			// A non-reader: a request with a ~1 MiB answer, never read.
+			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", executePath, len(big), big)
+			unread.Add(1)
+			select {
+			case <-stopAttack:
+			case <-time.After(ts.cfg.WriteTimeout):
 			}
-		}()
-		go func() { // a non-reader: a request with a ~1 MiB answer, never read
-			defer attackers.Done()
-			big := bigErrorBody(citecheck.MaxInputBytes - 16)
-			for {
-				select {
-				case <-stopAttack:
-					return
-				default:
-				}
-				c, err := net.Dial("tcp", addr)
-				if err != nil {
-					continue
-				}
-				fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", executePath, len(big), big)
-				unread.Add(1)
-				select {
-				case <-stopAttack:
-				case <-time.After(ts.cfg.WriteTimeout):
-				}
-				c.Close()
-			}
-		}()
+		})
 	}
 	attacked := hammer(t, url, body, *loadConcurrency)
 	close(stopAttack)
@@ -202,6 +178,25 @@ func TestLoadSlowClients(t *testing.T) {
 	t.Logf("fast throughput under attack / alone = %.0f %%", 100*attacked.rps()/alone.rps())
 	if attacked.errors > 0 {
 		t.Errorf("%d fast requests failed under attack", attacked.errors)
+	}
+}
+
+// attack runs one attacker until stop: dial, act on the connection, close
+// it, and again.
+func attack(wg *sync.WaitGroup, stop <-chan struct{}, addr string, act func(net.Conn)) {
+	defer wg.Done()
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			continue
+		}
+		act(c)
+		c.Close()
 	}
 }
 

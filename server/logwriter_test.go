@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -13,21 +11,12 @@ import (
 // nobody reads does.
 type gatedWriter struct {
 	open chan struct{}
-	mu   sync.Mutex
-	buf  bytes.Buffer
+	syncBuffer
 }
 
 func (g *gatedWriter) Write(p []byte) (int, error) {
 	<-g.open
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.buf.Write(p)
-}
-
-func (g *gatedWriter) String() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.buf.String()
+	return g.syncBuffer.Write(p)
 }
 
 // TestLogWriterDropsRatherThanBlocks: with the underlying writer blocked,

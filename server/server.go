@@ -76,8 +76,8 @@ type Config struct {
 	// with 403, as the MCP specification requires. Default none.
 	AllowedOrigins []string
 
-	// QueueWait is how long a request waits for a slot before it is
-	// refused with 503 overloaded and Retry-After. Default 1 s: long
+	// QueueWait is how long a request waits for a check slot, or for body
+	// memory, before it is refused with 503 overloaded and Retry-After. Default 1 s: long
 	// enough to ride out a burst, short enough that a client is not left
 	// hanging when the service is saturated.
 	QueueWait time.Duration
@@ -228,7 +228,7 @@ func (s *Server) routes() http.Handler {
 			http.Redirect(w, r, "/tools/"+citecheck.ToolID, http.StatusFound)
 			return
 		}
-		writeError(w, r, notFound("no route "+r.Method+" "+r.URL.Path+"; see GET "+pathCatalogue))
+		writeError(w, r, notFound("no route "+citecheck.Echo(r.Method+" "+r.URL.Path).String()+"; see GET "+pathCatalogue))
 	})
 	return mux
 }
@@ -255,7 +255,7 @@ func (s *Server) methodNotAllowed(allow string, toolScoped bool) http.HandlerFun
 		}
 		w.Header().Set("Allow", allow)
 		writeError(w, r, &citecheck.Error{Code: citecheck.CodeMethodNotAllowed,
-			Message: r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + allow})
+			Message: citecheck.Echo(r.Method).String() + " is not allowed on " + citecheck.Echo(r.URL.Path).String() + "; allowed: " + allow})
 	}
 }
 
@@ -386,18 +386,12 @@ func (s *Server) mcpHandler() http.Handler {
 			})
 			return
 		}
-		release := s.acquire(r)
-		if release == nil {
-			a.answer(w, func() { s.overloaded(w, r, "too many requests in flight") })
-			return
-		}
-		defer release()
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		ans := &mcpAnswer{header: make(http.Header)}
-		h.ServeHTTP(ans, r)
-		release()
-		a.hold(ans.body.Len())
-		a.answer(w, func() { ans.writeTo(w, r) })
+		a.check(w, r, func() (int, func()) {
+			ans := &mcpAnswer{header: make(http.Header)}
+			h.ServeHTTP(ans, r)
+			return ans.body.Len(), func() { ans.writeTo(w, r) }
+		})
 	})
 }
 
