@@ -54,7 +54,8 @@ type Config struct {
 	// before a byte of it is read, waiting up to QueueWait; its answer
 	// then takes the reservation's place until it is written. So slow or
 	// non-reading clients cost this budget, never a check slot. Default
-	// 64 MiB: 64 maximum-size bodies.
+	// 4 × MaxInFlight maximum-size bodies (16 MiB for 4 slots): the bodies
+	// in the slots, and three times as many slow or unread ones beside.
 	BodyMemory int64
 
 	// MinBodyRate, in bytes a second, is how fast a body must arrive once
@@ -162,7 +163,7 @@ func (cfg Config) withDefaults() Config {
 	setDefault(&cfg.ShutdownTimeout, 15*time.Second)
 	setDefault(&cfg.BodyRateGrace, 2*time.Second)
 	if cfg.BodyMemory <= 0 {
-		cfg.BodyMemory = 64 << 20
+		cfg.BodyMemory = 4 * int64(cfg.MaxInFlight) * citecheck.MaxInputBytes
 	}
 	if cfg.MinBodyRate <= 0 {
 		cfg.MinBodyRate = 32 << 10

@@ -26,7 +26,7 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "base URL for links in the catalogue and the tool page (default: from each request's Host)")
 	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", cfg.MaxInFlight, "checks run at once (2×GOMAXPROCS unless set)")
 	fs.DurationVar(&cfg.QueueWait, "queue-wait", cfg.QueueWait, "how long a request waits for a check slot or body memory before 503 overloaded")
-	fs.Var(byteSize{&cfg.BodyMemory}, "body-memory", "`SIZE` of the budget of request bodies being read and answers being written at once (bytes, or with KiB, MiB, GiB)")
+	fs.Var(byteSize{&cfg.BodyMemory}, "body-memory", "`SIZE` of the budget of request bodies being read and answers being written at once (bytes, or with KiB, MiB, GiB; the default is 4 MiB a check slot)")
 	fs.Var(byteSize{&cfg.MinBodyRate}, "min-body-rate", "`SIZE` a body must arrive at each second, after --body-rate-grace")
 	fs.DurationVar(&cfg.BodyRateGrace, "body-rate-grace", cfg.BodyRateGrace, "time a body may take before --min-body-rate applies")
 	fs.IntVar(&cfg.MaxConns, "max-conns", cfg.MaxConns, "open connections at most; at the bound, idle ones are closed first")
@@ -42,6 +42,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitValid
 	} else if err != nil {
 		return usage(stderr, "serve: "+err.Error())
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["body-memory"] {
+		cfg.BodyMemory = 0 // the server's default, for --max-in-flight as given
 	}
 	if fs.NArg() > 0 {
 		return usage(stderr, fmt.Sprintf("serve takes no arguments, got %q", fs.Arg(0)))

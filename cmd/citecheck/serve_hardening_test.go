@@ -169,3 +169,27 @@ func TestBlockedStderrStallsNothing(t *testing.T) {
 		t.Fatalf("exit after SIGTERM: %v", err)
 	}
 }
+
+// TestServeBodyMemoryFollowsMaxInFlight: without --body-memory, the budget
+// is 4 maximum-size bodies per check slot of --max-in-flight as given; with
+// it, what it says.
+func TestServeBodyMemoryFollowsMaxInFlight(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-in-flight", "8"}, "3.3554432e+07"},
+		{[]string{"--max-in-flight", "8", "--body-memory", "3MiB"}, "3.145728e+06"},
+	} {
+		base, _ := serveCLI(t, c.args...)
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), "\ncitecheck_body_memory_budget_bytes "+c.want+"\n") {
+			t.Errorf("%v: budget is not %s", c.args, c.want)
+		}
+	}
+}
