@@ -4,6 +4,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // LogWriter is an io.Writer for the access log that never blocks its
@@ -23,6 +24,7 @@ type LogWriter struct {
 	dropped uint64 // since the last report
 	total   uint64
 	wake    chan struct{}
+	drained chan struct{} // closed and replaced each time the queue is written out
 }
 
 // NewLogWriter returns a LogWriter over w queueing at most maxBytes (a
@@ -32,7 +34,7 @@ func NewLogWriter(w io.Writer, maxBytes int) *LogWriter {
 	if maxBytes <= 0 {
 		maxBytes = 1 << 20
 	}
-	l := &LogWriter{w: w, max: maxBytes, wake: make(chan struct{}, 1)}
+	l := &LogWriter{w: w, max: maxBytes, wake: make(chan struct{}, 1), drained: make(chan struct{})}
 	go l.run()
 	return l
 }
@@ -57,6 +59,25 @@ func (l *LogWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Flush waits up to timeout for the lines queued so far to be written, so
+// that a process's last lines (its shutdown) are not lost at exit, while a
+// blocked writer still cannot hold the exit for longer. It reports whether
+// they were.
+func (l *LogWriter) Flush(timeout time.Duration) bool {
+	l.mu.Lock()
+	empty, drained := len(l.queue) == 0 && l.queued == 0, l.drained
+	l.mu.Unlock()
+	if empty {
+		return true
+	}
+	select {
+	case <-drained:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
+}
+
 // Dropped is how many lines were dropped so far.
 func (l *LogWriter) Dropped() uint64 {
 	l.mu.Lock()
@@ -72,6 +93,12 @@ func (l *LogWriter) run() {
 			l.queue, l.dropped = nil, 0
 			l.mu.Unlock()
 			if len(lines) == 0 && dropped == 0 {
+				l.mu.Lock()
+				if len(l.queue) == 0 {
+					close(l.drained)
+					l.drained = make(chan struct{})
+				}
+				l.mu.Unlock()
 				break
 			}
 			if dropped > 0 {

@@ -41,9 +41,20 @@ func TestLogWriterDropsRatherThanBlocks(t *testing.T) {
 	if d := l.Dropped(); d < 1000-(10<<10)/100-1 {
 		t.Fatalf("%d lines dropped, want all but the ~100 that fit", d)
 	}
+	if l.Flush(50 * time.Millisecond) {
+		t.Error("Flush reports the lines written while the writer is blocked")
+	}
 	close(g.open)
-	waitFor(t, "the drop report", func() bool { return strings.Contains(g.String(), `"dropped":`) })
-	waitFor(t, "the queued lines", func() bool { return strings.Count(g.String(), "x\n") >= (10<<10)/100-1 })
+	if !l.Flush(10 * time.Second) {
+		t.Fatal("Flush timed out with the writer open")
+	}
+	if n := strings.Count(g.String(), "x\n"); n < (10<<10)/100-1 {
+		t.Errorf("%d lines written after Flush, want the ~100 queued", n)
+	}
+	waitFor(t, "the drop report", func() bool {
+		l.Write(line) // the report goes out with the next lines
+		return strings.Contains(g.String(), `"dropped":`)
+	})
 }
 
 // TestBlockedLogDoesNotStallRequests: a server whose access log goes to a

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"time"
 
 	"github.com/citecheck/citecheck/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,7 +62,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	// Through a LogWriter: a standard error nobody reads must not stall
 	// requests or the shutdown.
-	cfg.Logger = slog.New(slog.NewJSONHandler(server.NewLogWriter(stderr, 0), nil))
+	logs := server.NewLogWriter(stderr, 0)
+	defer logs.Flush(time.Second)
+	cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "citecheck: serve: %v\n", err)

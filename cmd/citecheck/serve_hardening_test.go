@@ -124,6 +124,22 @@ func TestSecondInterruptExitsAtOnce(t *testing.T) {
 	}
 	defer conn.Close()
 	io.WriteString(conn, "POST /v1/tools/citation-batch-check/versions/1.0.0/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+	// Wait until the server reads that body (it holds body memory), so the
+	// shutdown has a request in flight to wait for.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the request never reached the server")
+		}
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(body), "\ncitecheck_body_memory_bytes 100\n") {
+			break
+		}
+	}
 	cmd.Process.Signal(syscall.SIGINT)
 	for {
 		line, err := stderr.ReadString('\n')
