@@ -136,48 +136,58 @@ func TestLoadIdleConnections(t *testing.T) {
 
 // TestLoadSlowClients: throughput of fast clients alone, then with as many
 // slow senders (stalling bodies, reconnecting as soon as they are cut) and
-// as many non-readers (1 MiB answers never read) as there are check slots.
+// as many non-readers (1 MiB answers never read) as there are check slots;
+// three rounds of each, alternating, the best of each reported (the
+// machine's noise only ever slows a round down).
 func TestLoadSlowClients(t *testing.T) {
 	body := typicalBatch()
 	ts := start(t, Config{})
 	url := ts.URL + executePath
 	slots := ts.cfg.MaxInFlight
-	hammer(t, url, body, *loadConcurrency) // warm up
-	alone := hammer(t, url, body, *loadConcurrency)
-
-	stopAttack := make(chan struct{})
-	var attackers sync.WaitGroup
 	addr := strings.TrimPrefix(ts.URL, "http://")
-	var cut, unread atomic.Int64
 	big := bigErrorBody(citecheck.MaxInputBytes - 16)
-	for range slots {
-		attackers.Add(2)
-		go attack(&attackers, stopAttack, addr, func(c net.Conn) {
-			// A slow sender: head, one byte, then nothing; again when cut.
-			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", executePath, citecheck.MaxInputBytes)
-			go func() { <-stopAttack; c.Close() }()
-			io.Copy(io.Discard, c) // until the server cuts it
-			cut.Add(1)
-		})
-		go attack(&attackers, stopAttack, addr, func(c net.Conn) {
-			// A non-reader: a request with a ~1 MiB answer, never read.
-			fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", executePath, len(big), big)
-			unread.Add(1)
-			select {
-			case <-stopAttack:
-			case <-time.After(ts.cfg.WriteTimeout):
-			}
-		})
+	hammer(t, url, body, *loadConcurrency) // warm up
+	var alone, attacked throughput
+	var cut, unread, failed atomic.Int64
+	for range 3 {
+		if r := hammer(t, url, body, *loadConcurrency); alone.requests == 0 || r.rps() > alone.rps() {
+			alone = r
+		}
+		stopAttack := make(chan struct{})
+		var attackers sync.WaitGroup
+		for range slots {
+			attackers.Add(2)
+			go attack(&attackers, stopAttack, addr, func(c net.Conn) {
+				// A slow sender: head, one byte, then nothing; again when cut.
+				fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", executePath, citecheck.MaxInputBytes)
+				go func() { <-stopAttack; c.Close() }()
+				io.Copy(io.Discard, c) // until the server cuts it
+				cut.Add(1)
+			})
+			go attack(&attackers, stopAttack, addr, func(c net.Conn) {
+				// A non-reader: a request with a ~1 MiB answer, never read.
+				fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", executePath, len(big), big)
+				unread.Add(1)
+				select {
+				case <-stopAttack:
+				case <-time.After(ts.cfg.WriteTimeout):
+				}
+			})
+		}
+		r := hammer(t, url, body, *loadConcurrency)
+		close(stopAttack)
+		attackers.Wait()
+		failed.Add(int64(r.errors))
+		if attacked.requests == 0 || r.rps() > attacked.rps() {
+			attacked = r
+		}
 	}
-	attacked := hammer(t, url, body, *loadConcurrency)
-	close(stopAttack)
-	attackers.Wait()
-	t.Logf("%d slots; fast clients alone:            %v", slots, alone)
-	t.Logf("%d slots; with %d slow senders (cut and back %d times) and %d non-readers (%d requests): %v",
+	t.Logf("%d slots; fast clients alone, best of 3: %v", slots, alone)
+	t.Logf("%d slots; with %d slow senders (cut and back %d times in all) and %d non-readers (%d requests), best of 3: %v",
 		slots, slots, cut.Load(), slots, unread.Load(), attacked)
 	t.Logf("fast throughput under attack / alone = %.0f %%", 100*attacked.rps()/alone.rps())
-	if attacked.errors > 0 {
-		t.Errorf("%d fast requests failed under attack", attacked.errors)
+	if failed.Load() > 0 {
+		t.Errorf("%d fast requests failed under attack", failed.Load())
 	}
 }
 
