@@ -56,9 +56,9 @@ func LookupTool(id, version string) *Error {
 	if id == ToolID && version == ToolVersion {
 		return nil
 	}
-	what := fmt.Sprintf("tool %q", id)
+	what := fmt.Sprintf("tool %q", Echo(id))
 	if id == ToolID {
-		what = fmt.Sprintf("version %q of %s", version, id)
+		what = fmt.Sprintf("version %q of %s", Echo(version), id)
 	}
 	return &Error{Code: CodeNotFound, Path: "",
 		Message: fmt.Sprintf("no %s; available: %s %s", what, ToolID, ToolVersion)}

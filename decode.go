@@ -124,7 +124,7 @@ func syntaxError(err error) *Error {
 	path := "" // the whole body, unless one value is to blame
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		msg = strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		msg = Echo(strings.TrimPrefix(se.Err.Error(), "jsontext: ")).String()
 		switch {
 		case errors.Is(se.Err, jsontext.ErrDuplicateName):
 			path = string(se.JSONPointer) // the second of the two names
@@ -211,7 +211,7 @@ func (d *decoder) sourceRules(i int, path string, req *Request) {
 		d.sourceIDs = make(map[[2]string]int)
 	}
 	if j, dup := d.sourceIDs[key]; dup {
-		d.noteRule(invalidf(path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", path[1:], j, s.SourceID, s.Version))
+		d.noteRule(invalidf(path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", path[1:], j, Echo(s.SourceID), Echo(s.Version)))
 		return
 	}
 	d.sourceIDs[key] = i
@@ -219,7 +219,7 @@ func (d *decoder) sourceRules(i int, path string, req *Request) {
 
 func (d *decoder) unknown(path, name string) error {
 	p := path + "/" + escapePointer(name)
-	return d.fail(p, "%s: member %q is not allowed", where(p), name)
+	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 
 // object reads an object at path, calling member for each member name with
@@ -352,11 +352,11 @@ func (d *decoder) integer(path string) (int, error) {
 	n, class := parseInteger(v)
 	switch class {
 	case notInteger:
-		return 0, d.fail(path, "%s: %s is not an integer", where(path), v)
+		return 0, d.fail(path, "%s: %s is not an integer", where(path), Echo(v))
 	case outOfRange:
-		return 0, d.fail(path, "%s: not I-JSON: integer %s is outside ±(2^53−1)", where(path), v)
+		return 0, d.fail(path, "%s: not I-JSON: integer %s is outside ±(2^53−1)", where(path), Echo(v))
 	case negative:
-		return 0, d.fail(path, "%s: %s is negative (minimum 0)", where(path), v)
+		return 0, d.fail(path, "%s: %s is negative (minimum 0)", where(path), Echo(v))
 	}
 	return n, nil
 }
@@ -455,7 +455,7 @@ func (d *decoder) citationRules(path string, c *Citation, quoteSeen bool) {
 		d.citeIDs = make(map[string]int)
 	}
 	if j, dup := d.citeIDs[c.CitationID]; dup {
-		d.noteRule(invalidf(path+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", path[1:], j, c.CitationID))
+		d.noteRule(invalidf(path+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", path[1:], j, Echo(c.CitationID)))
 		return
 	}
 	d.citeIDs[c.CitationID] = len(d.citeIDs)
@@ -539,7 +539,7 @@ func (d *decoder) selector(path string) (Selector, error) {
 		if !seen.typ {
 			return s, d.fail(path, "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", path[1:])
 		}
-		return s, d.fail(path+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", path[1:], typ)
+		return s, d.fail(path+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", path[1:], Echo(typ))
 	}
 	return s, nil
 }
@@ -675,7 +675,7 @@ func where(path string) string {
 		return "body"
 	}
 	if !strings.ContainsFunc(path, isLineBreaking) {
-		return path[1:]
+		return Echo(path[1:]).String()
 	}
 	var b strings.Builder
 	for _, r := range path[1:] {
@@ -685,7 +685,7 @@ func where(path string) string {
 			b.WriteRune(r)
 		}
 	}
-	return b.String()
+	return Echo(b.String()).String()
 }
 
 // isLineBreaking reports whether r could break or garble a one-line message:

@@ -1,6 +1,11 @@
 package citecheck
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
 
 // Error codes. The engine returns only CodeInvalidInput and
 // CodeLimitExceeded; the others belong to the interfaces (HTTP, MCP, CLI),
@@ -50,3 +55,45 @@ func limitError(path, limit string, max, actual int64, what string) *Error {
 		Message: fmt.Sprintf("%s is %d %s; %s is %d", where, actual, what, limit, max),
 	}
 }
+
+// MaxEchoBytes bounds how much of one piece of input an error message
+// repeats: as much as the longest label (max_label_bytes), so that an id or
+// a version within the limits is always echoed whole, while a 1 MiB member
+// name or number literal costs a message of a few hundred bytes.
+const MaxEchoBytes = MaxLabelBytes
+
+// Echo is a piece of input as an error message repeats it; every message
+// that repeats input formats it through Echo, so that an error answer is
+// small whatever the input holds (spec §5). With %s or %v it prints as it
+// is, with %q quoted as strconv.Quote quotes; a piece over MaxEchoBytes is
+// cut at a code point boundary and followed by an ellipsis and its full
+// length in bytes:
+//
+//	member "aaaa…" (1048576 bytes) is not allowed
+//
+// The error's Path is never cut: it is the only exact way to the value.
+// Cost: linear in the part echoed, not in the piece.
+type Echo string
+
+// Format implements fmt.Formatter for %s, %v and %q.
+func (e Echo) Format(f fmt.State, verb rune) {
+	s := string(e)
+	cut := len(s) > MaxEchoBytes
+	if cut {
+		n := MaxEchoBytes
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	if verb == 'q' {
+		s = strconv.Quote(s)
+	}
+	io.WriteString(f, s)
+	if cut {
+		fmt.Fprintf(f, " (%d bytes)", len(e))
+	}
+}
+
+// String is the %s form.
+func (e Echo) String() string { return fmt.Sprint(e) }

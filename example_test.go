@@ -114,3 +114,14 @@ func ExampleResult_AppendJSON() {
 	// Output:
 	// {"valid":false,"reason":"quote_mismatch","first_discrepancy":{"citation_index":0,"citation_id":"c1","selector_type":"TextPositionSelector","detail":{"field":"quote","available_versions":null,"start":4,"end":7,"text_length":26,"quote_offset":2,"source_offset":6,"expected_char":"g","claimed_char":"h"}},"citations_checked":1,"authenticity_checked":false,"reference_version":"W3C Web Annotation Data Model (Recommendation 2017-02-23) 4.2.4 TextQuoteSelector, 4.2.5 TextPositionSelector; r68 supplied-text profile 1.0.0"}
 }
+
+// Echo is how an error message repeats input: whole when short, else cut
+// to MaxEchoBytes, with an ellipsis and the full length.
+func ExampleEcho() {
+	fmt.Printf("member %q is not allowed\n", citecheck.Echo("colour"))
+	msg := fmt.Sprintf("member %q is not allowed", citecheck.Echo(strings.Repeat("a", 1<<20)))
+	fmt.Println(len(msg), "bytes, ending", msg[len(msg)-38:])
+	// Output:
+	// member "colour" is not allowed
+	// 299 bytes, ending aaa…" (1048576 bytes) is not allowed
+}

@@ -49,13 +49,19 @@ func codeForStatus(status int) string {
 // error). The body is exactly citecheck.AppendEnvelope's bytes, which is
 // what lets `citecheck run --base-url` print what the in-process run prints.
 func writeEnvelope(w http.ResponseWriter, r *http.Request, res *citecheck.Result, e *citecheck.Error) {
+	status, body := envelope(r, res, e)
+	writeJSON(w, status, body)
+}
+
+// envelope is the status and body writeEnvelope writes, for a handler that
+// must know the answer's size before it writes it.
+func envelope(r *http.Request, res *citecheck.Result, e *citecheck.Error) (int, []byte) {
 	status := http.StatusOK
 	if e != nil {
 		status = HTTPStatus(e.Code)
 	}
 	setOutcome(r, outcomeOf(res, e))
-	body := citecheck.AppendEnvelope(make([]byte, 0, 512), res, e)
-	writeJSON(w, status, body)
+	return status, citecheck.AppendEnvelope(make([]byte, 0, 512), res, e)
 }
 
 // writeError writes {"error": e} with the status of its code.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -11,48 +12,27 @@ import (
 )
 
 // serveExecute is POST /v1/tools/{id}/versions/{version}/execute. The checks
-// run cheapest first, and none reads the body before the request holds a
-// check slot: a refused request costs no memory.
+// run cheapest first; the body is read under the body memory budget before
+// the request takes a check slot, and the answer written after it gives
+// the slot back (admission.go).
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 		writeError(w, r, e)
 		return
 	}
-	release := s.admit(w, r, citecheck.MaxInputBytes, tooLarge)
-	if release == nil {
+	body, a := s.admitBody(w, r, citecheck.MaxInputBytes, readBody, tooLarge)
+	if a == nil {
 		return
 	}
-	defer release()
-	if s.testHookHoldingSlot != nil {
-		s.testHookHoldingSlot(r)
-	}
-	body, e := readBody(w, r)
-	if e != nil {
-		writeError(w, r, e)
-		return
-	}
-	res, e := citecheck.Run(body)
-	writeEnvelope(w, r, res, e)
-}
-
-// admit runs the checks that a request with a body passes before it is
-// read, cheapest first: its media type, its declared length (over maxBody is
-// refused before a byte is read; net/http then closes the connection rather
-// than drain it), and a check slot. It returns the slot's release, or nil
-// when it has answered the request itself.
-func (s *Server) admit(w http.ResponseWriter, r *http.Request, maxBody int64, tooBig func() *citecheck.Error) (release func()) {
-	if e := checkMediaType(r); e != nil {
-		writeError(w, r, e)
-		return nil
-	}
-	if r.ContentLength > maxBody {
-		writeError(w, r, tooBig())
-		return nil
-	}
-	if release = s.acquire(r); release == nil {
-		s.overloaded(w, r)
-	}
-	return release
+	defer a.end()
+	a.check(w, r, func() (int, func()) {
+		if s.testHookHoldingSlot != nil {
+			s.testHookHoldingSlot(r)
+		}
+		res, e := citecheck.Run(body)
+		status, out := envelope(r, res, e)
+		return len(out), func() { writeJSON(w, status, out) }
+	})
 }
 
 // readBody reads the request body under max_input_bytes, answering exactly
@@ -100,7 +80,7 @@ func checkMediaType(r *http.Request) *citecheck.Error {
 	if ok {
 		return nil
 	}
-	got := "Content-Type is " + strconv.Quote(ct)
+	got := fmt.Sprintf("Content-Type is %q", citecheck.Echo(ct))
 	if ct == "" {
 		got = "Content-Type is missing"
 	}

@@ -27,6 +27,12 @@ func start(t testing.TB, cfg Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startOn(t, cfg, ln)
+}
+
+// startOn is start on a listener of the test's own.
+func startOn(t testing.TB, cfg Config, ln net.Listener) *testServer {
+	t.Helper()
 	s := New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

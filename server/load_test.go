@@ -5,7 +5,8 @@
 //
 //	go test -tags load -run Load -v -count=1 ./server/
 //
-// and see the README's "The service" section for the figures it printed on our machine.
+// and see docs/service-hardening.md (and the README's "The service"
+// section) for the figures it printed on our machine.
 package server
 
 import (
@@ -209,6 +210,16 @@ func TestLoadHelperServer(t *testing.T) {
 		t.Skip("run by TestLoadPeakRSS")
 	}
 	n, _ := strconv.Atoi(inFlight)
+	cfg := Config{MaxInFlight: n, QueueWait: time.Minute}
+	if v := os.Getenv("CITECHECK_LOAD_MAXCONNS"); v != "" {
+		cfg.MaxConns, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("CITECHECK_LOAD_BODYMEMORY"); v != "" {
+		cfg.BodyMemory, _ = strconv.ParseInt(v, 10, 64)
+	}
+	if v := os.Getenv("CITECHECK_LOAD_QUEUEWAIT"); v != "" {
+		cfg.QueueWait, _ = time.ParseDuration(v)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -216,18 +227,48 @@ func TestLoadHelperServer(t *testing.T) {
 	fmt.Println("ADDR", ln.Addr().String())
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { io.Copy(io.Discard, os.Stdin); cancel() }() // the parent closes stdin to stop us
-	New(Config{MaxInFlight: n, QueueWait: time.Minute}).Serve(ctx, ln)
+	New(cfg).Serve(ctx, ln)
+}
+
+// startHelper runs TestLoadHelperServer in a process of its own with
+// max-in-flight inFlight and the extra environment (CITECHECK_LOAD_…), and
+// returns it, its address, and a stop function.
+func startHelper(t *testing.T, inFlight int, env ...string) (*exec.Cmd, string, func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLoadHelperServer$", "-test.v=false")
+	cmd.Env = append(append(os.Environ(), "CITECHECK_LOAD_SERVER="+strconv.Itoa(inFlight)), env...)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	var addr string
+	for sc.Scan() {
+		if a, ok := strings.CutPrefix(sc.Text(), "ADDR "); ok {
+			addr = a
+			break
+		}
+	}
+	go io.Copy(io.Discard, stdout)
+	if addr == "" {
+		t.Fatal("the helper server printed no address")
+	}
+	return cmd, addr, func() { stdin.Close(); cmd.Wait() }
 }
 
 // vmHWM reads a process's peak resident set size from /proc.
-func vmHWM(t *testing.T, pid int) string {
+func vmHWM(t *testing.T, pid int) string { return procStatus(t, pid, "VmHWM") }
+
+// procStatus reads one field of /proc/PID/status ("VmHWM", "VmRSS").
+func procStatus(t *testing.T, pid int, field string) string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			return strings.TrimSpace(strings.TrimPrefix(l, "VmHWM:"))
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
+			return strings.TrimSpace(v)
 		}
 	}
 	return "?"
@@ -241,25 +282,7 @@ func TestLoadPeakRSS(t *testing.T) {
 	mustValid(t, body, 32)
 	t.Logf("maximum-size batch: %d bytes (max_input_bytes %d)", len(body), citecheck.MaxInputBytes)
 	for _, inFlight := range []int{2 * runtime.GOMAXPROCS(0), 64} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadHelperServer$", "-test.v=false")
-		cmd.Env = append(os.Environ(), "CITECHECK_LOAD_SERVER="+strconv.Itoa(inFlight))
-		stdin, _ := cmd.StdinPipe()
-		stdout, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(stdout)
-		var addr string
-		for sc.Scan() {
-			if a, ok := strings.CutPrefix(sc.Text(), "ADDR "); ok {
-				addr = a
-				break
-			}
-		}
-		go io.Copy(io.Discard, stdout)
-		if addr == "" {
-			t.Fatal("the helper server printed no address")
-		}
+		cmd, addr, stop := startHelper(t, inFlight)
 		idle := vmHWM(t, cmd.Process.Pid)
 		url := "http://" + addr + executePath
 		var failures atomic.Int64
@@ -286,8 +309,7 @@ func TestLoadPeakRSS(t *testing.T) {
 		}
 		elapsed := time.Since(began)
 		peak := vmHWM(t, cmd.Process.Pid)
-		stdin.Close()
-		cmd.Wait()
+		stop()
 		t.Logf("max-in-flight %2d: %d bursts of 64 × %d bytes in %.2fs (%.1f req/s), %d failures; server VmHWM %s (idle %s)",
 			inFlight, *loadBursts, len(body), elapsed.Seconds(), float64(64**loadBursts)/elapsed.Seconds(), failures.Load(), peak, idle)
 		if failures.Load() > 0 {

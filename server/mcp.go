@@ -133,7 +133,7 @@ func parseArguments(args json.RawMessage) (id, version string, input []byte, _ *
 		case "input":
 			seen = &seenInput
 		default:
-			return "", "", nil, argumentError("member %q is not allowed; "+shape, name)
+			return "", "", nil, argumentError("member %q is not allowed; "+shape, citecheck.Echo(name))
 		}
 		if *seen {
 			return "", "", nil, argumentError("member %q appears twice", name)

@@ -49,6 +49,9 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	inFlight prometheus.Gauge
 	mcpCalls *prometheus.CounterVec
+
+	connsOpen prometheus.Gauge
+	connsShed *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -73,8 +76,16 @@ func newMetrics() *metrics {
 			Name: "citecheck_mcp_tool_calls_total",
 			Help: "MCP execute calls over /mcp, by outcome (valid, failed, or an error code).",
 		}, []string{"outcome"}),
+		connsOpen: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "citecheck_connections_open",
+			Help: "Open client connections (bounded by --max-conns).",
+		}),
+		connsShed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "citecheck_connections_shed_total",
+			Help: "Connections closed to stay within --max-conns, by what was closed: an idle keep-alive one, a new one still sending its head, or the arrival itself (refused: every connection was in a request).",
+		}, []string{"closed"}),
 	}
-	m.registry.MustRegister(m.requests, m.duration, m.inFlight, m.mcpCalls,
+	m.registry.MustRegister(m.requests, m.duration, m.inFlight, m.mcpCalls, m.connsOpen, m.connsShed,
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

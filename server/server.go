@@ -8,8 +8,10 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -17,8 +19,8 @@ import (
 	"net/netip"
 	"net/url"
 	"runtime"
-	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/citecheck/citecheck"
@@ -38,25 +40,47 @@ type Config struct {
 	// request's Host, so links name the address the caller reached.
 	PublicURL string
 
-	// MaxInFlight bounds the requests that hold a body or run a check at
-	// once (execute and POST /mcp). Each holds at most about 2 MiB (the
-	// body, plus the engine's indexes), so the bound is what keeps memory
-	// flat under a burst of maximum-size bodies. Default 2×GOMAXPROCS:
-	// checks are CPU-bound, more at once would only queue on the CPUs
-	// while holding memory.
+	// MaxInFlight bounds the checks that run at once (execute and POST
+	// /mcp): a request takes a slot once its body is read and gives it back
+	// before its answer is written, so only the CPU ever holds one. Each
+	// check holds its body plus the engine's indexes (about 5 MiB for a
+	// maximum-size one). Default 2×GOMAXPROCS: checks are CPU-bound, more
+	// at once would only queue on the CPUs while holding memory.
 	MaxInFlight int
 
-	// QueueWait is how long a request waits for a slot before it is
-	// refused with 503 overloaded and Retry-After. Default 1 s: long
+	// BodyMemory is the budget, in bytes, of request bodies being read and
+	// answers being written (execute and POST /mcp) at once. A body reserves
+	// its Content-Length (a chunked one, the largest body its route takes)
+	// before a byte of it is read, waiting up to QueueWait; its answer
+	// then takes the reservation's place until it is written. So slow or
+	// non-reading clients cost this budget, never a check slot. Default
+	// 4 × MaxInFlight maximum-size bodies (16 MiB for 4 slots): the bodies
+	// in the slots, and three times as many slow or unread ones beside.
+	BodyMemory int64
+
+	// MinBodyRate, in bytes a second, is how fast a body must arrive once
+	// BodyRateGrace is over: a body that falls behind is cut (400). Default
+	// 32 KiB/s, at which a maximum-size body takes about ReadTimeout, and
+	// a 2 s grace.
+	MinBodyRate   int64
+	BodyRateGrace time.Duration
+
+	// MaxConns bounds the open connections. At the bound a new connection
+	// makes room by closing the longest-idle keep-alive connection, else
+	// the oldest one still sending its request head; when every one is in
+	// a request, the new one is closed at once. Default 1024.
+	MaxConns int
+
+	// QueueWait is how long a request waits for a check slot, or for body
+	// memory, before it is refused with 503 overloaded and Retry-After. Default 1 s: long
 	// enough to ride out a burst, short enough that a client is not left
 	// hanging when the service is saturated.
 	QueueWait time.Duration
 
 	// Timeouts against slow or idle clients (defaults: header 5 s, whole
-	// request 30 s, answer 60 s, idle keep-alive 120 s). ReadTimeout covers
-	// the body: a client that trickles its body holds its check slot (the
-	// body is read inside one, so that memory stays bounded) for at most
-	// that long.
+	// request 30 s, answer 10 s, idle keep-alive 120 s). ReadTimeout
+	// covers the body, on top of MinBodyRate; WriteTimeout starts again
+	// when an execute or /mcp answer is ready, after its check.
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
@@ -91,20 +115,22 @@ type Config struct {
 // Server is the citecheck HTTP service. Create it with [New]; it is an
 // http.Handler, and [Server.ListenAndServe] runs it on Config.Addr.
 type Server struct {
-	cfg     Config
-	log     *slog.Logger
-	handler http.Handler
-	metrics *metrics
-	slots   chan struct{} // the in-flight bound: a buffered channel as a semaphore
-	tool    *toolInfo
-	page    *pageRenderer
-	origins origins     // Config.AllowedOrigins, parsed
-	ready   readiness   // GET /readyz: flips to draining when shutdown begins
-	openapi *openAPIDoc // GET /openapi.json, generated once from the contract
+	cfg      Config
+	log      *slog.Logger
+	handler  http.Handler
+	metrics  *metrics
+	slots    chan struct{}               // the in-flight bound: a buffered channel as a semaphore
+	bodies   *budget                     // Config.BodyMemory
+	sameSite *http.CrossOriginProtection // /mcp: this server's own origin and PublicURL's
+	tool     *toolInfo
+	page     *pageRenderer
+	origins  origins     // Config.AllowedOrigins, parsed
+	ready    readiness   // GET /readyz: flips to draining when shutdown begins
+	openapi  *openAPIDoc // GET /openapi.json, generated once from the contract
 
 	// testHookHoldingSlot, when set (by tests in this package), runs while
-	// a request holds a check slot, before its body is read: it lets a test
-	// fill the slots with requests it controls.
+	// an execute request holds a check slot, after its body is read: it
+	// lets a test fill the slots with requests it controls.
 	testHookHoldingSlot func(r *http.Request)
 	// testHookQueued, when set, runs when a request finds every slot taken
 	// and starts to wait: a test waits for it instead of sleeping.
@@ -114,6 +140,30 @@ type Server struct {
 // New returns a Server for cfg, with defaults filled in. It panics only if
 // the embedded contract does not parse, which a test rules out.
 func New(cfg Config) *Server {
+	cfg = cfg.withDefaults()
+	tool := embeddedTool()
+	s := &Server{
+		cfg:     cfg,
+		log:     cfg.Logger,
+		metrics: newMetrics(),
+		slots:   make(chan struct{}, cfg.MaxInFlight),
+		bodies:  newBudget(cfg.BodyMemory),
+		tool:    tool,
+	}
+	s.origins = newOrigins(cfg.AllowedOrigins)
+	s.sameSite = s.originCheck()
+	s.registerHardening()
+	s.page = newPageRenderer(tool)
+	s.openapi = newOpenAPIDoc(tool)
+	s.handler = s.observe(s.cors(s.routes()))
+	return s
+}
+
+// DefaultConfig is the configuration New runs with for a zero Config:
+// what `citecheck serve --help` shows as each flag's default.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+func (cfg Config) withDefaults() Config {
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:8080"
 	}
@@ -125,26 +175,24 @@ func New(cfg Config) *Server {
 	}
 	setDefault(&cfg.ReadHeaderTimeout, 5*time.Second)
 	setDefault(&cfg.ReadTimeout, 30*time.Second)
-	setDefault(&cfg.WriteTimeout, 60*time.Second)
+	setDefault(&cfg.WriteTimeout, 10*time.Second)
 	setDefault(&cfg.IdleTimeout, 120*time.Second)
 	setDefault(&cfg.ShutdownTimeout, 15*time.Second)
+	setDefault(&cfg.BodyRateGrace, 2*time.Second)
+	if cfg.BodyMemory <= 0 {
+		cfg.BodyMemory = 4 * int64(cfg.MaxInFlight) * citecheck.MaxInputBytes
+	}
+	if cfg.MinBodyRate <= 0 {
+		cfg.MinBodyRate = 32 << 10
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = 1024
+	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	tool := embeddedTool()
-	s := &Server{
-		cfg:     cfg,
-		log:     cfg.Logger,
-		metrics: newMetrics(),
-		slots:   make(chan struct{}, cfg.MaxInFlight),
-		tool:    tool,
-	}
-	s.page = newPageRenderer(tool)
-	s.origins = newOrigins(cfg.AllowedOrigins)
-	s.openapi = newOpenAPIDoc(tool)
-	s.handler = s.observe(s.cors(s.routes()))
-	return s
+	return cfg
 }
 
 func setDefault(d *time.Duration, v time.Duration) {
@@ -200,7 +248,7 @@ func (s *Server) routes() http.Handler {
 			http.Redirect(w, r, "/tools/"+citecheck.ToolID, http.StatusFound)
 			return
 		}
-		writeError(w, r, notFound("no route "+r.Method+" "+r.URL.Path+"; see GET "+pathCatalogue))
+		writeError(w, r, notFound("no route "+citecheck.Echo(r.Method+" "+r.URL.Path).String()+"; see GET "+pathCatalogue))
 	})
 	return mux
 }
@@ -227,7 +275,7 @@ func (s *Server) methodNotAllowed(allow string, toolScoped bool) http.HandlerFun
 		}
 		w.Header().Set("Allow", allow)
 		writeError(w, r, &citecheck.Error{Code: citecheck.CodeMethodNotAllowed,
-			Message: r.Method + " is not allowed on " + r.URL.Path + "; allowed: " + allow})
+			Message: citecheck.Echo(r.Method).String() + " is not allowed on " + citecheck.Echo(r.URL.Path).String() + "; allowed: " + allow})
 	}
 }
 
@@ -255,17 +303,20 @@ func (s *Server) acquire(r *http.Request) func() {
 		}
 	}
 	s.metrics.inFlight.Inc()
-	return func() {
+	// Once: a handler releases the slot before it writes its answer, and
+	// defers the release too, for a panic in the check.
+	return sync.OnceFunc(func() {
 		s.metrics.inFlight.Dec()
 		<-s.slots
-	}
+	})
 }
 
-// overloaded answers 503 with Retry-After, so well-behaved clients back off.
-func (s *Server) overloaded(w http.ResponseWriter, r *http.Request) {
+// overloaded answers 503 with Retry-After, so well-behaved clients back
+// off; what names what ran out.
+func (s *Server) overloaded(w http.ResponseWriter, r *http.Request, what string) {
 	w.Header().Set("Retry-After", retryAfter(s.cfg.QueueWait))
 	writeError(w, r, &citecheck.Error{Code: citecheck.CodeOverloaded,
-		Message: "too many requests in flight; retry after " + retryAfter(s.cfg.QueueWait) + " s"})
+		Message: what + "; retry after " + retryAfter(s.cfg.QueueWait) + " s"})
 }
 
 // httpServer is the http.Server that ListenAndServe and Serve run, with the
@@ -278,8 +329,9 @@ func (s *Server) httpServer() *http.Server {
 		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.WriteTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnState:         trackState,
 	}
 }
 
@@ -298,8 +350,9 @@ func (s *Server) ListenAndServe(ctx context.Context) error {
 // closes what is left. It returns nil after a clean shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := s.httpServer()
+	ln = s.limitConns(ln)
 	s.log.Info("listening", "addr", ln.Addr().String(), "url", "http://"+ln.Addr().String(),
-		"max_in_flight", s.cfg.MaxInFlight)
+		"max_in_flight", s.cfg.MaxInFlight, "max_conns", s.cfg.MaxConns, "body_memory", s.cfg.BodyMemory)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -337,19 +390,32 @@ func (s *Server) mcpHandler() http.Handler {
 		DisableLocalhostProtection: true,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if e := s.rebinding(r); e != nil {
+		e := s.crossOrigin(r)
+		if e == nil {
+			e = s.rebinding(r)
+		}
+		if e != nil {
 			writeJSON(w, http.StatusForbidden, citecheck.AppendEnvelope(nil, nil, e))
 			setOutcome(r, e.Code)
 			return
 		}
-		release := s.admit(w, r, maxMCPBody, mcpTooLarge)
-		if release == nil {
+		body, a := s.admitBody(w, r, maxMCPBody, readMCPBody, mcpTooLarge)
+		if a == nil {
 			return
 		}
-		defer release()
-		ew := &errorObjects{ResponseWriter: w, r: r}
-		h.ServeHTTP(ew, r)
-		ew.finish()
+		defer a.end()
+		if p := vetMessage(body); p != nil {
+			a.answer(w, func() {
+				writeError(w, r, &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: "mcp: " + p.message})
+			})
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		a.check(w, r, func() (int, func()) {
+			ans := &mcpAnswer{header: make(http.Header)}
+			h.ServeHTTP(ans, r)
+			return ans.body.Len(), func() { ans.writeTo(w, r) }
+		})
 	})
 }
 
@@ -370,7 +436,7 @@ func (s *Server) rebinding(r *http.Request) *citecheck.Error {
 		}
 	}
 	return &citecheck.Error{Code: citecheck.CodeInvalidInput,
-		Message: "mcp: Host " + strconv.Quote(r.Host) + " reached a loopback address; use localhost, or set --public-url to this host"}
+		Message: fmt.Sprintf("mcp: Host %q", citecheck.Echo(r.Host)) + " reached a loopback address; use localhost, or set --public-url to this host"}
 }
 
 // isLoopback reports whether a host or host:port names the loopback.
@@ -397,64 +463,3 @@ func mcpTooLarge() *citecheck.Error {
 		citecheck.LimitInputBytes + " " + itoa(citecheck.MaxInputBytes)
 	return e
 }
-
-// errorObjects rewrites the plain-text errors that the MCP SDK writes
-// (http.Error) into error objects, so that every error body of the service
-// is {"error": …}. JSON answers, JSON-RPC errors included, pass unchanged.
-type errorObjects struct {
-	http.ResponseWriter
-	r         *http.Request
-	status    int
-	swallow   bool
-	swallowed strings.Builder
-}
-
-func (w *errorObjects) WriteHeader(status int) {
-	if status >= 400 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
-		w.status, w.swallow = status, true
-		return
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *errorObjects) Write(b []byte) (int, error) {
-	if w.swallow {
-		if w.swallowed.Len() < 1024 {
-			w.swallowed.Write(b)
-		}
-		return len(b), nil
-	}
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *errorObjects) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w *errorObjects) Flush() {
-	if !w.swallow {
-		http.NewResponseController(w.ResponseWriter).Flush()
-	}
-}
-
-func (w *errorObjects) finish() {
-	if !w.swallow {
-		return
-	}
-	msg := strings.TrimSpace(w.swallowed.String())
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
-	}
-	code := codeForStatus(w.status)
-	e := &citecheck.Error{Code: code, Message: "mcp: " + msg}
-	if code == citecheck.CodeLimitExceeded {
-		e = mcpTooLarge()
-	}
-	w.Header().Del("Content-Length")
-	// Keep the SDK's status (403 for a rebinding Host is not in our table).
-	body := citecheck.AppendEnvelope(nil, nil, e)
-	setOutcome(w.r, code)
-	w.Header().Set("Content-Type", "application/json")
-	w.ResponseWriter.WriteHeader(w.status)
-	w.ResponseWriter.Write(body)
-}
-
-var _ io.Writer = (*errorObjects)(nil)

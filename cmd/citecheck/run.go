@@ -29,7 +29,7 @@ const (
       --all     check every citation, not only up to the first failure ({"all": …})
       --format  text: a report for people, with the source around each failure
   citecheck contract            print the embedded contract JSON
-  citecheck serve [--addr HOST:PORT] [--cors-origin ORIGIN]… [--drain-delay D]
+  citecheck serve [--addr HOST:PORT] [flags]   the HTTP service; serve --help lists every flag
       every flag also from CITECHECK_<FLAG> (CITECHECK_ADDR, CITECHECK_MAX_IN_FLIGHT, …); a flag wins
   citecheck version             the module version and VCS revision of this build
   citecheck mcp                 MCP over stdio, for desktop clients`

@@ -21,22 +21,39 @@ import (
 // address it serves on goes to stdout, so a script that asked for port 0
 // can read it.
 func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var cfg server.Config
+	cfg := server.DefaultConfig()
 	fs := flag.NewFlagSet("citecheck serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8080", "listen on HOST:PORT (port 0: any free port)")
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen on HOST:PORT (port 0: any free port)")
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "base URL for links in the catalogue and the tool page (default: from each request's Host)")
-	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", 0, "requests checked at once (default 2×GOMAXPROCS)")
-	fs.DurationVar(&cfg.QueueWait, "queue-wait", time.Second, "how long a request waits for a slot before 503 overloaded")
-	fs.DurationVar(&cfg.ReadTimeout, "read-timeout", 30*time.Second, "limit on reading a whole request, body included")
-	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "grace for in-flight requests on SIGINT/SIGTERM")
-	fs.DurationVar(&cfg.DrainDelay, "drain-delay", 0, "on SIGINT/SIGTERM, serve this long with /readyz at 503 before draining (behind a load balancer)")
+	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", cfg.MaxInFlight, "checks run at once (2×GOMAXPROCS unless set)")
+	fs.DurationVar(&cfg.QueueWait, "queue-wait", cfg.QueueWait, "how long a request waits for a check slot or body memory before 503 overloaded")
+	fs.Var(byteSize{&cfg.BodyMemory}, "body-memory", "`SIZE` of the budget of request bodies being read and answers being written at once (bytes, or with KiB, MiB, GiB; the default is 4 MiB a check slot)")
+	fs.Var(byteSize{&cfg.MinBodyRate}, "min-body-rate", "`SIZE` a body must arrive at each second, after --body-rate-grace")
+	fs.DurationVar(&cfg.BodyRateGrace, "body-rate-grace", cfg.BodyRateGrace, "time a body may take before --min-body-rate applies")
+	fs.IntVar(&cfg.MaxConns, "max-conns", cfg.MaxConns, "open connections at most; at the bound, idle ones are closed first")
+	fs.DurationVar(&cfg.ReadHeaderTimeout, "read-header-timeout", cfg.ReadHeaderTimeout, "limit on reading a request head")
+	fs.DurationVar(&cfg.ReadTimeout, "read-timeout", cfg.ReadTimeout, "limit on reading a whole request, body included")
+	fs.DurationVar(&cfg.WriteTimeout, "write-timeout", cfg.WriteTimeout, "limit on writing an answer, from when it is ready")
+	fs.DurationVar(&cfg.IdleTimeout, "idle-timeout", cfg.IdleTimeout, "how long an idle keep-alive connection stays open")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "grace for in-flight requests on SIGINT/SIGTERM (a second signal exits at once)")
+	fs.DurationVar(&cfg.DrainDelay, "drain-delay", cfg.DrainDelay, "on SIGINT/SIGTERM, serve this long with /readyz at 503 before draining (behind a load balancer)")
 	fs.Var((*originList)(&cfg.AllowedOrigins), "cors-origin", "let web pages of this origin (scheme://host[:port], or *) call the service; repeatable")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stdout, "usage: citecheck serve [flags]\n\nflags:")
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitValid
+	} else if err != nil {
 		return usage(stderr, "serve: "+err.Error())
 	}
 	if err := applyEnv(fs, os.LookupEnv); err != nil {
 		return usage(stderr, "serve: "+err.Error())
+	}
+	set := map[string]bool{} // flags given on the command line or by CITECHECK_* variables
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["body-memory"] {
+		cfg.BodyMemory = 0 // the server's default, for --max-in-flight as given
 	}
 	if fs.NArg() > 0 {
 		return usage(stderr, fmt.Sprintf("serve takes no arguments, got %q", fs.Arg(0)))
@@ -49,7 +66,11 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return usage(stderr, fmt.Sprintf("--public-url %q must be an http(s) URL like https://cite.example.org", cfg.PublicURL))
 		}
 	}
-	cfg.Logger = slog.New(slog.NewJSONHandler(stderr, nil))
+	// Through a LogWriter: a standard error nobody reads must not stall
+	// requests or the shutdown.
+	logs := server.NewLogWriter(stderr, 0)
+	defer logs.Flush(time.Second)
+	cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "citecheck: serve: %v\n", err)
@@ -71,17 +92,10 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if len(args) > 0 {
 		return usage(stderr, fmt.Sprintf("mcp takes no arguments, got %q", args[0]))
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
-	err := server.NewMCPServer().Run(ctx, t)
+	err := server.NewMCPServer().Run(ctx, server.NewStdioTransport(stdin, stdout))
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		fmt.Fprintf(stderr, "citecheck: mcp: %v\n", err)
 		return exitError
 	}
 	return exitValid
 }
-
-// nopWriteCloser lets the process's stdout (or a test's pipe) serve as the
-// transport's writer: the session ending must not close stdout under us.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/citecheck/citecheck"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// rpcProblem is why a JSON-RPC message is refused before the MCP SDK sees
+// it: code is the JSON-RPC error code, message the error's message.
+type rpcProblem struct {
+	code    int64
+	message string
+}
+
+// maxRPCID is the largest numeric JSON-RPC id answered as it was sent. The
+// SDK decodes ids as float64 and converts them to int64, so 1.7 would come
+// back as 1, 2^53+1 as 2^53 and 2^63 as −2^63; the I-JSON bound is exact.
+const maxRPCID = 1<<53 - 1
+
+// vetMessage refuses, before the SDK reads it, a message the SDK would
+// mishandle: one that is not JSON (a parse error, −32700), a batch (MCP
+// 2025-06-18 removed them: refusing them keeps one request one call, whose
+// cost the in-flight bound covers), one that is not an object, or one whose
+// id the SDK would answer changed (−32600 Invalid Request). Anything else
+// passes, to be judged by the SDK. Linear in the message.
+//
+// Duplicate names and invalid UTF-8 pass here, as they do in parseArguments:
+// inside a call's input they are the engine's to report.
+func vetMessage(msg []byte) *rpcProblem {
+	lenient := []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+	v := jsontext.Value(bytes.TrimSpace(msg))
+	if !v.IsValid(lenient...) {
+		return &rpcProblem{jsonrpc.CodeParseError, "Parse error: the message is not one JSON value"}
+	}
+	switch v.Kind() {
+	case '{':
+	case '[':
+		return &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message at a time"}
+	default:
+		return &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: a JSON-RPC message is an object"}
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(v), lenient...)
+	dec.ReadToken() // '{'
+	for dec.PeekKind() == '"' {
+		tok, _ := dec.ReadToken()
+		name := tok.String()
+		val, err := dec.ReadValue()
+		if err != nil || name != "id" {
+			continue
+		}
+		switch val.Kind() {
+		case '"', 'n':
+		case '0':
+			if !safeIntegerLiteral(val) {
+				return &rpcProblem{jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+					"Invalid Request: id %s is neither a string nor an integer within ±(2^53−1) written plainly, so it could not be answered as sent", citecheck.Echo(val))}
+			}
+		default:
+			return &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: an id is a string or an integer"}
+		}
+	}
+	return nil
+}
+
+// safeIntegerLiteral reports whether a JSON number is an integer within
+// ±maxRPCID written as the SDK writes it back: no fraction, no exponent,
+// no "-0".
+func safeIntegerLiteral(lit []byte) bool {
+	n, err := strconv.ParseInt(string(lit), 10, 64)
+	return err == nil && n >= -maxRPCID && n <= maxRPCID && strconv.FormatInt(n, 10) == string(lit)
+}
+
+// rpcError is a JSON-RPC error response with a null id: the one a server
+// sends for a message it could not take an id from (JSON-RPC 2.0 §5).
+func rpcError(p *rpcProblem) []byte {
+	b := []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":`)
+	b = strconv.AppendInt(b, p.code, 10)
+	b = append(b, `,"message":`...)
+	b, _ = jsontext.AppendQuote(b, p.message)
+	return append(b, "}}"...)
+}

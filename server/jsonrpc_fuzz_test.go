@@ -1,0 +1,75 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// FuzzVetMessage: vetMessage never panics; a message it lets through that
+// the SDK decodes as a request is answered under the very id it was sent
+// with (the SDK's own encoding of the id equals the one sent, numerically
+// and in spelling); one it refuses as not JSON is not JSON.
+func FuzzVetMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":"x","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, `not json`, `{}`, `123`, `{"id":1e2}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		p := vetMessage(msg)
+		lenient := []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+		if p != nil && p.code == jsonrpc.CodeParseError && jsontext.Value(bytes.TrimSpace(msg)).IsValid(lenient...) {
+			t.Fatalf("valid JSON refused as a parse error: %q", msg)
+		}
+		if p != nil {
+			return
+		}
+		m, err := jsonrpc.DecodeMessage(msg)
+		if err != nil {
+			return
+		}
+		req, ok := m.(*jsonrpc.Request)
+		if !ok || !req.IsCall() {
+			return
+		}
+		var sent struct{ ID json.RawMessage }
+		if json.Unmarshal(msg, &sent) != nil || len(sent.ID) == 0 {
+			return // the SDK's decoder and encoding/json disagree on a malformed body; nothing to compare
+		}
+		answered, err := json.Marshal(req.ID.Raw())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sent.ID[0] != '"' && !bytes.Equal(answered, sent.ID) {
+			t.Fatalf("id %s would be answered as %s", sent.ID, answered)
+		}
+	})
+}
+
+// FuzzCannedError: cannedError never panics, recognises only error
+// statuses, and never takes a handler's answer (which has a Date header)
+// for one of net/http's own.
+func FuzzCannedError(f *testing.F) {
+	f.Add([]byte("HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n431 Request Header Fields Too Large"))
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nDate: x\r\n\r\nok"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		e, status, ok := cannedError(b)
+		if !ok {
+			return
+		}
+		if status < 400 || e == nil {
+			t.Fatalf("status %d recognised", status)
+		}
+		head, _, _ := bytes.Cut(b, []byte("\r\n\r\n"))
+		if bytes.Contains(head, []byte("\r\nDate:")) {
+			t.Fatalf("a head with a Date header recognised: %q", b)
+		}
+	})
+}
