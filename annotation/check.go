@@ -1,0 +1,446 @@
+package annotation
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck"
+)
+
+// Source is a text annotations are checked against: the text an annotation
+// client counts positions over (for an HTML page, its body's textContent).
+type Source struct {
+	IRI     string // as the annotations' target source names it, compared exactly
+	Version string // optional: reported with each target checked against it
+	Text    string // valid UTF-8
+}
+
+// Outcome is what checking an annotation, or one of its targets, found.
+type Outcome uint8
+
+// The outcomes, in the order of the table. An annotation with
+// several targets takes the most severe of theirs (see [Outcome.worse]).
+const (
+	Anchored  Outcome = iota // every checked selector holds, and they agree
+	Moved                    // the quote anchors once, but not at the stored position
+	Ambiguous                // the quote anchors several times; the position does not say which
+	Orphaned                 // the quote (with its prefix and suffix) is nowhere
+	Unchecked                // no TextQuoteSelector to check
+	NoSource                 // the target's source was not supplied
+	outcomeCount
+)
+
+var outcomeNames = [outcomeCount]string{"anchored", "moved", "ambiguous", "orphaned", "unchecked", "no_source"}
+
+// String returns the outcome's name as the output writes it.
+func (o Outcome) String() string { return outcomeNames[o] }
+
+// Outcomes lists every outcome in order.
+func Outcomes() []Outcome {
+	out := make([]Outcome, outcomeCount)
+	for i := range out {
+		out[i] = Outcome(i)
+	}
+	return out
+}
+
+// severity ranks outcomes for an annotation with several targets: a target
+// whose text is lost outweighs one that moved, which outweighs one that
+// could not be checked.
+var severity = [outcomeCount]int{Anchored: 0, Unchecked: 1, NoSource: 2, Moved: 3, Ambiguous: 4, Orphaned: 5}
+
+func (o Outcome) worse(p Outcome) bool { return severity[o] > severity[p] }
+
+// Report is what checking one annotation found.
+type Report struct {
+	Annotation *Annotation
+	Outcome    Outcome // the most severe of the targets' (Unchecked when it has none)
+	Targets    []TargetReport
+}
+
+// TargetReport is what checking one target found.
+type TargetReport struct {
+	Outcome   Outcome
+	Version   string          // the supplied source's version, if it has one
+	Checked   []SelectorCheck // the engine's verdict on each checked selector, in selector order
+	Unchecked []Skipped       // the selectors not checked, and why
+	// Repair is where the target's quote anchors when that differs from its
+	// stored position, or when it has none (then only with Locate); nil
+	// when nothing is to be repaired or nothing says where.
+	Repair *Repair
+}
+
+// SelectorCheck is the engine's verdict on one selector, as a citation:
+// a TextQuoteSelector with the position selector's start as claimed_start,
+// a TextPositionSelector with the quote selector's exact as its quote.
+type SelectorCheck struct {
+	Pointer string
+	Type    citecheck.SelectorType
+	Reason  citecheck.Reason  // ReasonNone when the selector holds
+	Detail  *citecheck.Detail // nil when it holds
+}
+
+// Skipped is a selector that was not checked.
+type Skipped struct {
+	Pointer, Type, Why string
+}
+
+// Checker checks annotations against a set of sources. It is not safe for
+// concurrent use.
+type Checker struct {
+	sources map[string]*Source
+	lim     citecheck.Limits
+	// Locate, when set, finds where the quote of a target without a
+	// position anchors, so that a rewrite can add the position: one more
+	// scan of the source per such target.
+	Locate bool
+}
+
+// NewChecker returns a Checker for sources, whose IRIs must be distinct.
+// The engine is run on requests of at most lim.Citations citations and
+// lim.Sources sources (the contract's, from citecheck.DefaultLimits);
+// texts, quotes and contexts may be of any size.
+func NewChecker(sources []Source, lim citecheck.Limits) (*Checker, error) {
+	c := &Checker{sources: make(map[string]*Source, len(sources)), lim: lim}
+	for i := range sources {
+		s := &sources[i]
+		if _, dup := c.sources[s.IRI]; dup {
+			return nil, fmt.Errorf("source %q is supplied twice", s.IRI)
+		}
+		c.sources[s.IRI] = s
+	}
+	return c, nil
+}
+
+// job is one citation to run for a target, and what it stands for.
+type job struct {
+	target *plan
+	role   role
+	sel    int // index in the target's selectors (quote and position roles)
+	cit    citecheck.Citation
+	reason citecheck.Reason
+	detail *citecheck.Detail
+}
+
+type role uint8
+
+const (
+	roleQuote    role = iota // a TextQuoteSelector, as a quote citation
+	rolePosition             // a TextPositionSelector, as a position citation
+	roleContext              // probe: prefix+exact+suffix at a stored position
+	roleUnits                // probe: exact at the stored position read as UTF-16 code units
+	roleLocate               // probe: where a position-less quote anchors
+)
+
+// plan is one target on its way through the checks.
+type plan struct {
+	t      *Target
+	r      *TargetReport
+	src    *Source
+	quotes []int // indexes of its TextQuoteSelectors
+	posns  []int // of its TextPositionSelectors
+	jobs   []*job
+}
+
+// Check checks the annotations and returns one report each, in order. The
+// citations of all of them are run in batches within the checker's limits.
+//
+// Cost: per quote selector, the engine's linear scans of its source; per
+// ambiguous anchor with a position, up to three more position checks and
+// one conversion walk of the text to its start.
+func (c *Checker) Check(anns []*Annotation) []Report {
+	reports := make([]Report, len(anns))
+	var plans []*plan
+	for i, a := range anns {
+		reports[i] = Report{Annotation: a, Outcome: Unchecked, Targets: make([]TargetReport, len(a.Targets))}
+		for j := range a.Targets {
+			if p := c.plan(&a.Targets[j], &reports[i].Targets[j]); p != nil {
+				plans = append(plans, p)
+			}
+		}
+	}
+	var first []*job
+	for _, p := range plans {
+		first = append(first, p.jobs...)
+	}
+	c.run(first)
+	var probes []*job
+	for _, p := range plans {
+		probes = append(probes, c.judge(p)...)
+	}
+	c.run(probes)
+	for _, p := range plans {
+		c.settle(p)
+	}
+	for i := range reports {
+		r := &reports[i]
+		for j, t := range r.Targets {
+			if j == 0 || t.Outcome.worse(r.Outcome) {
+				r.Outcome = t.Outcome
+			}
+		}
+	}
+	return reports
+}
+
+// plan lists a target's citations, or settles it at once when there is
+// nothing to check (nil).
+func (c *Checker) plan(t *Target, r *TargetReport) *plan {
+	p := &plan{t: t, r: r}
+	for i := range t.Selectors {
+		s := &t.Selectors[i]
+		switch s.Type {
+		case TextQuote:
+			p.quotes = append(p.quotes, i)
+		case TextPosition:
+			p.posns = append(p.posns, i)
+		case "IRI":
+			r.Unchecked = append(r.Unchecked, Skipped{s.Pointer, s.Type, "a selector given by reference only"})
+		case "":
+			r.Unchecked = append(r.Unchecked, Skipped{s.Pointer, s.Type, "a selector without a type"})
+		default:
+			r.Unchecked = append(r.Unchecked, Skipped{s.Pointer, s.Type, "not a text selector the engine checks"})
+		}
+		for in, ref := s, s.RefinedBy; ref != nil; in, ref = ref, ref.RefinedBy {
+			r.Unchecked = append(r.Unchecked, Skipped{ref.Pointer, ref.Type, "refines the segment of the " + typeName(in.Type) + " it is in; refinements are not checked"})
+		}
+	}
+	if len(t.Selectors) == 0 {
+		r.Unchecked = append(r.Unchecked, Skipped{t.Pointer, "", "the target has no selector: it is the whole resource"})
+	}
+	if len(p.quotes) == 0 {
+		for _, i := range p.posns {
+			r.Unchecked = append(r.Unchecked, Skipped{t.Selectors[i].Pointer, TextPosition, "no TextQuoteSelector beside it says what it should read"})
+		}
+		r.Outcome = Unchecked
+		return nil
+	}
+	if p.src = c.sources[t.Source]; p.src == nil {
+		r.Outcome = NoSource
+		return nil
+	}
+	r.Version = p.src.Version
+	for _, i := range p.quotes {
+		q := &t.Selectors[i]
+		cit := c.citation(p, citecheck.Selector{Type: citecheck.QuoteSelector, Exact: q.Exact, Prefix: q.Prefix, Suffix: q.Suffix})
+		if len(p.posns) == 1 {
+			cit.ClaimedStart, cit.HasClaimedStart = t.Selectors[p.posns[0]].Start, true
+		}
+		p.jobs = append(p.jobs, &job{target: p, role: roleQuote, sel: i, cit: cit})
+	}
+	for _, i := range p.posns {
+		if len(p.quotes) != 1 {
+			r.Unchecked = append(r.Unchecked, Skipped{t.Selectors[i].Pointer, TextPosition, "several TextQuoteSelectors beside it: which one it should read is not said"})
+			continue
+		}
+		s := &t.Selectors[i]
+		cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: s.Start, End: s.End})
+		cit.Quote = t.Selectors[p.quotes[0]].Exact
+		p.jobs = append(p.jobs, &job{target: p, role: rolePosition, sel: i, cit: cit})
+	}
+	return p
+}
+
+func typeName(t string) string {
+	if t == "" {
+		return "selector"
+	}
+	return t
+}
+
+func (c *Checker) citation(p *plan, sel citecheck.Selector) citecheck.Citation {
+	return citecheck.Citation{SourceID: p.src.IRI, Version: p.src.Version, Selector: sel}
+}
+
+// judge records the first verdicts and returns the probes that decide
+// what they leave open: for a target whose only quote is ambiguous,
+// whether the full anchor stands at the stored position, read in code
+// points or else in UTF-16 code units; for a target without a position,
+// where its quote anchors (with Locate).
+func (c *Checker) judge(p *plan) []*job {
+	for _, j := range p.jobs {
+		p.r.Checked = append(p.r.Checked, SelectorCheck{Pointer: p.t.Selectors[j.sel].Pointer,
+			Type: j.cit.Selector.Type, Reason: j.reason, Detail: j.detail})
+	}
+	if len(p.quotes) != 1 {
+		return nil
+	}
+	q := p.jobs[0]
+	sel := &q.cit.Selector
+	switch {
+	case q.reason == citecheck.ReasonAmbiguousAnchor && len(p.posns) == 1:
+		pos := &p.t.Selectors[p.posns[0]]
+		var probes []*job
+		if p.jobs[1].reason == citecheck.ReasonNone {
+			probes = append(probes, c.contextProbe(p, pos.Start, roleContext))
+		}
+		if start, end, ok := utf16Span(p.src.Text, pos.Start, pos.End); ok && (start != pos.Start || end != pos.End) {
+			cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: start, End: end})
+			cit.Quote = sel.Exact
+			probes = append(probes, &job{target: p, role: roleUnits, cit: cit}, c.contextProbe(p, start, roleUnits))
+		}
+		return nonNil(probes)
+	case q.reason == citecheck.ReasonNone && len(p.posns) == 0 && c.Locate:
+		cit := c.citation(p, *sel)
+		cit.HasClaimedStart = true // at 0: the engine then says where it really starts
+		return []*job{{target: p, role: roleLocate, cit: cit}}
+	}
+	return nil
+}
+
+func nonNil(js []*job) []*job {
+	out := js[:0]
+	for _, j := range js {
+		if j != nil {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// contextProbe is a position citation of prefix+exact+suffix around a
+// stored start: it holds when the whole anchor stands there. nil when the
+// prefix cannot fit before start.
+func (c *Checker) contextProbe(p *plan, start int, r role) *job {
+	q := &p.t.Selectors[p.quotes[0]]
+	np := utf8.RuneCountInString(q.Prefix)
+	if np > start {
+		return nil
+	}
+	anchor := q.Prefix + q.Exact + q.Suffix
+	cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: start - np, End: start - np + utf8.RuneCountInString(anchor)})
+	cit.Quote = anchor
+	return &job{target: p, role: r, cit: cit}
+}
+
+// settle decides the target's outcome from the verdicts and probes.
+func (c *Checker) settle(p *plan) {
+	r := p.r
+	r.Outcome = Anchored
+	if len(p.quotes) != 1 {
+		// Several quotes: each is judged alone; the worst decides.
+		for _, j := range p.jobs {
+			if o := quoteOutcome(j.reason); j.role == roleQuote && o.worse(r.Outcome) {
+				r.Outcome = o
+			}
+		}
+		return
+	}
+	q := p.jobs[0]
+	exactLen := utf8.RuneCountInString(q.cit.Selector.Exact)
+	positionsHold := true
+	for _, j := range p.jobs {
+		positionsHold = positionsHold && (j.role != rolePosition || j.reason == citecheck.ReasonNone)
+	}
+	probes := map[role][]*job{}
+	for _, j := range p.jobs {
+		if j.role >= roleContext {
+			probes[j.role] = append(probes[j.role], j)
+		}
+	}
+	holds := func(js []*job) bool {
+		for _, j := range js {
+			if j.reason != citecheck.ReasonNone {
+				return false
+			}
+		}
+		return len(js) > 0
+	}
+	switch r.Outcome = quoteOutcome(q.reason); {
+	case q.reason == citecheck.ReasonPositionMismatch:
+		at := *q.detail.ResolvedStart
+		r.Repair = &Repair{Start: at, End: at + exactLen}
+	case q.reason == citecheck.ReasonNone && !positionsHold:
+		r.Outcome = Moved // the quote stands at the stored start, but the end disagrees
+		at := q.cit.ClaimedStart
+		r.Repair = &Repair{Start: at, End: at + exactLen}
+	case q.reason == citecheck.ReasonAmbiguousAnchor && holds(probes[roleContext]):
+		r.Outcome = Anchored // the stored position says which match is meant
+	case q.reason == citecheck.ReasonAmbiguousAnchor && len(probes[roleUnits]) == 2 && holds(probes[roleUnits]):
+		r.Outcome = Moved // the stored position counts UTF-16 code units
+		at := probes[roleUnits][0].cit.Selector.Start
+		r.Repair = &Repair{Start: at, End: at + exactLen}
+	case len(probes[roleLocate]) == 1:
+		at := 0
+		if d := probes[roleLocate][0].detail; d != nil {
+			at = *d.ResolvedStart
+		}
+		r.Repair = &Repair{Start: at, End: at + exactLen}
+	}
+}
+
+// quoteOutcome is what a quote citation's verdict alone means.
+func quoteOutcome(reason citecheck.Reason) Outcome {
+	switch reason {
+	case citecheck.ReasonNone:
+		return Anchored
+	case citecheck.ReasonPositionMismatch:
+		return Moved
+	case citecheck.ReasonAmbiguousAnchor:
+		return Ambiguous
+	}
+	return Orphaned // exact_not_found, prefix_mismatch, suffix_mismatch
+}
+
+// run checks the jobs' citations in requests of at most lim.Citations
+// citations on at most lim.Sources sources, and records each verdict.
+func (c *Checker) run(jobs []*job) {
+	for len(jobs) > 0 {
+		req := &citecheck.Request{}
+		seen := map[*Source]bool{}
+		n := 0
+		for ; n < len(jobs) && n < c.lim.Citations; n++ {
+			src := jobs[n].target.src
+			if !seen[src] {
+				if len(req.Sources) == c.lim.Sources {
+					break
+				}
+				seen[src] = true
+				req.Sources = append(req.Sources, citecheck.Source{SourceID: src.IRI, Version: src.Version, Text: src.Text})
+			}
+			cit := jobs[n].cit
+			cit.CitationID = strconv.Itoa(n)
+			req.Citations = append(req.Citations, cit)
+		}
+		all := citecheck.CheckAll(req)
+		for k := range all.Citations {
+			o := &all.Citations[k]
+			jobs[k].reason, jobs[k].detail = o.Reason, o.Detail
+		}
+		for _, j := range jobs[:n] {
+			if j.role >= roleContext {
+				j.target.jobs = append(j.target.jobs, j)
+			}
+		}
+		jobs = jobs[n:]
+	}
+}
+
+// utf16Span reads start and end as UTF-16 code unit offsets into text and
+// returns them as code point indexes; false when either falls inside a
+// surrogate pair or past the end. Linear in text up to end.
+func utf16Span(text string, start, end int) (int, int, bool) {
+	cs, units, cps := -1, 0, 0
+	for _, r := range text {
+		if units == start {
+			cs = cps
+		}
+		if units >= end {
+			return cs, cps, units == end && cs >= 0
+		}
+		units += utf16Len(r)
+		cps++
+	}
+	if units == start {
+		cs = cps
+	}
+	return cs, cps, units == end && cs >= 0
+}
+
+func utf16Len(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}

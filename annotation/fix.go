@@ -1,0 +1,126 @@
+package annotation
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+)
+
+// Repair is a corrected position for one target's text: the code point
+// span [Start, End) where its quote anchors.
+type Repair struct {
+	Target     int // index in Annotation.Targets
+	Start, End int
+}
+
+// edit replaces Raw[at:end] with text.
+type edit struct {
+	at, end int
+	text    string
+}
+
+// Rewrite returns the annotation's bytes with the repairs applied: each
+// TextPositionSelector of a repaired target gets the new start and end; a
+// target without one gets one added at the end of its selector list (a
+// single selector becomes a list of two). Every other byte, member order
+// and formatting included, is as it was. Linear in Raw.
+func (a *Annotation) Rewrite(repairs []Repair) []byte {
+	var edits []edit
+	for _, r := range repairs {
+		t := &a.Targets[r.Target]
+		start, end := strconv.Itoa(r.Start), strconv.Itoa(r.End)
+		positioned := false
+		for i := range t.Selectors {
+			s := &t.Selectors[i]
+			if s.Type == TextPosition {
+				positioned = true
+				edits = append(edits, edit{s.startAt, s.startEnd, start}, edit{s.endAt, s.endEnd, end})
+			}
+		}
+		if positioned || t.selectorEnd == 0 {
+			continue
+		}
+		added := fmt.Sprintf(`,{"type":%q,"start":%d,"end":%d}`, TextPosition, r.Start, r.End)
+		if t.selectorArray {
+			edits = append(edits, edit{t.selectorEnd - 1, t.selectorEnd - 1, added})
+		} else {
+			open := valueStartBefore(a.Raw, t.selectorEnd)
+			edits = append(edits, edit{open, open, "["}, edit{t.selectorEnd, t.selectorEnd, added + "]"})
+		}
+	}
+	slices.SortStableFunc(edits, func(x, y edit) int { return x.at - y.at })
+	out := make([]byte, 0, len(a.Raw)+32*len(edits))
+	from := 0
+	for _, e := range edits {
+		out = append(append(out, a.Raw[from:e.at]...), e.text...)
+		from = e.end
+	}
+	return append(out, a.Raw[from:]...)
+}
+
+// valueStartBefore returns where the object value that ends at end starts:
+// the '{' that matches raw[end-1]. Strings are skipped whole, so braces
+// inside them do not count.
+func valueStartBefore(raw []byte, end int) int {
+	// Scan forward from the start, tracking the depth at each '{', since a
+	// backward scan cannot tell a quote from an escaped one.
+	var stack []int
+	inString := false
+	for i := 0; i < end; i++ {
+		c := raw[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{':
+			stack = append(stack, i)
+		case c == '}':
+			if i == end-1 {
+				return stack[len(stack)-1]
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return end
+}
+
+// Rewriting makes the scanner keep every byte until it is copied out with
+// CopyThrough, Replace or Finish: call it before Scan to write the input
+// back with some annotations replaced. Memory then holds the bytes from
+// the last one copied out to the decoder's position.
+func (s *Scanner) Rewriting() { s.tee.copyAt = 0 }
+
+// CopyThrough writes the input from where the last copy stopped through
+// the end of annotation a, unchanged.
+func (s *Scanner) CopyThrough(w io.Writer, a *Annotation) error {
+	return s.copyTo(w, a.Offset+int64(len(a.Raw)))
+}
+
+// Replace writes the input from where the last copy stopped up to
+// annotation a, then b in a's place.
+func (s *Scanner) Replace(w io.Writer, a *Annotation, b []byte) error {
+	if err := s.copyTo(w, a.Offset); err != nil {
+		return err
+	}
+	s.tee.copyAt = a.Offset + int64(len(a.Raw))
+	_, err := w.Write(b)
+	return err
+}
+
+// Finish writes the rest of the input, once Scan has returned nil.
+func (s *Scanner) Finish(w io.Writer) error {
+	return s.copyTo(w, s.tee.base+int64(len(s.tee.buf)))
+}
+
+func (s *Scanner) copyTo(w io.Writer, off int64) error {
+	if s.tee.copyAt < 0 {
+		return fmt.Errorf("annotation: copying out without Rewriting")
+	}
+	_, err := w.Write(s.tee.bytes(s.tee.copyAt, off))
+	s.tee.copyAt = off
+	s.tee.release(off)
+	return err
+}
