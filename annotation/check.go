@@ -2,6 +2,7 @@ package annotation
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -79,6 +80,7 @@ type SelectorCheck struct {
 	Type    citecheck.SelectorType
 	Reason  citecheck.Reason  // ReasonNone when the selector holds
 	Detail  *citecheck.Detail // nil when it holds
+	sel     int               // index in the target's selectors
 }
 
 // Skipped is a selector that was not checked.
@@ -174,14 +176,28 @@ func (c *Checker) Check(anns []*Annotation) []Report {
 		c.settle(p)
 	}
 	for i := range reports {
-		r := &reports[i]
-		for j, t := range r.Targets {
-			if j == 0 || t.Outcome.worse(r.Outcome) {
-				r.Outcome = t.Outcome
-			}
-		}
+		reports[i].Outcome = reports[i].worst(false)
 	}
 	return reports
+}
+
+// worst is the most severe of the targets' outcomes, Unchecked when there
+// are none; with repaired, a target with a repair counts as anchored.
+func (r *Report) worst(repaired bool) Outcome {
+	if len(r.Targets) == 0 {
+		return Unchecked
+	}
+	w := Anchored
+	for _, t := range r.Targets {
+		o := t.Outcome
+		if repaired && t.Repair != nil {
+			o = Anchored
+		}
+		if o.worse(w) {
+			w = o
+		}
+	}
+	return w
 }
 
 // plan lists a target's citations, or settles it at once when there is
@@ -261,8 +277,9 @@ func (c *Checker) citation(p *plan, sel citecheck.Selector) citecheck.Citation {
 func (c *Checker) judge(p *plan) []*job {
 	for _, j := range p.jobs {
 		p.r.Checked = append(p.r.Checked, SelectorCheck{Pointer: p.t.Selectors[j.sel].Pointer,
-			Type: j.cit.Selector.Type, Reason: j.reason, Detail: j.detail})
+			Type: j.cit.Selector.Type, Reason: j.reason, Detail: j.detail, sel: j.sel})
 	}
+	slices.SortFunc(p.r.Checked, func(a, b SelectorCheck) int { return a.sel - b.sel })
 	if len(p.quotes) != 1 {
 		return nil
 	}

@@ -14,6 +14,21 @@ type Repair struct {
 	Start, End int
 }
 
+// Repairs returns the report's repairs, nil when there are none, and the
+// outcome the annotation has once they are applied: a repaired target
+// anchors (its position now says where its unique quote is).
+func (r *Report) Repairs() ([]Repair, Outcome) {
+	var repairs []Repair
+	for j, t := range r.Targets {
+		if t.Repair != nil {
+			rp := *t.Repair
+			rp.Target = j
+			repairs = append(repairs, rp)
+		}
+	}
+	return repairs, r.worst(true)
+}
+
 // edit replaces Raw[at:end] with text.
 type edit struct {
 	at, end int

@@ -134,7 +134,7 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 	if id == "" {
 		id = "(no id)"
 	}
-	dst = fmt.Appendf(dst, "%-9s %s  #%d %s\n", r.Outcome, id, index, where(a.Pointer))
+	dst = fmt.Appendf(dst, "%-9s %s  (%s)\n", r.Outcome, id, place(index, a.Value, a.Pointer))
 	for j := range r.Targets {
 		t, tr := &a.Targets[j], &r.Targets[j]
 		if tr.Outcome == Anchored {
@@ -160,7 +160,17 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 
 // AppendText appends the error item for people.
 func (e *Error) AppendText(dst []byte, index int) []byte {
-	return fmt.Appendf(dst, "error     #%d %s (value %d, byte %d)\n", index, e.Message, e.Value, e.Offset)
+	return fmt.Appendf(dst, "error     %s  (%s, byte %d)\n", e.Message, place(index, e.Value, e.Pointer), e.Offset)
+}
+
+// place names an item for people: its number, and the JSON value and
+// pointer that hold it.
+func place(index, value int, ptr string) string {
+	s := fmt.Sprintf("item %d, value %d", index, value)
+	if ptr != "" {
+		s += " at " + ptr
+	}
+	return s
 }
 
 func quoteIRI(s string) string {

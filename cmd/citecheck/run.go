@@ -28,6 +28,8 @@ const (
       --jsonl   one request per line in, one answer per line out, in order
       --all     check every citation, not only up to the first failure ({"all": …})
       --format  text: a report for people, with the source around each failure
+  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
+                                check W3C Web Annotations / Hypothesis exports against their documents
   citecheck contract            print the embedded contract JSON
   citecheck serve [--addr HOST:PORT]
   citecheck mcp                 MCP over stdio, for desktop clients`
@@ -42,6 +44,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "annotations":
+		return cmdAnnotations(ctx, args[1:], stdin, stdout, stderr)
 	case "contract":
 		stdout.Write(citecheck.ContractJSON)
 		return exitValid
