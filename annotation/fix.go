@@ -60,7 +60,7 @@ func (a *Annotation) Rewrite(repairs []Repair) []byte {
 		if t.selectorArray {
 			edits = append(edits, edit{t.selectorEnd - 1, t.selectorEnd - 1, added})
 		} else {
-			open := valueStartBefore(a.Raw, t.selectorEnd)
+			open := t.Selectors[0].at
 			edits = append(edits, edit{open, open, "["}, edit{t.selectorEnd, t.selectorEnd, added + "]"})
 		}
 	}
@@ -72,34 +72,6 @@ func (a *Annotation) Rewrite(repairs []Repair) []byte {
 		from = e.end
 	}
 	return append(out, a.Raw[from:]...)
-}
-
-// valueStartBefore returns where the object value that ends at end starts:
-// the '{' that matches raw[end-1]. Strings are skipped whole, so braces
-// inside them do not count.
-func valueStartBefore(raw []byte, end int) int {
-	// Scan forward from the start, tracking the depth at each '{', since a
-	// backward scan cannot tell a quote from an escaped one.
-	var stack []int
-	inString := false
-	for i := 0; i < end; i++ {
-		c := raw[i]
-		switch {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{':
-			stack = append(stack, i)
-		case c == '}':
-			if i == end-1 {
-				return stack[len(stack)-1]
-			}
-			stack = stack[:len(stack)-1]
-		}
-	}
-	return end
 }
 
 // Rewriting makes the scanner keep every byte until it is copied out with

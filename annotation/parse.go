@@ -47,8 +47,9 @@ type Selector struct {
 	// RefinedBy is the selector applied within the segment this one
 	// selects (W3C §4.2.9), nil when there is none.
 	RefinedBy *Selector
-	// Byte spans of the start and end literals in Raw, for a rewrite.
-	startAt, startEnd, endAt, endEnd int
+	// Byte spans, in Raw, of the selector's value and of its start and end
+	// literals, for a rewrite.
+	at, startAt, startEnd, endAt, endEnd int
 }
 
 // The selector types the engine checks.
@@ -96,7 +97,10 @@ func parse(raw []byte, ptr string) (*Annotation, *Error) {
 }
 
 // parser walks one annotation's bytes.
-type parser struct{ dec *jsontext.Decoder }
+type parser struct {
+	dec    *jsontext.Decoder
+	opened int // offset of the '{' object read last
+}
 
 // refusal is a malformed member: the annotation is reported, not checked.
 type refusal struct{ e *Error }
@@ -121,6 +125,7 @@ func (p *parser) object(ptr string, member func(name, ptr string) error) error {
 	if _, err := p.dec.ReadToken(); err != nil {
 		return err
 	}
+	p.opened = int(p.dec.InputOffset()) - 1
 	for p.dec.PeekKind() == '"' {
 		tok, err := p.dec.ReadToken()
 		if err != nil {
@@ -277,15 +282,19 @@ func (p *parser) selector(ptr string) (Selector, error) {
 	s := Selector{Pointer: ptr}
 	switch k := p.dec.PeekKind(); k {
 	case '"':
-		_, err := p.dec.ReadValue()
-		s.Type = "IRI"
+		v, err := p.dec.ReadValue()
+		s.Type, s.at = "IRI", int(p.dec.InputOffset())-len(v)
 		return s, err
 	case '{':
+		s.at = -1 // set once '{' is read
 	default:
 		return s, p.refuse(ptr, "a selector is an object (or an IRI), not %s", kindName(k))
 	}
 	var m struct{ typ, exact, prefix, suffix, start, end member }
 	err := p.object(ptr, func(name, mp string) error {
+		if s.at < 0 {
+			s.at = p.opened
+		}
 		var slot *member
 		switch name {
 		case "type", "@type":
@@ -319,6 +328,9 @@ func (p *parser) selector(ptr string) (Selector, error) {
 	})
 	if err != nil {
 		return s, err
+	}
+	if s.at < 0 { // an empty object: no member set it, and nothing nested moved opened
+		s.at = p.opened
 	}
 	if m.typ.seen && m.typ.v.Kind() == '"' {
 		s.Type = unquote(m.typ.v)

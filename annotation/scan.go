@@ -86,6 +86,10 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 			return s.syntax(err)
 		}
 		if err := s.node("", fn); err != nil {
+			var sf *scanFailure
+			if errors.As(err, &sf) {
+				return sf.err
+			}
 			return err
 		}
 	}
@@ -98,10 +102,6 @@ func (s *Scanner) syntax(err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
 		return &SyntaxError{Offset: se.ByteOffset, Err: errors.New(strings.TrimPrefix(se.Err.Error(), "jsontext: "))}
-	}
-	var sf *scanFailure
-	if errors.As(err, &sf) {
-		return sf.err
 	}
 	return &SyntaxError{Offset: s.dec.InputOffset(), Err: err}
 }
@@ -237,15 +237,11 @@ type tee struct {
 	base   int64 // input offset of buf[0]
 	held   int64 // -1: nothing held
 	copyAt int64
-	eof    bool
 }
 
 func (t *tee) Read(p []byte) (int, error) {
 	n, err := t.r.Read(p)
 	t.buf = append(t.buf, p[:n]...)
-	if err == io.EOF {
-		t.eof = true
-	}
 	return n, err
 }
 
@@ -266,7 +262,9 @@ func (t *tee) release(upto int64) {
 	if t.copyAt >= 0 {
 		upto = min(upto, t.copyAt)
 	}
-	if n := upto - t.base; n > 0 {
+	// Compacting only once half the buffer is dead keeps the copying
+	// linear in the input, however many small items it holds.
+	if n := upto - t.base; n > 0 && 2*n >= int64(len(t.buf)) {
 		t.buf = t.buf[:copy(t.buf, t.buf[n:])]
 		t.base = upto
 	}
