@@ -57,9 +57,13 @@ func (a *Annotation) Rewrite(repairs []Repair) []byte {
 			continue
 		}
 		added := fmt.Sprintf(`,{"type":%q,"start":%d,"end":%d}`, TextPosition, r.Start, r.End)
-		if t.selectorArray {
-			edits = append(edits, edit{t.selectorEnd - 1, t.selectorEnd - 1, added})
-		} else {
+		switch n := len(t.Selectors); {
+		case t.selectorArray && n == 0:
+			edits = append(edits, edit{t.selectorEnd - 1, t.selectorEnd - 1, added[1:]})
+		case t.selectorArray: // right after the last selector, before any white space
+			last := t.Selectors[n-1].end
+			edits = append(edits, edit{last, last, added})
+		default:
 			open := t.Selectors[0].at
 			edits = append(edits, edit{open, open, "["}, edit{t.selectorEnd, t.selectorEnd, added + "]"})
 		}

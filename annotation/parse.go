@@ -49,7 +49,7 @@ type Selector struct {
 	RefinedBy *Selector
 	// Byte spans, in Raw, of the selector's value and of its start and end
 	// literals, for a rewrite.
-	at, startAt, startEnd, endAt, endEnd int
+	at, end, startAt, startEnd, endAt, endEnd int
 }
 
 // The selector types the engine checks.
@@ -261,6 +261,7 @@ func (p *parser) selectors(ptr string, out *[]Selector) error {
 		if err != nil {
 			return err
 		}
+		s.end = int(p.dec.InputOffset())
 		*out = append(*out, s)
 	}
 	_, err := p.dec.ReadToken()
