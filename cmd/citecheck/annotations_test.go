@@ -141,7 +141,7 @@ func TestAnnotationsOnAnEditedDocument(t *testing.T) {
 		"ambiguous-unsettled": "ambiguous",
 		"quote-only":          "orphaned", // its suffix ran into the removed paragraph
 		"page-note":           "unchecked",
-		"two-targets":         "moved", // moved beats no_source
+		"two-targets":         "moved",    // moved beats no_source
 		"cannery":             "orphaned", // the sentence is gone
 	}
 	if got := outcomes(lines); !reflect.DeepEqual(got, want) || code != exitFailed {
