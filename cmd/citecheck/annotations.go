@@ -108,7 +108,7 @@ func annotationsUsageError(stderr io.Writer, msg string) int {
 // writes, in input order, one report per item (or, with fix, the input with
 // the repaired annotations in place).
 func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annotation.Checker, fix, text bool) (*annotationStats, error) {
-	st := &annotationStats{missing: map[string]int{}}
+	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: map[string]int{}}
 	sc := annotation.NewScanner(in)
 	if fix {
 		sc.Rewriting()
@@ -194,8 +194,8 @@ func writeRepaired(sc *annotation.Scanner, out io.Writer, r *annotation.Report, 
 
 // annotationStats counts the outcomes for the summary and the exit status.
 type annotationStats struct {
-	by       [8]int // outcomes as checked
-	afterFix [8]int // outcomes once repaired (with --fix)
+	by       map[annotation.Outcome]int // outcomes as checked
+	afterFix map[annotation.Outcome]int // outcomes once repaired (with --fix)
 	errors   int
 	repaired int
 	missing  map[string]int // IRIs not supplied, and how many targets name them
