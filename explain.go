@@ -219,7 +219,7 @@ func (e *explainer) position(j int, x *textIndex, cit *Citation) CitationExplana
 		return ce
 	}
 	start, end := cit.Selector.Start, cit.Selector.End
-	var read []Span // distinct spans a unit reading gives
+	var read []Span     // distinct spans a unit reading gives
 	if x.marks != nil { // in ASCII every unit counts alike
 		for u := range unitsCount {
 			bs, ok1 := e.byteAt(j, x, u, start)
