@@ -1,6 +1,9 @@
 package citecheck
 
-import "strconv"
+import (
+	_ "embed"
+	"strconv"
+)
 
 // MarshalJSON writes the object AppendJSON writes.
 func (e *Explanation) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
@@ -116,4 +119,21 @@ func (c *Citation) AppendJSON(dst []byte) []byte {
 		dst = appendIntMember(dst, "claimed_start", &c.ClaimedStart)
 	}
 	return append(dst, '}')
+}
+
+// ExplainSchemaJSON is the JSON Schema (2020-12) of what explain answers:
+// {"all": …} as [AppendExplainEnvelope] writes it, or {"error": …}. It is
+// beyond the contract; MCP's explain tool declares it as its output schema.
+//
+//go:embed explain.schema.json
+var ExplainSchemaJSON []byte
+
+// RunExplain decodes body and explains it: [Run] for [Explain]. Exactly one
+// of the results is non-nil.
+func RunExplain(body []byte) (*Explanation, *Error) {
+	req, err := Decode(body)
+	if err != nil {
+		return nil, err
+	}
+	return Explain(req), nil
 }
