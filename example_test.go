@@ -114,3 +114,41 @@ func ExampleResult_AppendJSON() {
 	// Output:
 	// {"valid":false,"reason":"quote_mismatch","first_discrepancy":{"citation_index":0,"citation_id":"c1","selector_type":"TextPositionSelector","detail":{"field":"quote","available_versions":null,"start":4,"end":7,"text_length":26,"quote_offset":2,"source_offset":6,"expected_char":"g","claimed_char":"h"}},"citations_checked":1,"authenticity_checked":false,"reference_version":"W3C Web Annotation Data Model (Recommendation 2017-02-23) 4.2.4 TextQuoteSelector, 4.2.5 TextPositionSelector; r68 supplied-text profile 1.0.0"}
 }
+
+// Explain says why each failing citation failed and, when that determines
+// one, how to fix it: here a quote typed with straight quotes where the
+// source has curly ones, and offsets counted in UTF-16 units (as
+// JavaScript counts) over text with an emoji.
+func ExampleExplain() {
+	req, err := citecheck.Decode([]byte(`{
+  "sources": [{"source_id": "memo", "version": "v1",
+               "text": "Launch 🚀 went well. She said “we reached orbit” at 10:42."}],
+  "citations": [
+    {"citation_id": "c1", "source_id": "memo", "version": "v1",
+     "selector": {"type": "TextQuoteSelector", "exact": "\"we reached orbit\""}},
+    {"citation_id": "c2", "source_id": "memo", "version": "v1",
+     "selector": {"type": "TextPositionSelector", "start": 34, "end": 41}, "quote": "reached"}
+  ]
+}`))
+	if err != nil {
+		fmt.Println("refused:", err.Code, err.Message)
+		return
+	}
+	ex := citecheck.Explain(req)
+	for k, o := range ex.All.Citations {
+		fmt.Println(o.CitationID, o.Reason)
+		for _, f := range ex.Citations[k].Findings {
+			fmt.Printf("  %s\n", f.AppendJSON(nil))
+		}
+		if fix := ex.Citations[k].Fix; fix != nil {
+			fmt.Printf("  fix: %s\n", fix.AppendJSON(nil))
+		}
+	}
+	// Output:
+	// c1 exact_not_found
+	//   {"kind":"normalized","start":29,"end":47,"folds":["typography"],"source_text":"“we reached orbit”"}
+	// c2 quote_mismatch
+	//   {"kind":"elsewhere","start":33,"end":40,"occurrences":1}
+	//   {"kind":"offset_units","start":33,"end":40,"units":"utf16"}
+	//   fix: {"citation_id":"c2","source_id":"memo","version":"v1","selector":{"type":"TextPositionSelector","start":33,"end":40},"quote":"reached"}
+}

@@ -18,32 +18,8 @@ const chromiumPath = "/usr/bin/chromium"
 // prefilled example, then edits the input into failing ones and checks the
 // failing span is marked in the source text, at code point positions.
 func TestToolPageInBrowser(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("skipping the browser test: %s is absent (apt-get install -y chromium)", chromiumPath)
-	}
+	ctx := browser(t)
 	ts := start(t, Config{})
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	defer cancel()
-
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(ts.URL+"/tools/citation-batch-check"),
 		chromedp.WaitVisible(chromedp.ID("try-run")),
@@ -147,6 +123,35 @@ func TestToolPageInBrowser(t *testing.T) {
 	})
 }
 
+// browser starts headless Chromium for the test, or skips the test where
+// it is absent; it stops when the test ends.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("skipping the browser test: %s is absent (apt-get install -y chromium)", chromiumPath)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
+	return ctx
+}
+
 // text is the text of the first element matching the CSS selector.
 func text(t *testing.T, ctx context.Context, css string) string {
 	t.Helper()
@@ -162,7 +167,8 @@ func text(t *testing.T, ctx context.Context, css string) string {
 func forget(t *testing.T, ctx context.Context) {
 	t.Helper()
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("try-status").className = "";
-		document.getElementById("try-source").replaceChildren(); true`))
+		document.getElementById("try-source").replaceChildren();
+		document.getElementById("try-findings").replaceChildren(); true`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,15 @@ import (
 // run cheapest first, and none reads the body before the request holds a
 // check slot: a refused request costs no memory.
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
+	s.serveBody(w, r, func(body []byte) {
+		res, e := citecheck.Run(body)
+		writeEnvelope(w, r, res, e)
+	})
+}
+
+// serveBody admits and reads the body of a tool call, as execute does, and
+// hands it to answer, which writes the answer.
+func (s *Server) serveBody(w http.ResponseWriter, r *http.Request, answer func(body []byte)) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 		writeError(w, r, e)
 		return
@@ -31,8 +40,7 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, e)
 		return
 	}
-	res, e := citecheck.Run(body)
-	writeEnvelope(w, r, res, e)
+	answer(body)
 }
 
 // admit runs the checks that a request with a body passes before it is

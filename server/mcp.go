@@ -61,13 +61,19 @@ func newMCPServer(t *toolInfo, onCall func(outcome string)) *mcp.Server {
 			onCall(outcomeOf(res, e))
 		}
 		env := citecheck.AppendEnvelope(nil, res, e)
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(env)}},
-			StructuredContent: json.RawMessage(env),
-			IsError:           e != nil,
-		}, nil
+		return toolResult(env, e != nil), nil
 	})
+	addExplainTool(srv, t, onCall)
 	return srv
+}
+
+// toolResult answers a call with env as text and as structured content.
+func toolResult(env []byte, isError bool) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(env)}},
+		StructuredContent: json.RawMessage(env),
+		IsError:           isError,
+	}
 }
 
 func outcomeOf(res *citecheck.Result, e *citecheck.Error) string {
@@ -85,6 +91,16 @@ func outcomeOf(res *citecheck.Result, e *citecheck.Error) string {
 // what the client sent (duplicate names, number spellings and all), as it
 // would an HTTP body.
 func executeArguments(args json.RawMessage) (*citecheck.Result, *citecheck.Error) {
+	body, e := argumentsBody(args)
+	if e != nil {
+		return nil, e
+	}
+	return citecheck.Run(body)
+}
+
+// argumentsBody returns the input of {"id", "version", "input"} as a
+// request body, for a tool this server runs.
+func argumentsBody(args json.RawMessage) ([]byte, *citecheck.Error) {
 	id, version, input, e := parseArguments(args)
 	if e != nil {
 		return nil, e
@@ -92,11 +108,7 @@ func executeArguments(args json.RawMessage) (*citecheck.Result, *citecheck.Error
 	if e := citecheck.LookupTool(id, version); e != nil {
 		return nil, e
 	}
-	body, e := citecheck.ReadBody(bytes.NewReader(input))
-	if e != nil {
-		return nil, e
-	}
-	return citecheck.Run(body)
+	return citecheck.ReadBody(bytes.NewReader(input))
 }
 
 // argumentError reports arguments that are not {"id", "version", "input"}.
@@ -187,14 +199,17 @@ func mcpInputSchema(t *toolInfo) []byte {
 	return b.Bytes()
 }
 
+// mcpErrorSchema is the error object's schema.
+const mcpErrorSchema = `{"type":"object","additionalProperties":false,"required":["code","message","path"],"properties":{` +
+	`"code":{"type":"string"},"message":{"type":"string"},"path":{"type":"string"},` +
+	`"limit":{"type":"string"},"max":{"type":"integer"},"actual":{"type":"integer"}}}`
+
 // mcpOutputSchema describes the structured content: exactly one of result
 // (the contract's output_schema) and error (the error object).
 func mcpOutputSchema(t *toolInfo) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{"result":`)
 	b.Write(t.Output)
-	b.WriteString(`,"error":{"type":"object","additionalProperties":false,"required":["code","message","path"],"properties":{` +
-		`"code":{"type":"string"},"message":{"type":"string"},"path":{"type":"string"},` +
-		`"limit":{"type":"string"},"max":{"type":"integer"},"actual":{"type":"integer"}}}}}`)
+	b.WriteString(`,"error":` + mcpErrorSchema + `}}`)
 	return b.Bytes()
 }

@@ -94,7 +94,8 @@ func mcpScenarios(t *testing.T, cs *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Tools) != 1 || res.Tools[0].Name != "execute" {
+		// execute, and explain beyond the contract (mcp_explain_test.go).
+		if len(res.Tools) != 2 || res.Tools[0].Name != "execute" || res.Tools[1].Name != MCPExplainToolName {
 			t.Fatalf("tools %+v", res.Tools)
 		}
 		schema, _ := json.Marshal(res.Tools[0].InputSchema)
