@@ -80,7 +80,11 @@ type SelectorCheck struct {
 	Type    citecheck.SelectorType
 	Reason  citecheck.Reason  // ReasonNone when the selector holds
 	Detail  *citecheck.Detail // nil when it holds
-	sel     int               // index in the target's selectors
+	// Findings are the engine's readings under which a failing selector
+	// would hold (an offset_units finding with units utf16 is a position
+	// counted as Hypothesis counts); empty when it holds.
+	Findings []citecheck.Finding
+	sel      int // index in the target's selectors
 }
 
 // Skipped is a selector that was not checked.
@@ -123,6 +127,9 @@ type job struct {
 	cit    citecheck.Citation
 	reason citecheck.Reason
 	detail *citecheck.Detail
+	// findings are the engine's for a failing selector (spec §5); probes
+	// are only checked.
+	findings []citecheck.Finding
 }
 
 type role uint8
@@ -131,7 +138,6 @@ const (
 	roleQuote    role = iota // a TextQuoteSelector, as a quote citation
 	rolePosition             // a TextPositionSelector, as a position citation
 	roleContext              // probe: prefix+exact+suffix at a stored position
-	roleUnits                // probe: exact at the stored position read as UTF-16 code units
 	roleLocate               // probe: where a position-less quote anchors
 )
 
@@ -148,9 +154,10 @@ type plan struct {
 // Check checks the annotations and returns one report each, in order. The
 // citations of all of them are run in batches within the checker's limits.
 //
-// Cost: per quote selector, the engine's linear scans of its source; per
-// ambiguous anchor with a position, up to three more position checks and
-// one conversion walk of the text to its start.
+// Cost: per selector, the engine's check and, when it fails, its
+// explanation (a few linear scans of the source); per ambiguous anchor
+// with a position, one more position check; with Locate, one more scan per
+// quote without a position.
 func (c *Checker) Check(anns []*Annotation) []Report {
 	reports := make([]Report, len(anns))
 	var plans []*plan
@@ -166,12 +173,12 @@ func (c *Checker) Check(anns []*Annotation) []Report {
 	for _, p := range plans {
 		first = append(first, p.jobs...)
 	}
-	c.run(first)
+	c.run(first, true)
 	var probes []*job
 	for _, p := range plans {
 		probes = append(probes, c.judge(p)...)
 	}
-	c.run(probes)
+	c.run(probes, false)
 	for _, p := range plans {
 		c.settle(p)
 	}
@@ -277,7 +284,7 @@ func (c *Checker) citation(p *plan, sel citecheck.Selector) citecheck.Citation {
 func (c *Checker) judge(p *plan) []*job {
 	for _, j := range p.jobs {
 		p.r.Checked = append(p.r.Checked, SelectorCheck{Pointer: p.t.Selectors[j.sel].Pointer,
-			Type: j.cit.Selector.Type, Reason: j.reason, Detail: j.detail, sel: j.sel})
+			Type: j.cit.Selector.Type, Reason: j.reason, Detail: j.detail, Findings: j.findings, sel: j.sel})
 	}
 	slices.SortFunc(p.r.Checked, func(a, b SelectorCheck) int { return a.sel - b.sel })
 	if len(p.quotes) != 1 {
@@ -286,18 +293,10 @@ func (c *Checker) judge(p *plan) []*job {
 	q := p.jobs[0]
 	sel := &q.cit.Selector
 	switch {
-	case q.reason == citecheck.ReasonAmbiguousAnchor && len(p.posns) == 1:
-		pos := &p.t.Selectors[p.posns[0]]
-		var probes []*job
-		if p.jobs[1].reason == citecheck.ReasonNone {
-			probes = append(probes, c.contextProbe(p, pos.Start, roleContext))
+	case q.reason == citecheck.ReasonAmbiguousAnchor && len(p.posns) == 1 && p.jobs[1].reason == citecheck.ReasonNone:
+		if probe := c.contextProbe(p, p.t.Selectors[p.posns[0]].Start); probe != nil {
+			return []*job{probe}
 		}
-		if start, end, ok := utf16Span(p.src.Text, pos.Start, pos.End); ok && (start != pos.Start || end != pos.End) {
-			cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: start, End: end})
-			cit.Quote = sel.Exact
-			probes = append(probes, &job{target: p, role: roleUnits, cit: cit}, c.contextProbe(p, start, roleUnits))
-		}
-		return nonNil(probes)
 	case q.reason == citecheck.ReasonNone && len(p.posns) == 0 && c.Locate:
 		cit := c.citation(p, *sel)
 		cit.HasClaimedStart = true // at 0: the engine then says where it really starts
@@ -306,20 +305,10 @@ func (c *Checker) judge(p *plan) []*job {
 	return nil
 }
 
-func nonNil(js []*job) []*job {
-	out := js[:0]
-	for _, j := range js {
-		if j != nil {
-			out = append(out, j)
-		}
-	}
-	return out
-}
-
 // contextProbe is a position citation of prefix+exact+suffix around a
 // stored start: it holds when the whole anchor stands there. nil when the
 // prefix cannot fit before start.
-func (c *Checker) contextProbe(p *plan, start int, r role) *job {
+func (c *Checker) contextProbe(p *plan, start int) *job {
 	q := &p.t.Selectors[p.quotes[0]]
 	np := utf8.RuneCountInString(q.Prefix)
 	if np > start {
@@ -328,7 +317,7 @@ func (c *Checker) contextProbe(p *plan, start int, r role) *job {
 	anchor := q.Prefix + q.Exact + q.Suffix
 	cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: start - np, End: start - np + utf8.RuneCountInString(anchor)})
 	cit.Quote = anchor
-	return &job{target: p, role: r, cit: cit}
+	return &job{target: p, role: roleContext, cit: cit}
 }
 
 // settle decides the target's outcome from the verdicts and probes.
@@ -374,10 +363,14 @@ func (c *Checker) settle(p *plan) {
 		r.Repair = &Repair{Start: at, End: at + exactLen}
 	case q.reason == citecheck.ReasonAmbiguousAnchor && holds(probes[roleContext]):
 		r.Outcome = Anchored // the stored position says which match is meant
-	case q.reason == citecheck.ReasonAmbiguousAnchor && len(probes[roleUnits]) == 2 && holds(probes[roleUnits]):
-		r.Outcome = Moved // the stored position counts UTF-16 code units
-		at := probes[roleUnits][0].cit.Selector.Start
-		r.Repair = &Repair{Start: at, End: at + exactLen}
+	case q.reason == citecheck.ReasonAmbiguousAnchor:
+		// The engine reads claimed_start in other units (spec §5): when one
+		// reading puts the whole anchor at one of the matches, the stored
+		// position counts those units and says which match is meant.
+		if at, ok := unitsReading(q); ok {
+			r.Outcome = Moved
+			r.Repair = &Repair{Start: at, End: at + exactLen}
+		}
 	case len(probes[roleLocate]) == 1:
 		at := 0
 		if d := probes[roleLocate][0].detail; d != nil {
@@ -385,6 +378,25 @@ func (c *Checker) settle(p *plan) {
 		}
 		r.Repair = &Repair{Start: at, End: at + exactLen}
 	}
+}
+
+// unitsReading returns where the exact of an ambiguous quote citation
+// starts when its claimed_start, read in UTF-16 code units or UTF-8 bytes,
+// names one of its matches: the engine's offset_units findings, which span
+// the whole anchor, all at one place.
+func unitsReading(q *job) (int, bool) {
+	at := -1
+	for _, f := range q.findings {
+		if f.Kind != citecheck.FindingOffsetUnits {
+			continue
+		}
+		p := f.Start + utf8.RuneCountInString(q.cit.Selector.Prefix)
+		if at >= 0 && p != at {
+			return 0, false
+		}
+		at = p
+	}
+	return at, at >= 0
 }
 
 // quoteOutcome is what a quote citation's verdict alone means.
@@ -401,8 +413,9 @@ func quoteOutcome(reason citecheck.Reason) Outcome {
 }
 
 // run checks the jobs' citations in requests of at most lim.Citations
-// citations on at most lim.Sources sources, and records each verdict.
-func (c *Checker) run(jobs []*job) {
+// citations on at most lim.Sources sources, and records each verdict and,
+// with explain, the engine's findings on those that fail.
+func (c *Checker) run(jobs []*job, explain bool) {
 	for len(jobs) > 0 {
 		req := &citecheck.Request{}
 		seen := map[*Source]bool{}
@@ -420,10 +433,18 @@ func (c *Checker) run(jobs []*job) {
 			cit.CitationID = strconv.Itoa(n)
 			req.Citations = append(req.Citations, cit)
 		}
-		all := citecheck.CheckAll(req)
-		for k := range all.Citations {
-			o := &all.Citations[k]
-			jobs[k].reason, jobs[k].detail = o.Reason, o.Detail
+		if explain { // the selectors themselves
+			ex := citecheck.Explain(req)
+			for k := range ex.All.Citations {
+				o := &ex.All.Citations[k]
+				jobs[k].reason, jobs[k].detail, jobs[k].findings = o.Reason, o.Detail, ex.Citations[k].Findings
+			}
+		} else { // probes: only their verdict counts
+			all := citecheck.CheckAll(req)
+			for k := range all.Citations {
+				o := &all.Citations[k]
+				jobs[k].reason, jobs[k].detail = o.Reason, o.Detail
+			}
 		}
 		for _, j := range jobs[:n] {
 			if j.role >= roleContext {
@@ -432,32 +453,4 @@ func (c *Checker) run(jobs []*job) {
 		}
 		jobs = jobs[n:]
 	}
-}
-
-// utf16Span reads start and end as UTF-16 code unit offsets into text and
-// returns them as code point indexes; false when either falls inside a
-// surrogate pair or past the end. Linear in text up to end.
-func utf16Span(text string, start, end int) (int, int, bool) {
-	cs, units, cps := -1, 0, 0
-	for _, r := range text {
-		if units == start {
-			cs = cps
-		}
-		if units >= end {
-			return cs, cps, units == end && cs >= 0
-		}
-		units += utf16Len(r)
-		cps++
-	}
-	if units == start {
-		cs = cps
-	}
-	return cs, cps, units == end && cs >= 0
-}
-
-func utf16Len(r rune) int {
-	if r >= 0x10000 {
-		return 2
-	}
-	return 1
 }

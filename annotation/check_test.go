@@ -243,31 +243,25 @@ func TestCheckBatchesWithinTheLimits(t *testing.T) {
 	}
 }
 
-// utf16Span agrees with converting through unicode/utf16 on every pair of
-// offsets of a text mixing ASCII, BMP and astral characters.
-func TestUTF16SpanAgreesWithBruteForce(t *testing.T) {
-	text := "a😀bé𝄞🌊c"
-	units := utf16.Encode([]rune(text))
-	// cpAt[u] is the code point index at UTF-16 offset u, -1 inside a pair.
-	cpAt := make([]int, len(units)+1)
-	c := 0
-	for u := 0; u <= len(units); u++ {
-		cpAt[u] = c
-		if u < len(units) {
-			if utf16.IsSurrogate(rune(units[u])) && u+1 < len(units) && utf16.IsSurrogate(rune(units[u+1])) && units[u] < 0xDC00 {
-				cpAt[u+1] = -1
-				u++
+// Each failing selector carries the engine's findings: a position counted
+// in UTF-16 code units, as Hypothesis counts, has an offset_units finding
+// with units utf16 on both its selectors.
+func TestCheckCarriesTheEnginesFindings(t *testing.T) {
+	text := "🌿 notes 🌊 The old pier 🐟 stands."
+	u, at := u16(text, "old pier", 0), cp(text, "old pier", 0)
+	r := check(t, text, hyp("a", posSel(u, u+8), quoteSel("old pier", "", "")), false)[0]
+	for _, sc := range r.Targets[0].Checked {
+		var units []string
+		for _, f := range sc.Findings {
+			if f.Kind == citecheck.FindingOffsetUnits {
+				units = append(units, fmt.Sprintf("%s@%d", f.Units, f.Start))
 			}
-			c++
+		}
+		if len(units) != 1 || units[0] != fmt.Sprintf("utf16@%d", at) {
+			t.Errorf("%s: offset_units findings %v, want utf16 at %d", sc.Type, units, at)
 		}
 	}
-	for s := 0; s <= len(units)+1; s++ {
-		for e := 0; e <= len(units)+1; e++ {
-			cs, ce, ok := utf16Span(text, s, e)
-			want := s <= e && e <= len(units) && cpAt[s] >= 0 && cpAt[e] >= 0
-			if ok != want || ok && (cs != cpAt[s] || ce != cpAt[e]) {
-				t.Errorf("utf16Span(%d, %d) = %d, %d, %v", s, e, cs, ce, ok)
-			}
-		}
+	if r := check(t, text, hyp("a", posSel(at, at+8), quoteSel("old pier", "", "")), false)[0]; len(r.Targets[0].Checked[0].Findings) != 0 {
+		t.Errorf("a selector that holds has findings")
 	}
 }

@@ -16,11 +16,13 @@ import (
 //	 "targets":[{"pointer":"/rows/0/target/0","source":"…","version":null,
 //	   "outcome":"moved","selectors":[{"pointer":"…","selector_type":
 //	   "TextQuoteSelector","valid":false,"reason":"position_mismatch",
-//	   "detail":{…}}],"unchecked":[{"pointer":"…","type":"RangeSelector",
-//	   "why":"…"}],"repair":{"start":118,"end":130}}]}
+//	   "detail":{…},"findings":[{"kind":"offset_units","start":118,
+//	   "end":130,"units":"utf16"}]}],"unchecked":[{"pointer":"…",
+//	   "type":"RangeSelector","why":"…"}],"repair":{"start":118,"end":130}}]}
 //
 // A selector's reason and detail are the engine's, exactly as the
-// contract writes them for a citation. index is the item's position in
+// contract writes them for a citation, and its findings are the engine's
+// explanation's (spec §5). index is the item's position in
 // the input; value the top-level JSON value it is in (a line of JSON
 // Lines); pointer its place in that value.
 func (r *Report) AppendJSON(dst []byte, index int) []byte {
@@ -78,13 +80,21 @@ func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
 		dst = append(dst, `,"valid":`...)
 		dst = strconv.AppendBool(dst, c.Reason == citecheck.ReasonNone)
 		if c.Reason == citecheck.ReasonNone {
-			dst = append(dst, `,"reason":null,"detail":null}`...)
+			dst = append(dst, `,"reason":null,"detail":null,"findings":[]}`...)
 			continue
 		}
 		dst = append(dst, `,"reason":`...)
 		dst = appendString(dst, c.Reason.String())
 		dst = append(dst, `,"detail":`...)
-		dst = append(c.Detail.AppendJSON(dst, c.Type), '}')
+		dst = c.Detail.AppendJSON(dst, c.Type)
+		dst = append(dst, `,"findings":[`...)
+		for i := range c.Findings {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = c.Findings[i].AppendJSON(dst)
+		}
+		dst = append(dst, "]}"...)
 	}
 	dst = append(dst, `],"unchecked":[`...)
 	for i, s := range r.Unchecked {
@@ -144,6 +154,9 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 		for _, c := range tr.Checked {
 			if c.Reason != citecheck.ReasonNone {
 				dst = fmt.Appendf(dst, "    %s %s: %s%s\n", c.Type, c.Pointer, c.Reason, detailWords(c))
+				for _, f := range c.Findings {
+					dst = fmt.Appendf(dst, "      %s\n", findingWords(&f))
+				}
 			}
 		}
 		if tr.Outcome == Unchecked {
@@ -203,6 +216,27 @@ func detailWords(c SelectorCheck) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// findingWords says a finding in a line: what would hold, and where.
+func findingWords(f *citecheck.Finding) string {
+	span := fmt.Sprintf("%d-%d", f.Start, f.End)
+	switch f.Kind {
+	case citecheck.FindingElsewhere:
+		return fmt.Sprintf("elsewhere: what it claims stands at %s (%d in all)", span, f.Occurrences)
+	case citecheck.FindingOffsetUnits:
+		return fmt.Sprintf("offset_units: the numbers are right as %s, which is %s in code points", f.Units, span)
+	case citecheck.FindingNormalized:
+		return fmt.Sprintf("normalized: holds at %s under %s; the text has %q", span, strings.Join(f.Folds.Names(), "+"), f.SourceText)
+	case citecheck.FindingElided:
+		return fmt.Sprintf("elided: the parts stand in order within %s", span)
+	case citecheck.FindingDisambiguate:
+		if f.Prefix != nil {
+			return fmt.Sprintf("disambiguate: prefix %q leaves only the match at %s", *f.Prefix, span)
+		}
+		return fmt.Sprintf("disambiguate: suffix %q leaves only the match at %s", *f.Suffix, span)
+	}
+	return fmt.Sprintf("partial: its first %d code points stand at %s", f.Length, span)
 }
 
 // appendString appends s as a JSON string; s is valid UTF-8 (it was

@@ -28,9 +28,14 @@ type outcomeLine struct {
 		Outcome   string `json:"outcome"`
 		Version   string `json:"version"`
 		Selectors []struct {
-			Type   string          `json:"selector_type"`
-			Reason *string         `json:"reason"`
-			Detail json.RawMessage `json:"detail"`
+			Type     string          `json:"selector_type"`
+			Reason   *string         `json:"reason"`
+			Detail   json.RawMessage `json:"detail"`
+			Findings []struct {
+				Kind       string `json:"kind"`
+				Start, End int
+				Units      string `json:"units"`
+			} `json:"findings"`
 		} `json:"selectors"`
 		Repair *struct{ Start, End int } `json:"repair"`
 	} `json:"targets"`
@@ -126,6 +131,17 @@ func TestAnnotationsCarryTheEnginesReasonAndDetail(t *testing.T) {
 	}
 	if r := l.Targets[0].Repair; r == nil || r.Start != d.ResolvedStart {
 		t.Errorf("repair %+v, want one at %d", r, d.ResolvedStart)
+	}
+	// The diagnosis says why: both selectors' numbers are right as UTF-16
+	// code units (spec §5's offset_units finding, the Hypothesis case).
+	for _, sel := range sels {
+		found := false
+		for _, f := range sel.Findings {
+			found = found || f.Kind == "offset_units" && f.Units == "utf16"
+		}
+		if !found {
+			t.Errorf("%s: findings %+v lack offset_units utf16", sel.Type, sel.Findings)
+		}
 	}
 }
 
