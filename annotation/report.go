@@ -225,7 +225,7 @@ func findingWords(f *citecheck.Finding) string {
 	case citecheck.FindingElsewhere:
 		return fmt.Sprintf("elsewhere: what it claims stands at %s (%d in all)", span, f.Occurrences)
 	case citecheck.FindingOffsetUnits:
-		return fmt.Sprintf("offset_units: the numbers are right as %s, which is %s in code points", f.Units, span)
+		return fmt.Sprintf("offset_units: read as %s, the stored numbers name %s (in code points)", f.Units, span)
 	case citecheck.FindingNormalized:
 		return fmt.Sprintf("normalized: holds at %s under %s; the text has %q", span, strings.Join(f.Folds.Names(), "+"), f.SourceText)
 	case citecheck.FindingElided:
