@@ -64,24 +64,25 @@ const (
 func parse(raw []byte, ptr string) (*Annotation, *Error) {
 	p := parser{dec: jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))}
 	a := &Annotation{Pointer: ptr, Raw: bytes.Clone(raw)}
-	var haveTarget, haveID bool
+	// A member named twice counts once, the first time (stores are
+	// lenient JSON writers; I-JSON would refuse the document).
+	var haveTarget bool
+	idFrom := ""
 	err := p.object(ptr, func(name, mp string) error {
-		switch name {
-		case "id", "@id":
+		switch {
+		case (name == "id" || name == "@id") && (idFrom == "" || idFrom == "@id" && name == "id"):
 			v, err := p.dec.ReadValue()
 			if err != nil {
 				return err
 			}
-			if !haveID || name == "id" {
-				switch v.Kind() {
-				case '"':
-					a.ID, haveID = unquote(v), true
-				case '0':
-					a.ID, haveID = string(v), true
-				}
+			switch v.Kind() {
+			case '"':
+				a.ID, idFrom = unquote(v), name
+			case '0':
+				a.ID, idFrom = string(v), name
 			}
 			return nil
-		case "target":
+		case name == "target" && !haveTarget:
 			haveTarget = true
 			return p.targets(mp, &a.Targets, true)
 		}
@@ -175,7 +176,12 @@ func (p *parser) target(ptr string, out *[]Target) error {
 	t := Target{Pointer: ptr}
 	var id string
 	var items []Target
+	seen := map[string]bool{}
 	err := p.object(ptr, func(name, mp string) error {
+		if seen[name] { // the first of a repeated member counts
+			return p.dec.SkipValue()
+		}
+		seen[name] = true
 		switch name {
 		case "source":
 			s, err := p.resourceIRI(mp)
@@ -183,7 +189,7 @@ func (p *parser) target(ptr string, out *[]Target) error {
 			return err
 		case "id", "@id":
 			v, err := p.dec.ReadValue()
-			if err == nil && v.Kind() == '"' {
+			if err == nil && v.Kind() == '"' && (id == "" || name == "id") {
 				id = unquote(v)
 			}
 			return err
@@ -311,6 +317,9 @@ func (p *parser) selector(ptr string) (Selector, error) {
 		case "end":
 			slot = &m.end
 		case "refinedBy":
+			if s.RefinedBy != nil { // the first of a repeated member counts
+				return p.dec.SkipValue()
+			}
 			r, err := p.selector(mp)
 			s.RefinedBy = &r
 			return err

@@ -56,6 +56,8 @@ func TestScanReadsEveryShape(t *testing.T) {
 		{"shape/pages as JSON Lines", `{"type":"AnnotationPage","items":[` + annA + "]}\n" + `{"type":"AnnotationPage","items":[` + annB + "]}", "a@0:/items/0 b@1:/items/0"},
 		{"shape/an empty search response", `{"total":0,"rows":[]}`, ""},
 		{"shape/JSON-LD @id", `{"@id":"urn:x","target":"http://example.org/1"}`, "urn:x@0:"},
+		{"shape/id beats @id, whatever their order", `{"@id":"urn:x","id":"y","target":"http://example.org/1"}`, "y@0:"},
+		{"shape/a repeated member counts the first time", `{"id":"a","id":"b","target":{"source":"s","selector":"","selector":[]},"target":5}`, "a@0:"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			items, err := scanAll(t, c.input)
