@@ -28,16 +28,12 @@ const maxSafeInteger = 1<<53 - 1
 // be well formed, because every invalid_input outranks every limit_exceeded.
 func Decode(body []byte) (*Request, *Error) { return DecodeWith(body, DefaultLimits()) }
 
-// newBodyDecoder reads body in place: a bytes.Buffer lets jsontext parse
-// it without a copy.
-func newBodyDecoder(body []byte) *jsontext.Decoder { return jsontext.NewDecoder(bytes.NewBuffer(body)) }
-
 // decoder walks the token stream once. Schema failures end the walk at once
 // (after draining the rest for a syntax error, which outranks them); rule and
 // limit failures are remembered, earliest first, and reported after the walk.
 type decoder struct {
 	dec *jsontext.Decoder
-	lim Limits // the bounds of SPEC §1 step 5 and 6
+	lim Limits // the bounds of spec §1 steps 5 and 6
 
 	rule      *Error // first rule-across-members failure (SPEC §1 step 4)
 	limit     *Error // first limit failure in document order (step 5)

@@ -1,6 +1,11 @@
 package citecheck
 
-import "math"
+import (
+	"bytes"
+	"math"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
 
 // Limits are the bounds [DecodeWith] enforces, one per limit of the
 // contract. Byte sizes are UTF-8 bytes of the decoded string; ScanUnits
@@ -38,6 +43,7 @@ func DecodeWith(body []byte, lim Limits) (*Request, *Error) {
 	if len(body) > lim.InputBytes {
 		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
 	}
-	d := decoder{dec: newBodyDecoder(body), lim: lim}
+	// A bytes.Buffer lets jsontext parse body in place, without a copy.
+	d := decoder{dec: jsontext.NewDecoder(bytes.NewBuffer(body)), lim: lim}
 	return d.request()
 }

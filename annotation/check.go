@@ -277,10 +277,9 @@ func (c *Checker) citation(p *plan, sel citecheck.Selector) citecheck.Citation {
 }
 
 // judge records the first verdicts and returns the probes that decide
-// what they leave open: for a target whose only quote is ambiguous,
-// whether the full anchor stands at the stored position, read in code
-// points or else in UTF-16 code units; for a target without a position,
-// where its quote anchors (with Locate).
+// what they leave open: for a target whose only quote is ambiguous and
+// whose position reads as its exact, whether the whole anchor stands there;
+// for a target without a position, where its quote anchors (with Locate).
 func (c *Checker) judge(p *plan) []*job {
 	for _, j := range p.jobs {
 		p.r.Checked = append(p.r.Checked, SelectorCheck{Pointer: p.t.Selectors[j.sel].Pointer,
@@ -339,19 +338,11 @@ func (c *Checker) settle(p *plan) {
 	for _, j := range p.jobs {
 		positionsHold = positionsHold && (j.role != rolePosition || j.reason == citecheck.ReasonNone)
 	}
-	probes := map[role][]*job{}
+	var probe *job // judge asks one at most
 	for _, j := range p.jobs {
 		if j.role >= roleContext {
-			probes[j.role] = append(probes[j.role], j)
+			probe = j
 		}
-	}
-	holds := func(js []*job) bool {
-		for _, j := range js {
-			if j.reason != citecheck.ReasonNone {
-				return false
-			}
-		}
-		return len(js) > 0
 	}
 	switch r.Outcome = quoteOutcome(q.reason); {
 	case q.reason == citecheck.ReasonPositionMismatch:
@@ -361,8 +352,8 @@ func (c *Checker) settle(p *plan) {
 		r.Outcome = Moved // the quote stands at the stored start, but the end disagrees
 		at := q.cit.ClaimedStart
 		r.Repair = &Repair{Start: at, End: at + exactLen}
-	case q.reason == citecheck.ReasonAmbiguousAnchor && holds(probes[roleContext]):
-		r.Outcome = Anchored // the stored position says which match is meant
+	case q.reason == citecheck.ReasonAmbiguousAnchor && probe != nil && probe.reason == citecheck.ReasonNone:
+		r.Outcome = Anchored // the whole anchor stands at the stored position: it says which match
 	case q.reason == citecheck.ReasonAmbiguousAnchor:
 		// The engine reads claimed_start in other units (spec §5): when one
 		// reading puts the whole anchor at one of the matches, the stored
@@ -371,10 +362,10 @@ func (c *Checker) settle(p *plan) {
 			r.Outcome = Moved
 			r.Repair = &Repair{Start: at, End: at + exactLen}
 		}
-	case len(probes[roleLocate]) == 1:
-		at := 0
-		if d := probes[roleLocate][0].detail; d != nil {
-			at = *d.ResolvedStart
+	case probe != nil && probe.role == roleLocate:
+		at := 0 // the probe claimed 0: it holds there, or says where instead
+		if probe.detail != nil {
+			at = *probe.detail.ResolvedStart
 		}
 		r.Repair = &Repair{Start: at, End: at + exactLen}
 	}
