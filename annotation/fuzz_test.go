@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -37,14 +38,14 @@ func FuzzScan(f *testing.F) {
 				}
 				return s.CopyThrough(&out, a)
 			}
-			if it.Err.Message == "" || !strings.HasPrefix(it.Err.Message, where(it.Err.Pointer)) {
-				t.Fatalf("error item %d: message %q does not start with its place %q", it.Index, it.Err.Message, it.Err.Pointer)
+			if it.Err.Message == "" || !strings.HasPrefix(it.Err.Message, where(it.Err.Path)) {
+				t.Fatalf("error item %d: message %q does not start with its place %q", it.Index, it.Err.Message, it.Err.Path)
 			}
 			return nil
 		})
 		if err != nil {
-			if _, ok := err.(*SyntaxError); !ok {
-				t.Fatalf("Scan returned %T %v, want a *SyntaxError", err, err)
+			if ce, ok := err.(*citecheck.Error); !ok || ce.Code != citecheck.CodeInvalidInput || !strings.Contains(ce.Message, "not JSON at byte") {
+				t.Fatalf("Scan returned %T %v, want invalid_input naming the byte", err, err)
 			}
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -61,7 +62,7 @@ const (
 // parse reads one annotation object from its bytes. ptr is its pointer in
 // the input, for messages. Members other than id, target and what the
 // selectors hold are skipped, never judged.
-func parse(raw []byte, ptr string) (*Annotation, *Error) {
+func parse(raw []byte, ptr string) (*Annotation, *citecheck.Error) {
 	p := parser{dec: jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))}
 	a := &Annotation{Pointer: ptr, Raw: bytes.Clone(raw)}
 	// A member named twice counts once, the first time (stores are
@@ -92,7 +93,7 @@ func parse(raw []byte, ptr string) (*Annotation, *Error) {
 		return nil, p.failure(err)
 	}
 	if !haveTarget {
-		return nil, &Error{Pointer: ptr, Message: fmt.Sprintf("%s: not an annotation: it has no \"target\"", where(ptr))}
+		return nil, invalid(ptr, "%s: not an annotation: it has no \"target\"", where(ptr))
 	}
 	return a, nil
 }
@@ -104,20 +105,20 @@ type parser struct {
 }
 
 // refusal is a malformed member: the annotation is reported, not checked.
-type refusal struct{ e *Error }
+type refusal struct{ e *citecheck.Error }
 
 func (r refusal) Error() string { return r.e.Message }
 
 func (p *parser) refuse(ptr, format string, args ...any) error {
-	return refusal{&Error{Pointer: ptr, Message: where(ptr) + ": " + fmt.Sprintf(format, args...)}}
+	return refusal{invalid(ptr, "%s: %s", where(ptr), fmt.Sprintf(format, args...))}
 }
 
-func (p *parser) failure(err error) *Error {
+func (p *parser) failure(err error) *citecheck.Error {
 	if r, ok := err.(refusal); ok {
 		return r.e
 	}
 	// Unreachable: the bytes were one valid JSON object when scanned.
-	return &Error{Message: err.Error()}
+	return invalid("", "%v", err)
 }
 
 // object calls member for each member, positioned at its value, with the

@@ -122,13 +122,12 @@ func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
 	return append(dst, '}')
 }
 
-// AppendJSON appends the error item as one JSON object: the same head as a
-// report, "outcome":"error", and the error object every interface uses.
-func (e *Error) AppendJSON(dst []byte, index int) []byte {
-	dst = appendHead(dst, index, e.Value, e.Pointer)
+// AppendError appends an error item as one JSON object: the same head as
+// a report, "outcome":"error", and the error object every interface uses.
+func AppendError(dst []byte, it Item) []byte {
+	dst = appendHead(dst, it.Index, it.Value, it.Err.Path)
 	dst = append(dst, `,"outcome":"error","error":`...)
-	ce := citecheck.Error{Code: citecheck.CodeInvalidInput, Message: e.Message, Path: e.Pointer}
-	dst = ce.AppendJSON(dst)
+	dst = it.Err.AppendJSON(dst)
 	return append(dst, '}')
 }
 
@@ -171,9 +170,9 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 	return dst
 }
 
-// AppendText appends the error item for people.
-func (e *Error) AppendText(dst []byte, index int) []byte {
-	return fmt.Appendf(dst, "error     %s  (%s, byte %d)\n", e.Message, place(index, e.Value, e.Pointer), e.Offset)
+// AppendErrorText appends an error item for people.
+func AppendErrorText(dst []byte, it Item) []byte {
+	return fmt.Appendf(dst, "error     %s  (%s, byte %d)\n", it.Err.Message, place(it.Index, it.Value, it.Err.Path), it.Offset)
 }
 
 // place names an item for people: its number, and the JSON value and

@@ -18,31 +18,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// Error is a value of the input that is not an annotation, or an
-// annotation with a malformed selector. The scan goes on after it.
-type Error struct {
-	Value   int    // index of the top-level JSON value that holds it, from 0
-	Pointer string // RFC 6901 JSON Pointer into that value
-	Offset  int64  // byte offset of the value in the input
-	Message string // one line: where, and what is wrong
+// invalid is the error of a value that is not an annotation, or of input
+// that is not JSON: citecheck's one error type, invalid_input, its path
+// the value's JSON Pointer.
+func invalid(ptr, format string, args ...any) *citecheck.Error {
+	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: ptr, Message: fmt.Sprintf(format, args...)}
 }
-
-func (e *Error) Error() string { return e.Message }
-
-// SyntaxError is input that is not JSON: the scan cannot go on past it.
-type SyntaxError struct {
-	Offset int64
-	Err    error
-}
-
-func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("input is not JSON at byte %d: %v", e.Offset, e.Err)
-}
-
-func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Scanner reads annotations from a stream. Bytes it has read are kept only
 // until the annotation that holds them is handed on, and, when the input
@@ -63,16 +48,21 @@ func NewScanner(r io.Reader) *Scanner {
 }
 
 // Item is what Scan hands on for each annotation-sized value: an
-// annotation, or the error that says why the value is not one.
+// annotation, or the error that says why the value is not one (an
+// invalid_input whose path is the value's JSON Pointer, and whose message
+// starts with it).
 type Item struct {
-	Index      int // position among the items, in input order, from 0
+	Index      int   // position among the items, in input order, from 0
+	Value      int   // index of the top-level JSON value that holds it
+	Offset     int64 // byte offset of its first byte in the input
 	Annotation *Annotation
-	Err        *Error
+	Err        *citecheck.Error
 }
 
 // Scan reads the input to its end and calls fn for every item in input
-// order. It returns fn's first error, or a *SyntaxError when the input is
-// not JSON (the items before it have been handed on), or nil.
+// order. It returns fn's first error, or a *citecheck.Error (invalid_input,
+// naming the byte) when the input is not JSON (the items before it have
+// been handed on), or nil.
 //
 // Cost: linear in the input; memory is one annotation plus the decoder's
 // read-ahead.
@@ -96,14 +86,15 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 }
 
 func (s *Scanner) syntax(err error) error {
-	if err == io.ErrUnexpectedEOF {
-		return &SyntaxError{Offset: s.dec.InputOffset(), Err: errors.New("unexpected end of input")}
-	}
+	at, msg := s.dec.InputOffset(), err.Error()
 	var se *jsontext.SyntacticError
-	if errors.As(err, &se) {
-		return &SyntaxError{Offset: se.ByteOffset, Err: errors.New(strings.TrimPrefix(se.Err.Error(), "jsontext: "))}
+	switch {
+	case err == io.ErrUnexpectedEOF:
+		msg = "unexpected end of input"
+	case errors.As(err, &se):
+		at, msg = se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
 	}
-	return &SyntaxError{Offset: s.dec.InputOffset(), Err: err}
+	return invalid("", "input is not JSON at byte %d (value %d): %s", at, s.value, msg)
 }
 
 // scanFailure carries fn's error through the walk untouched.
@@ -112,7 +103,7 @@ type scanFailure struct{ err error }
 func (f *scanFailure) Error() string { return f.err.Error() }
 
 func (s *Scanner) emit(fn func(Item) error, it Item) error {
-	it.Index = s.index
+	it.Index, it.Value = s.index, s.value
 	s.index++
 	if err := fn(it); err != nil {
 		return &scanFailure{err}
@@ -152,7 +143,7 @@ func (s *Scanner) node(ptr string, fn func(Item) error) error {
 			return s.syntax(err)
 		}
 		at := s.dec.InputOffset() - int64(len(v))
-		return s.emit(fn, Item{Err: s.errorf(ptr, at, "%s: not an annotation but %s", where(ptr), kindName(k))})
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation but %s", where(ptr), kindName(k))})
 	}
 }
 
@@ -213,19 +204,14 @@ func (s *Scanner) object(ptr string, fn func(Item) error) error {
 	raw := s.tee.bytes(at, s.dec.InputOffset())
 	s.tee.unhold()
 	if (typ == "AnnotationCollection" || typ == "AnnotationPage") && first != "" {
-		return s.emit(fn, Item{Err: s.errorf(ptr, at, "%s: an %s whose first page is only referenced (%q): pass the pages themselves", where(ptr), typ, first)})
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: an %s whose first page is only referenced (%q): pass the pages themselves", where(ptr), typ, first)})
 	}
 	a, e := parse(raw, ptr)
 	if e != nil {
-		e.Value, e.Offset = s.value, at
-		return s.emit(fn, Item{Err: e})
+		return s.emit(fn, Item{Offset: at, Err: e})
 	}
 	a.Value, a.Offset = s.value, at
-	return s.emit(fn, Item{Annotation: a})
-}
-
-func (s *Scanner) errorf(ptr string, at int64, format string, args ...any) *Error {
-	return &Error{Value: s.value, Pointer: ptr, Offset: at, Message: fmt.Sprintf(format, args...)}
+	return s.emit(fn, Item{Offset: at, Annotation: a})
 }
 
 // tee keeps a copy of the bytes the decoder reads, from the earliest offset

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck"
 )
 
 // scanAll scans input and returns its items, and the scan's error.
@@ -26,7 +28,7 @@ func ids(items []Item) string {
 	var b []string
 	for _, it := range items {
 		if it.Err != nil {
-			b = append(b, fmt.Sprintf("!%d:%s", it.Err.Value, it.Err.Pointer))
+			b = append(b, fmt.Sprintf("!%d:%s", it.Value, it.Err.Path))
 		} else {
 			b = append(b, fmt.Sprintf("%s@%d:%s", it.Annotation.ID, it.Annotation.Value, it.Annotation.Pointer))
 		}
@@ -176,7 +178,7 @@ func TestScanRefusesNonAnnotationsAndGoesOn(t *testing.T) {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 			for _, it := range items {
-				if it.Err != nil && (!strings.Contains(it.Err.Message, c.message) || !strings.HasPrefix(it.Err.Message, where(it.Err.Pointer))) {
+				if it.Err != nil && (!strings.Contains(it.Err.Message, c.message) || !strings.HasPrefix(it.Err.Message, where(it.Err.Path))) {
 					t.Errorf("message %q: want it to start with its place and say %q", it.Err.Message, c.message)
 				}
 			}
@@ -189,20 +191,20 @@ func TestScanRefusesNonAnnotationsAndGoesOn(t *testing.T) {
 	}
 }
 
-// Input that is not JSON ends the scan with a *SyntaxError at its byte;
-// what came before was handed on.
+// Input that is not JSON ends the scan with an invalid_input naming its
+// byte; what came before was handed on.
 func TestScanStopsAtASyntaxError(t *testing.T) {
 	input := annA + "\n" + `{"id":"broken",` + "\n" + annB
 	items, err := scanAll(t, input)
-	var se *SyntaxError
-	if !errors.As(err, &se) {
-		t.Fatalf("error %v, want a *SyntaxError", err)
+	var ce *citecheck.Error
+	if !errors.As(err, &ce) || ce.Code != citecheck.CodeInvalidInput {
+		t.Fatalf("error %v, want invalid_input", err)
 	}
 	if ids(items) != "a@0:" {
 		t.Errorf("items before the error: %q", ids(items))
 	}
-	if se.Offset < int64(len(annA)) || se.Offset > int64(len(input)) {
-		t.Errorf("offset %d is not in the broken value", se.Offset)
+	if want := fmt.Sprintf("input is not JSON at byte %d (value 1)", len(annA)+1+len(`{"id":"broken",`)+1); !strings.HasPrefix(ce.Message, want) {
+		t.Errorf("message %q, want it to start %q", ce.Message, want)
 	}
 	// fn's own error stops the scan and comes back unchanged.
 	stop := errors.New("stop")

@@ -130,9 +130,9 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 				st.errors++
 				if !fix {
 					if text {
-						buf = it.Err.AppendText(buf, it.Index)
+						buf = annotation.AppendErrorText(buf, it)
 					} else {
-						buf = append(it.Err.AppendJSON(buf, it.Index), '\n')
+						buf = append(annotation.AppendError(buf, it), '\n')
 					}
 				}
 			} else {
@@ -172,9 +172,9 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 	if err == nil && fix {
 		err = sc.Finish(out)
 	}
-	var se *annotation.SyntaxError
-	if errors.As(err, &se) {
-		err = fmt.Errorf("reading the annotations after %d items: %w", st.total()+st.errors, se)
+	var ce *citecheck.Error
+	if errors.As(err, &ce) {
+		err = fmt.Errorf("reading the annotations after %d items: %s", st.total()+st.errors, ce.Message)
 	}
 	return st, err
 }
