@@ -1,7 +1,6 @@
 package htmltext
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,16 +12,15 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/citecheck/citecheck/internal/chromium"
 )
 
-// chromiumPath is Debian's headless-capable Chromium (apt-get install -y
-// chromium); CI installs it, and the test skips where it is absent.
-const chromiumPath = "/usr/bin/chromium"
-
 // realPages are HTML pages as published, found on any machine that builds
-// this module: the Go specification and memory model from the Go
-// distribution, and the Go 1 release notes kept by golang.org/x/net/html
-// as its own test page.
+// this module: the Go specification, memory model and assembler guide from
+// the Go distribution, and the Go 1 release notes kept by
+// golang.org/x/net/html as its own test page; and the page annotated in
+// cmd/citecheck's tests.
 func realPages(t *testing.T) map[string][]byte {
 	pages := map[string][]byte{}
 	add := func(dir string, names ...string) {
@@ -44,6 +42,9 @@ func realPages(t *testing.T) map[string][]byte {
 		t.Fatalf("go list golang.org/x/net: %v", err)
 	}
 	add(filepath.Join(strings.TrimSpace(string(xnet)), "html", "testdata"), "go1.html")
+	// The annotated page of the annotations command's tests, whose
+	// annotations count positions over this text.
+	add(filepath.Join("..", "cmd", "citecheck", "testdata", "annotations"), "estuary.html")
 	return pages
 }
 
@@ -53,9 +54,7 @@ func realPages(t *testing.T) map[string][]byte {
 // by CSP: the parser still runs with scripting on (as BodyText does), but
 // no script can change the tree before it is read.
 func TestBodyTextMatchesChromium(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("skipping the browser comparison: %s is absent (apt-get install -y chromium)", chromiumPath)
-	}
+	ctx := chromium.Browser(t, 2*time.Minute)
 	pages := realPages(t)
 	for _, r := range rules {
 		pages[r.name] = []byte(r.html)
@@ -71,27 +70,6 @@ func TestBodyTextMatchesChromium(t *testing.T) {
 		w.Write(page)
 	}))
 	defer srv.Close()
-
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	defer cancelBrowser()
-	ctx, cancel := context.WithTimeout(bctx, 2*time.Minute)
-	defer cancel()
 
 	for name, page := range pages {
 		err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/?p="+url.QueryEscape(name)))

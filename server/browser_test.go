@@ -2,17 +2,14 @@ package server
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromiumPath is Debian's headless-capable Chromium (apt-get install -y
-// chromium); CI installs it, and the test skips where it is absent.
-const chromiumPath = "/usr/bin/chromium"
+	"github.com/citecheck/citecheck/internal/chromium"
+)
 
 // TestToolPageInBrowser loads the tool page in a real browser, runs the
 // prefilled example, then edits the input into failing ones and checks the
@@ -125,32 +122,7 @@ func TestToolPageInBrowser(t *testing.T) {
 
 // browser starts headless Chromium for the test, or skips the test where
 // it is absent; it stops when the test ends.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("skipping the browser test: %s is absent (apt-get install -y chromium)", chromiumPath)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
-	return ctx
-}
+func browser(t *testing.T) context.Context { return chromium.Browser(t, 90*time.Second) }
 
 // text is the text of the first element matching the CSS selector.
 func text(t *testing.T, ctx context.Context, css string) string {
