@@ -128,6 +128,9 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 			buf = buf[:0]
 			if it.Err != nil {
 				st.errors++
+				if fix && len(st.fixErrors) < 10 { // stdout is the file itself: say it on stderr
+					st.fixErrors = append(st.fixErrors, string(annotation.AppendErrorText(nil, it)))
+				}
 				if !fix {
 					if text {
 						buf = annotation.AppendErrorText(buf, it)
@@ -197,8 +200,9 @@ type annotationStats struct {
 	by       map[annotation.Outcome]int // outcomes as checked
 	afterFix map[annotation.Outcome]int // outcomes once repaired (with --fix)
 	errors   int
-	repaired int
-	missing  map[string]int // IRIs not supplied, and how many targets name them
+	repaired  int
+	missing   map[string]int // IRIs not supplied, and how many targets name them
+	fixErrors []string       // with --fix, the first error items, for stderr
 }
 
 func (s *annotationStats) add(r *annotation.Report) {
@@ -239,6 +243,9 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 	fmt.Fprintf(&b, "; %d errors\n", s.errors)
 	if fix {
 		fmt.Fprintf(&b, "  --fix repaired %d; %d anchor as written, %d still do not\n", s.repaired, s.afterFix[annotation.Anchored], s.notAnchored())
+		for _, e := range s.fixErrors {
+			b.WriteString("  " + e) // written back unchanged
+		}
 	}
 	if len(s.missing) > 0 {
 		iris := make([]string, 0, len(s.missing))

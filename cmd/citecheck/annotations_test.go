@@ -363,6 +363,12 @@ func TestAnnotationsExitStatus(t *testing.T) {
 			}
 		})
 	}
+	// With --fix the error goes to stderr; the value is written back as it was.
+	bad := write("bad3.jsonl", firstLine+"42\n")
+	if r := runCLI(t, nil, "annotations", "--fix", "--source", v1, bad); r.code != exitError || r.stdout != firstLine+"42\n" ||
+		!strings.Contains(r.stderr, "error     value: not an annotation but a number  (item 1, value 1, byte ") {
+		t.Errorf("--fix with an error item: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 	// A value that is not an annotation is a line of its own, in order.
 	_, lines, _, _ := annotationsCLI(t, "--source", v1, write("bad2.jsonl", firstLine+"42\n"+firstLine))
 	if len(lines) != 3 || lines[1].Outcome != "error" || lines[1].Error == nil || lines[1].Error.Code != "invalid_input" {
