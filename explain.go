@@ -403,6 +403,11 @@ func elisionParts(claim string) []string {
 		}
 	}
 	for i := 0; i < len(claim); {
+		// Every mark starts with '[', '.' or the lead byte of "…".
+		if c := claim[i]; c != '[' && c != '.' && c != 0xE2 {
+			i++
+			continue
+		}
 		n := 0
 		for _, mark := range ellipses {
 			if strings.HasPrefix(claim[i:], mark) {

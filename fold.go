@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"bytes"
 	"unicode"
 	"unicode/utf8"
 
@@ -84,7 +85,14 @@ type foldedText struct {
 // typography, then case, then white space. Linear in s; with mapping, the
 // map costs 8 bytes per byte of the folded text.
 func fold(s string, f Folds, mapping bool) foldedText {
-	w := folder{folds: f, mapping: mapping, out: make([]byte, 0, len(s))}
+	w := foldInto(make([]byte, 0, len(s)), s, f, mapping)
+	return foldedText{text: string(w.out), from: w.from, to: w.to}
+}
+
+// foldInto folds s under f, appending to out: fold without the copy into a
+// string, for comparisons.
+func foldInto(out []byte, s string, f Folds, mapping bool) *folder {
+	w := &folder{folds: f, mapping: mapping, out: out}
 	if mapping {
 		w.from, w.to = make([]int32, 0, len(s)), make([]int32, 0, len(s))
 	}
@@ -98,7 +106,7 @@ func fold(s string, f Folds, mapping bool) foldedText {
 		// An ASCII character followed by another (or the end) is a
 		// normalization segment of its own, unchanged by NFC and NFKC.
 		if c := s[i]; c < utf8.RuneSelf && (!normalize || i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
-			w.rune(rune(c), cp, cp+1)
+			w.ascii(c, cp)
 			i, cp = i+1, cp+1
 			continue
 		}
@@ -118,7 +126,7 @@ func fold(s string, f Folds, mapping bool) foldedText {
 		}
 		i, cp = i+k, cp+n
 	}
-	return foldedText{text: string(w.out), from: w.from, to: w.to}
+	return w
 }
 
 // folder accumulates the folded text; white space is held back until a
@@ -130,6 +138,28 @@ type folder struct {
 	from, to           []int32
 	space              bool  // a run of white space is pending
 	spaceFrom, spaceTo int32 // the pending run's code points
+}
+
+// ascii is rune for an ASCII character at code point cp, inline: most of
+// any text is ASCII, and it needs no table.
+func (w *folder) ascii(c byte, cp int32) {
+	switch {
+	case c == '`' && w.folds&FoldTypography != 0:
+		c = '\''
+	case 'a' <= c && c <= 'z' && w.folds&FoldCase != 0:
+		c -= 'a' - 'A'
+	case (c == ' ' || '\t' <= c && c <= '\r') && w.folds&FoldWhitespace != 0:
+		w.folded(rune(c), cp, cp+1)
+		return
+	}
+	if w.space && w.folds&FoldWhitespace != 0 {
+		w.folded(rune(c), cp, cp+1)
+		return
+	}
+	w.out = append(w.out, c)
+	if w.mapping {
+		w.from, w.to = append(w.from, cp), append(w.to, cp+1)
+	}
 }
 
 // rune folds one code point (after normalization) produced by the
@@ -235,9 +265,41 @@ func typographic(r rune) (string, bool) {
 	return "", false
 }
 
+// changedBy returns the folds that would change s, each found without
+// folding: one pass over s, and the normalization quick checks, which are
+// O(1) a byte on ASCII.
+func changedBy(s string) Folds {
+	var f Folds
+	if !norm.NFC.IsNormalString(s) {
+		f |= FoldNFC
+	}
+	if !norm.NFKC.IsNormalString(s) {
+		f |= FoldNFKC
+	}
+	prevSpace := true // white space at the start is dropped
+	for _, r := range s {
+		if _, ok := typographic(r); ok {
+			f |= FoldTypography
+		}
+		if foldCase(r) != r {
+			f |= FoldCase
+		}
+		if space := isWhiteSpace(r); space && (r != ' ' || prevSpace) {
+			f |= FoldWhitespace // a run longer than one space, another space, or a leading one
+		} else {
+			prevSpace = space
+		}
+	}
+	if prevSpace && s != "" {
+		f |= FoldWhitespace // trailing white space
+	}
+	return f
+}
+
 // foldsEqual reports whether a and b read alike under f. Linear in both.
 func foldsEqual(a, b string, f Folds) bool {
-	return fold(a, f, false).text == fold(b, f, false).text
+	fa := foldInto(make([]byte, 0, len(a)), a, f, false).out
+	return bytes.Equal(fa, foldInto(make([]byte, 0, len(b)), b, f, false).out)
 }
 
 // minimalFolds returns the first fold set in foldSetsInOrder under which
@@ -246,13 +308,7 @@ func foldsEqual(a, b string, f Folds) bool {
 // pipeline leaves both sides as they are, and they differ. At most 31
 // comparisons, each linear in both.
 func minimalFolds(source, claim string) (Folds, bool) {
-	var active Folds // the folds that change one side or the other
-	for i := range foldCount {
-		f := Folds(1 << i)
-		if fold(source, f, false).text != source || fold(claim, f, false).text != claim {
-			active |= f
-		}
-	}
+	active := changedBy(source) | changedBy(claim) // the folds that change one side or the other
 	for _, set := range foldSetsInOrder {
 		if set&active != 0 && foldsEqual(source, claim, set) {
 			return set, true
