@@ -1,7 +1,6 @@
 package citecheck
 
 import (
-	"bytes"
 	"unicode"
 	"unicode/utf8"
 
@@ -96,13 +95,20 @@ func foldInto(out []byte, s string, f Folds, mapping bool) *folder {
 	if mapping {
 		w.from, w.to = make([]int32, 0, len(s)), make([]int32, 0, len(s))
 	}
+	w.fold(s)
+	return w
+}
+
+// fold appends s, folded, to the output.
+func (w *folder) fold(s string) {
+	f := w.folds
 	form, normalize := norm.NFC, f&(FoldNFC|FoldNFKC) != 0
 	if f&FoldNFKC != 0 {
 		form = norm.NFKC
 	}
 	var seg []byte
 	cp := int32(0)
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && !w.diff; {
 		// An ASCII character followed by another (or the end) is a
 		// normalization segment of its own, unchanged by NFC and NFKC.
 		if c := s[i]; c < utf8.RuneSelf && (!normalize || i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
@@ -126,7 +132,6 @@ func foldInto(out []byte, s string, f Folds, mapping bool) *folder {
 		}
 		i, cp = i+k, cp+n
 	}
-	return w
 }
 
 // folder accumulates the folded text; white space is held back until a
@@ -138,6 +143,10 @@ type folder struct {
 	from, to           []int32
 	space              bool  // a run of white space is pending
 	spaceFrom, spaceTo int32 // the pending run's code points
+	// want, when not nil, is what the output should be: folding stops at
+	// the first byte that differs from it (diff), for foldsEqual.
+	want []byte
+	diff bool
 }
 
 // ascii is rune for an ASCII character at code point cp, inline: most of
@@ -159,6 +168,9 @@ func (w *folder) ascii(c byte, cp int32) {
 	w.out = append(w.out, c)
 	if w.mapping {
 		w.from, w.to = append(w.from, cp), append(w.to, cp+1)
+	}
+	if w.want != nil && (len(w.out) > len(w.want) || w.want[len(w.out)-1] != c) {
+		w.diff = true
 	}
 }
 
@@ -205,6 +217,9 @@ func (w *folder) emit(r rune, from, to int32) {
 		for range len(w.out) - n {
 			w.from, w.to = append(w.from, from), append(w.to, to)
 		}
+	}
+	if w.want != nil && (len(w.out) > len(w.want) || string(w.out[n:]) != string(w.want[n:len(w.out)])) {
+		w.diff = true
 	}
 }
 
@@ -276,9 +291,16 @@ func changedBy(s string) Folds {
 	if !norm.NFKC.IsNormalString(s) {
 		f |= FoldNFKC
 	}
+	const perRune = FoldTypography | FoldCase | FoldWhitespace
 	prevSpace := true // white space at the start is dropped
-	for _, r := range s {
-		if _, ok := typographic(r); ok {
+	for i := 0; i < len(s) && f&perRune != perRune; {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if _, ok := typographic(r); ok {
+				f |= FoldTypography
+			}
+		} else if r == '`' {
 			f |= FoldTypography
 		}
 		if foldCase(r) != r {
@@ -289,17 +311,21 @@ func changedBy(s string) Folds {
 		} else {
 			prevSpace = space
 		}
+		i += size
 	}
-	if prevSpace && s != "" {
+	if prevSpace && s != "" && f&perRune != perRune {
 		f |= FoldWhitespace // trailing white space
 	}
 	return f
 }
 
 // foldsEqual reports whether a and b read alike under f. Linear in both.
+// b is folded against a's folding and stops at the first difference.
 func foldsEqual(a, b string, f Folds) bool {
 	fa := foldInto(make([]byte, 0, len(a)), a, f, false).out
-	return bytes.Equal(fa, foldInto(make([]byte, 0, len(b)), b, f, false).out)
+	w := &folder{folds: f, out: make([]byte, 0, len(fa)), want: fa}
+	w.fold(b)
+	return !w.diff && len(w.out) == len(fa)
 }
 
 // minimalFolds returns the first fold set in foldSetsInOrder under which

@@ -46,3 +46,38 @@ func TestFoldMapsBackToCodePoints(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldsEqualIsTheReferenceComparison: foldsEqual, which stops folding
+// its second string at the first difference, answers as comparing the
+// reference foldings of both, for strings alike, prefixes of each other,
+// and variants.
+func TestFoldsEqualIsTheReferenceComparison(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	equal := 0
+	for range 3000 {
+		a := randomText(r, 1+r.IntN(8))
+		var b string
+		switch r.IntN(4) {
+		case 0:
+			b = variant(r, a)
+		case 1:
+			b = a + randomText(r, 1)
+		case 2:
+			b = a[:len(a)/2]
+		default:
+			b = randomText(r, 1+r.IntN(8))
+		}
+		for _, set := range foldSetsInOrder {
+			want := referenceFold(a, set) == referenceFold(b, set)
+			if got := foldsEqual(a, b, set); got != want {
+				t.Fatalf("%q ~ %q under %v: %v, reference %v", a, b, set.Names(), got, want)
+			}
+			if want {
+				equal++
+			}
+		}
+	}
+	if equal < 1000 {
+		t.Fatalf("only %d equal pairs: the test reaches too little", equal)
+	}
+}
