@@ -72,8 +72,9 @@ var foldSetsInOrder = func() []Folds {
 
 // foldedText is a text read under a fold set, with a map back to the code
 // points of the original: byte i of text was produced by the original's code
-// points [from[i], to[i]) (several when a normalization segment composes
-// them, none dropped in between belong to it).
+// points [from[i], to[i]): several when a normalization segment composes
+// them; code points read as nothing (soft hyphens, collapsed white space)
+// belong to no byte.
 type foldedText struct {
 	text     string
 	from, to []int32
