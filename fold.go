@@ -73,9 +73,8 @@ var foldSetsInOrder = func() []Folds {
 // foldedText is a text read under a fold set, with a map back to the code
 // points of the original: byte i of text was produced by the original's code
 // points [from[i], to[i]): several when a normalization segment composes
-// them, or a run of white space; code points read as nothing (soft hyphens,
-// white space at either end)
-// belong to no byte.
+// them, or a run of white space; code points read as nothing (soft
+// hyphens, white space at either end) belong to no byte.
 type foldedText struct {
 	text     string
 	from, to []int32
