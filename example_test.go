@@ -152,3 +152,22 @@ func ExampleExplain() {
 	//   {"kind":"offset_units","start":33,"end":40,"units":"utf16"}
 	//   fix: {"citation_id":"c2","source_id":"memo","version":"v1","selector":{"type":"TextPositionSelector","start":33,"end":40},"quote":"reached"}
 }
+
+// ApplyFixes writes a request back with the fixes Explain found, every
+// other byte as it was: here a claimed_start counted in UTF-16 units.
+func ExampleApplyFixes() {
+	body := []byte(`{"sources": [{"source_id": "log", "version": "v1", "text": "🚀 liftoff at 10:42"}],
+ "citations": [{"citation_id": "c1", "source_id": "log", "version": "v1",
+                "selector": {"type": "TextQuoteSelector", "exact": "liftoff"}, "claimed_start": 3}]}`)
+	ex, err := citecheck.RunExplain(body)
+	if err != nil {
+		fmt.Println("refused:", err.Code, err.Message)
+		return
+	}
+	fixed, _ := citecheck.ApplyFixes(body, ex)
+	fmt.Println(string(fixed))
+	// Output:
+	// {"sources": [{"source_id": "log", "version": "v1", "text": "🚀 liftoff at 10:42"}],
+	//  "citations": [{"citation_id": "c1", "source_id": "log", "version": "v1",
+	//                 "selector": {"type": "TextQuoteSelector", "exact": "liftoff"}, "claimed_start": 2}]}
+}

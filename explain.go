@@ -107,12 +107,17 @@ const normalizedListed = 2
 // each failing one (spec §5). req must come from [Decode] or satisfy the
 // same rules. The verdicts are CheckAll's, unchanged.
 //
-// Cost: CheckAll's, plus for each failing citation a few linear scans of
-// its source (and O(log m) scans to find a partial match); the folded
-// reading of a source is built once per request, and only when a failing
-// citation needs it. Linear in text and claim per citation.
+// Cost: CheckAll's, plus for each failing citation a few scans of its
+// source, each linear in text and claim: the claim's occurrences (at most
+// MaxHintStarts/2 scans), one search of the folded source, the elided
+// passages; a partial match takes O(log m) scans of a claim of m code
+// points, an ambiguous anchor O(log max_context_bytes) scans per match
+// (both binary searches over a length). The folded reading of a source,
+// with its map back to code points, is built once per request and only
+// when a failing citation needs it; fold sets are compared over the
+// candidate span and the claim only.
 func Explain(req *Request) *Explanation {
-	e := &explainer{c: NewChecker(req)}
+	e := &explainer{c: NewChecker(req), folded: make([]*foldedText, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
 	all := checkAll(e.c)
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
 	for k := range all.Citations {
@@ -124,17 +129,16 @@ func Explain(req *Request) *Explanation {
 }
 
 // explainer holds what explaining one request builds at most once per
-// source: the folded readings and the UTF-16 offset indexes.
+// source, by source, on first use: the folded readings and the UTF-16
+// offset indexes.
 type explainer struct {
 	c      *Checker
-	folded map[int]*foldedText
-	utf16  map[int]*utf16Index
+	folded []*foldedText
+	utf16  []*utf16Index
 }
 
+// foldedSource returns source j read under every fold.
 func (e *explainer) foldedSource(j int) *foldedText {
-	if e.folded == nil {
-		e.folded = map[int]*foldedText{}
-	}
 	if e.folded[j] == nil {
 		f := fold(e.c.req.Sources[j].Text, allFolds, true)
 		e.folded[j] = &f
@@ -147,9 +151,6 @@ func (e *explainer) foldedSource(j int) *foldedText {
 func (e *explainer) byteAt(j int, x *textIndex, u Units, v int) (int, bool) {
 	if u == UnitsUTF8 {
 		return v, utf8Boundary(x.text, v)
-	}
-	if e.utf16 == nil {
-		e.utf16 = map[int]*utf16Index{}
 	}
 	if e.utf16[j] == nil {
 		e.utf16[j] = newUTF16Index(x.text)
@@ -403,6 +404,11 @@ func elisionParts(claim string) []string {
 		}
 	}
 	for i := 0; i < len(claim); {
+		// Every mark starts with '[', '.' or the lead byte of "…".
+		if c := claim[i]; c != '[' && c != '.' && c != 0xE2 {
+			i++
+			continue
+		}
 		n := 0
 		for _, mark := range ellipses {
 			if strings.HasPrefix(claim[i:], mark) {

@@ -72,8 +72,9 @@ var foldSetsInOrder = func() []Folds {
 
 // foldedText is a text read under a fold set, with a map back to the code
 // points of the original: byte i of text was produced by the original's code
-// points [from[i], to[i]) (several when a normalization segment composes
-// them, none dropped in between belong to it).
+// points [from[i], to[i]): several when a normalization segment composes
+// them, or a run of white space; code points read as nothing (soft
+// hyphens, white space at either end) belong to no byte.
 type foldedText struct {
 	text     string
 	from, to []int32
@@ -84,21 +85,35 @@ type foldedText struct {
 // typography, then case, then white space. Linear in s; with mapping, the
 // map costs 8 bytes per byte of the folded text.
 func fold(s string, f Folds, mapping bool) foldedText {
-	w := folder{folds: f, mapping: mapping, out: make([]byte, 0, len(s))}
+	w := foldInto(make([]byte, 0, len(s)), s, f, mapping)
+	return foldedText{text: string(w.out), from: w.from, to: w.to}
+}
+
+// foldInto folds s under f, appending to out: fold without the copy into a
+// string, for comparisons.
+func foldInto(out []byte, s string, f Folds, mapping bool) *folder {
+	w := &folder{folds: f, mapping: mapping, out: out}
 	if mapping {
 		w.from, w.to = make([]int32, 0, len(s)), make([]int32, 0, len(s))
 	}
+	w.fold(s)
+	return w
+}
+
+// fold appends s, folded, to the output.
+func (w *folder) fold(s string) {
+	f := w.folds
 	form, normalize := norm.NFC, f&(FoldNFC|FoldNFKC) != 0
 	if f&FoldNFKC != 0 {
 		form = norm.NFKC
 	}
 	var seg []byte
 	cp := int32(0)
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && !w.diff; {
 		// An ASCII character followed by another (or the end) is a
 		// normalization segment of its own, unchanged by NFC and NFKC.
 		if c := s[i]; c < utf8.RuneSelf && (!normalize || i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
-			w.rune(rune(c), cp, cp+1)
+			w.ascii(c, cp)
 			i, cp = i+1, cp+1
 			continue
 		}
@@ -118,7 +133,6 @@ func fold(s string, f Folds, mapping bool) foldedText {
 		}
 		i, cp = i+k, cp+n
 	}
-	return foldedText{text: string(w.out), from: w.from, to: w.to}
 }
 
 // folder accumulates the folded text; white space is held back until a
@@ -130,6 +144,35 @@ type folder struct {
 	from, to           []int32
 	space              bool  // a run of white space is pending
 	spaceFrom, spaceTo int32 // the pending run's code points
+	// want, when not nil, is what the output should be: folding stops at
+	// the first byte that differs from it (diff), for foldsEqual.
+	want []byte
+	diff bool
+}
+
+// ascii is rune for an ASCII character at code point cp, inline: most of
+// any text is ASCII, and it needs no table.
+func (w *folder) ascii(c byte, cp int32) {
+	switch {
+	case c == '`' && w.folds&FoldTypography != 0:
+		c = '\''
+	case 'a' <= c && c <= 'z' && w.folds&FoldCase != 0:
+		c -= 'a' - 'A'
+	case (c == ' ' || '\t' <= c && c <= '\r') && w.folds&FoldWhitespace != 0:
+		w.folded(rune(c), cp, cp+1)
+		return
+	}
+	if w.space && w.folds&FoldWhitespace != 0 {
+		w.folded(rune(c), cp, cp+1)
+		return
+	}
+	w.out = append(w.out, c)
+	if w.mapping {
+		w.from, w.to = append(w.from, cp), append(w.to, cp+1)
+	}
+	if w.want != nil && (len(w.out) > len(w.want) || w.want[len(w.out)-1] != c) {
+		w.diff = true
+	}
 }
 
 // rune folds one code point (after normalization) produced by the
@@ -175,6 +218,9 @@ func (w *folder) emit(r rune, from, to int32) {
 		for range len(w.out) - n {
 			w.from, w.to = append(w.from, from), append(w.to, to)
 		}
+	}
+	if w.want != nil && (len(w.out) > len(w.want) || string(w.out[n:]) != string(w.want[n:len(w.out)])) {
+		w.diff = true
 	}
 }
 
@@ -235,9 +281,52 @@ func typographic(r rune) (string, bool) {
 	return "", false
 }
 
+// changedBy returns the folds that would change s, each found without
+// folding: one pass over s, and the normalization quick checks, which are
+// O(1) a byte on ASCII.
+func changedBy(s string) Folds {
+	var f Folds
+	if !norm.NFC.IsNormalString(s) {
+		f |= FoldNFC
+	}
+	if !norm.NFKC.IsNormalString(s) {
+		f |= FoldNFKC
+	}
+	const perRune = FoldTypography | FoldCase | FoldWhitespace
+	prevSpace := true // white space at the start is dropped
+	for i := 0; i < len(s) && f&perRune != perRune; {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if _, ok := typographic(r); ok {
+				f |= FoldTypography
+			}
+		} else if r == '`' {
+			f |= FoldTypography
+		}
+		if foldCase(r) != r {
+			f |= FoldCase
+		}
+		if space := isWhiteSpace(r); space && (r != ' ' || prevSpace) {
+			f |= FoldWhitespace // a run longer than one space, another space, or a leading one
+		} else {
+			prevSpace = space
+		}
+		i += size
+	}
+	if prevSpace && s != "" && f&perRune != perRune {
+		f |= FoldWhitespace // trailing white space
+	}
+	return f
+}
+
 // foldsEqual reports whether a and b read alike under f. Linear in both.
+// b is folded against a's folding and stops at the first difference.
 func foldsEqual(a, b string, f Folds) bool {
-	return fold(a, f, false).text == fold(b, f, false).text
+	fa := foldInto(make([]byte, 0, len(a)), a, f, false).out
+	w := &folder{folds: f, out: make([]byte, 0, len(fa)), want: fa}
+	w.fold(b)
+	return !w.diff && len(w.out) == len(fa)
 }
 
 // minimalFolds returns the first fold set in foldSetsInOrder under which
@@ -246,13 +335,7 @@ func foldsEqual(a, b string, f Folds) bool {
 // pipeline leaves both sides as they are, and they differ. At most 31
 // comparisons, each linear in both.
 func minimalFolds(source, claim string) (Folds, bool) {
-	var active Folds // the folds that change one side or the other
-	for i := range foldCount {
-		f := Folds(1 << i)
-		if fold(source, f, false).text != source || fold(claim, f, false).text != claim {
-			active |= f
-		}
-	}
+	active := changedBy(source) | changedBy(claim) // the folds that change one side or the other
 	for _, set := range foldSetsInOrder {
 		if set&active != 0 && foldsEqual(source, claim, set) {
 			return set, true

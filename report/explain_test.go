@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -45,21 +43,7 @@ func TestExplainGolden(t *testing.T) {
 				if e != nil {
 					t.Fatal(e)
 				}
-				got := AppendExplanation(nil, req, citecheck.Explain(req), Options{Color: color})
-				path := filepath.Join("testdata", "explain", name+".golden")
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test -update to create it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("report differs from %s (go test -update rewrites it)\n got:\n%s\nwant:\n%s", path, got, want)
-				}
+				golden(t, filepath.Join("testdata", "explain", name+".golden"), AppendExplanation(nil, req, citecheck.Explain(req), Options{Color: color}))
 			})
 		}
 	}

@@ -87,8 +87,10 @@ func TestCatalogueListsExplain(t *testing.T) {
 	}
 }
 
-// callTool calls an MCP tool and returns its text, structured content
-// re-encoded, and isError.
+// callTool calls an MCP tool and returns its text content, its structured
+// content re-encoded (the client decodes it into a map, so only its value,
+// not its member order, survives: the text is the byte-exact channel), and
+// isError.
 func callTool(t testing.TB, cs *mcp.ClientSession, name string, args any) (string, []byte, bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -37,7 +37,8 @@ func newMCPServer(t *toolInfo, onCall func(outcome string)) *mcp.Server {
 		Version: t.Version,
 	}, &mcp.ServerOptions{
 		Instructions: "Call " + MCPToolName + ` with {"id": "` + t.ID + `", "version": "` + t.Version +
-			`", "input": {...}} to check citations against the sources you supply. ` + t.Description,
+			`", "input": {...}} to check citations against the sources you supply. ` + t.Description +
+			" When citations fail, call " + MCPExplainToolName + " with the same arguments: it says why each failed and gives the fix.",
 	})
 	no := false
 	srv.AddTool(&mcp.Tool{

@@ -56,24 +56,7 @@ func connectInMemory(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 // isError.
 func callExecute(t testing.TB, cs *mcp.ClientSession, args any) (text string, structured []byte, isError bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: MCPToolName, Arguments: args})
-	if err != nil {
-		t.Fatalf("CallTool: %v", err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%d content items", len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("content is %T", res.Content[0])
-	}
-	structured, err = json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tc.Text, structured, res.IsError
+	return callTool(t, cs, MCPToolName, args)
 }
 
 // sameJSON reports whether a and b are the same JSON value.

@@ -259,12 +259,12 @@ func answer(j *bulkJob, o bulkOptions) {
 	defer close(j.done)
 	out := getBuf()
 	j.out = out
-	// A body over the limit holds MaxInputBytes+1 bytes, which Decode
-	// refuses with the same error ReadBody gives the one-request run.
 	if o.fix {
 		answerFix(j, out)
 		return
 	}
+	// A body over the limit holds MaxInputBytes+1 bytes, which Decode
+	// refuses with the same error ReadBody gives the one-request run.
 	a := evaluate(*j.body, o.all, o.explain)
 	switch {
 	case a.err != nil:

@@ -161,7 +161,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	return runExtended(body, o.all, o.explain, text, color, stdout, stderr)
 }
 
-// runExtended answers one request with --all or --format text, the
+// runExtended answers one request with --all, --explain or --format text, the
 // extensions beyond the contract's JSON. Exit statuses are the contract's:
 // 0 valid, 1 a citation failed, 2 an error. The text report is itself the
 // message, so it is not repeated on stderr.
