@@ -41,8 +41,12 @@ func (o *CitationOutcome) Discrepancy() *Discrepancy {
 // once). req must come from [Decode] or satisfy the same rules. Each
 // source is indexed once for all its citations, so the cost is that of
 // [Check] run to the end.
-func CheckAll(req *Request) *AllResult {
-	c := NewChecker(req)
+func CheckAll(req *Request) *AllResult { return checkAll(NewChecker(req)) }
+
+// checkAll is CheckAll with the Checker given, so that [Explain] reads
+// the same indexes afterwards.
+func checkAll(c *Checker) *AllResult {
+	req := c.req
 	all := &AllResult{Citations: make([]CitationOutcome, len(req.Citations))}
 	for k := range req.Citations {
 		cit := &req.Citations[k]
@@ -82,7 +86,12 @@ func (r *AllResult) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), ni
 // A failing citation's "reason" and "detail" are exactly those of the
 // contract's first_discrepancy. Interfaces wrap the object as {"all": …}
 // ([AppendAllEnvelope]), never as {"result": …}.
-func (r *AllResult) AppendJSON(dst []byte) []byte {
+func (r *AllResult) AppendJSON(dst []byte) []byte { return r.appendJSON(dst, nil) }
+
+// appendJSON writes the object of AppendJSON; more, when not nil, appends
+// members of its own to citation k's object ([Explanation] adds its
+// findings and fix there).
+func (r *AllResult) appendJSON(dst []byte, more func(dst []byte, k int) []byte) []byte {
 	dst = append(dst, `{"valid":`...)
 	dst = strconv.AppendBool(dst, r.Valid)
 	dst = append(dst, `,"citations_checked":`...)
@@ -94,7 +103,11 @@ func (r *AllResult) AppendJSON(dst []byte) []byte {
 		if k > 0 {
 			dst = append(dst, ',')
 		}
-		dst = r.Citations[k].AppendJSON(dst)
+		dst = r.Citations[k].appendMembers(dst)
+		if more != nil {
+			dst = more(dst, k)
+		}
+		dst = append(dst, '}')
 	}
 	dst = append(dst, `],"authenticity_checked":false,"reference_version":`...)
 	dst = appendString(dst, ReferenceVersion)
@@ -107,6 +120,11 @@ func (o *CitationOutcome) MarshalJSON() ([]byte, error) { return o.AppendJSON(ni
 
 // AppendJSON appends one citation's outcome object to dst.
 func (o *CitationOutcome) AppendJSON(dst []byte) []byte {
+	return append(o.appendMembers(dst), '}')
+}
+
+// appendMembers appends the outcome object without its closing brace.
+func (o *CitationOutcome) appendMembers(dst []byte) []byte {
 	dst = append(dst, `{"citation_index":`...)
 	dst = strconv.AppendInt(dst, int64(o.CitationIndex), 10)
 	dst = append(dst, `,"citation_id":`...)
@@ -117,13 +135,11 @@ func (o *CitationOutcome) AppendJSON(dst []byte) []byte {
 	dst = strconv.AppendBool(dst, o.Valid())
 	dst = append(dst, `,"reason":`...)
 	if o.Valid() {
-		dst = append(dst, `null,"detail":null}`...)
-		return dst
+		return append(dst, `null,"detail":null`...)
 	}
 	dst = appendString(dst, o.Reason.String())
 	dst = append(dst, `,"detail":`...)
-	dst = o.Detail.appendJSON(dst, o.SelectorType)
-	return append(dst, '}')
+	return o.Detail.appendJSON(dst, o.SelectorType)
 }
 
 // AppendAllEnvelope appends {"all": …} or, when err is non-nil, the same

@@ -26,24 +26,14 @@ const maxSafeInteger = 1<<53 - 1
 // Cost: linear in the body. Decoding stops at the first I-JSON or schema
 // failure; limit failures are only reported once the whole body is known to
 // be well formed, because every invalid_input outranks every limit_exceeded.
-func Decode(body []byte) (*Request, *Error) {
-	if len(body) > MaxInputBytes {
-		return nil, BodyTooLarge(int64(len(body)))
-	}
-	// A bytes.Buffer lets jsontext parse body in place, without a copy.
-	d := decoder{dec: jsontext.NewDecoder(bytes.NewBuffer(body))}
-	req, err := d.request()
-	if err != nil {
-		return nil, err
-	}
-	return req, nil
-}
+func Decode(body []byte) (*Request, *Error) { return DecodeWith(body, DefaultLimits()) }
 
 // decoder walks the token stream once. Schema failures end the walk at once
 // (after draining the rest for a syntax error, which outranks them); rule and
 // limit failures are remembered, earliest first, and reported after the walk.
 type decoder struct {
 	dec *jsontext.Decoder
+	lim Limits // the bounds of spec §1 steps 5 and 6
 
 	rule      *Error // first rule-across-members failure (spec §1 step 4)
 	limit     *Error // first limit failure in document order (step 5)
@@ -101,7 +91,7 @@ func (d *decoder) request() (*Request, *Error) {
 	if d.limit != nil {
 		return nil, d.limit
 	}
-	if e := scanBudget(req); e != nil {
+	if e := scanBudget(req, d.lim.ScanUnits); e != nil {
 		return nil, e
 	}
 	return req, nil
@@ -171,7 +161,7 @@ func (d *decoder) body() (*Request, error) {
 		switch name {
 		case "sources":
 			haveSources = true
-			return d.array("/sources", LimitSources, MaxSources, func(i int, path string) error {
+			return d.array("/sources", LimitSources, d.lim.Sources, func(i int, path string) error {
 				s, err := d.source(path)
 				if err == nil {
 					req.Sources = append(req.Sources, s)
@@ -181,7 +171,7 @@ func (d *decoder) body() (*Request, error) {
 			})
 		case "citations":
 			haveCitations = true
-			return d.array("/citations", LimitCitations, MaxCitations, func(i int, path string) error {
+			return d.array("/citations", LimitCitations, d.lim.Citations, func(i int, path string) error {
 				c, err := d.citation(path)
 				if err == nil {
 					req.Citations = append(req.Citations, c)
@@ -330,7 +320,7 @@ func (d *decoder) str(path string, minLen int) (string, int64, error) {
 func (d *decoder) label(path string) (string, error) {
 	s, at, err := d.str(path, 1)
 	if err == nil {
-		d.checkBytes(at, path, s, LimitLabelBytes, MaxLabelBytes)
+		d.checkBytes(at, path, s, LimitLabelBytes, d.lim.LabelBytes)
 	}
 	return s, err
 }
@@ -377,7 +367,7 @@ func (d *decoder) source(path string) (Source, error) {
 		case "text":
 			var at int64
 			s.Text, at, err = d.str(p, 0)
-			d.checkBytes(at, p, s.Text, LimitTextBytes, MaxTextBytes)
+			d.checkBytes(at, p, s.Text, LimitTextBytes, d.lim.TextBytes)
 			have[2] = true
 		default:
 			err = d.unknown(path, name)
@@ -418,7 +408,7 @@ func (d *decoder) citation(path string) (Citation, error) {
 		case "quote":
 			var at int64
 			c.Quote, at, err = d.str(p, 1)
-			d.checkBytes(at, p, c.Quote, LimitQuoteBytes, MaxQuoteBytes)
+			d.checkBytes(at, p, c.Quote, LimitQuoteBytes, d.lim.QuoteBytes)
 			quoteSeen = true
 		case "claimed_start":
 			c.ClaimedStart, err = d.integer(p)
@@ -486,7 +476,7 @@ func (d *decoder) selector(path string) (Selector, error) {
 		case "exact":
 			var at int64
 			s.Exact, at, err = d.str(p, 1)
-			d.checkBytes(at, p, s.Exact, LimitQuoteBytes, MaxQuoteBytes)
+			d.checkBytes(at, p, s.Exact, LimitQuoteBytes, d.lim.QuoteBytes)
 			seen.exact = true
 		case "prefix":
 			s.Prefix, contextAt[0], err = d.str(p, 0)
@@ -533,8 +523,8 @@ func (d *decoder) selector(path string) (Selector, error) {
 		if !seen.exact {
 			return s, d.fail(path, "%s: a TextQuoteSelector needs \"exact\"", path[1:])
 		}
-		d.checkBytes(contextAt[0], path+"/prefix", s.Prefix, LimitContextBytes, MaxContextBytes)
-		d.checkBytes(contextAt[1], path+"/suffix", s.Suffix, LimitContextBytes, MaxContextBytes)
+		d.checkBytes(contextAt[0], path+"/prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
+		d.checkBytes(contextAt[1], path+"/suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
 	default:
 		if !seen.typ {
 			return s, d.fail(path, "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", path[1:])
@@ -547,7 +537,7 @@ func (d *decoder) selector(path string) (Selector, error) {
 // scanBudget enforces max_scan_units (spec §1 step 6): every quote citation
 // that names a supplied source scans that source's text once, counted in
 // UTF-16 code units. Linear in the texts, each measured once.
-func scanBudget(req *Request) *Error {
+func scanBudget(req *Request, maxUnits int) *Error {
 	units := make(map[[2]string]int, len(req.Sources))
 	for _, c := range req.Citations {
 		if c.Selector.Type == QuoteSelector {
@@ -565,8 +555,8 @@ func scanBudget(req *Request) *Error {
 			total += max(0, units[[2]string{c.SourceID, c.Version}]) // -1: no such source, nothing scanned
 		}
 	}
-	if total > MaxScanUnits {
-		return limitError("/citations", LimitScanUnits, MaxScanUnits, int64(total), "UTF-16 code units")
+	if total > maxUnits {
+		return limitError("/citations", LimitScanUnits, int64(maxUnits), int64(total), "UTF-16 code units")
 	}
 	return nil
 }

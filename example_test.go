@@ -125,3 +125,60 @@ func ExampleEcho() {
 	// member "colour" is not allowed
 	// 299 bytes, ending aaa…" (1048576 bytes) is not allowed
 }
+
+// Explain says why each failing citation failed and, when that determines
+// one, how to fix it: here a quote typed with straight quotes where the
+// source has curly ones, and offsets counted in UTF-16 units (as
+// JavaScript counts) over text with an emoji.
+func ExampleExplain() {
+	req, err := citecheck.Decode([]byte(`{
+  "sources": [{"source_id": "memo", "version": "v1",
+               "text": "Launch 🚀 went well. She said “we reached orbit” at 10:42."}],
+  "citations": [
+    {"citation_id": "c1", "source_id": "memo", "version": "v1",
+     "selector": {"type": "TextQuoteSelector", "exact": "\"we reached orbit\""}},
+    {"citation_id": "c2", "source_id": "memo", "version": "v1",
+     "selector": {"type": "TextPositionSelector", "start": 34, "end": 41}, "quote": "reached"}
+  ]
+}`))
+	if err != nil {
+		fmt.Println("refused:", err.Code, err.Message)
+		return
+	}
+	ex := citecheck.Explain(req)
+	for k, o := range ex.All.Citations {
+		fmt.Println(o.CitationID, o.Reason)
+		for _, f := range ex.Citations[k].Findings {
+			fmt.Printf("  %s\n", f.AppendJSON(nil))
+		}
+		if fix := ex.Citations[k].Fix; fix != nil {
+			fmt.Printf("  fix: %s\n", fix.AppendJSON(nil))
+		}
+	}
+	// Output:
+	// c1 exact_not_found
+	//   {"kind":"normalized","start":29,"end":47,"folds":["typography"],"source_text":"“we reached orbit”"}
+	// c2 quote_mismatch
+	//   {"kind":"elsewhere","start":33,"end":40,"occurrences":1}
+	//   {"kind":"offset_units","start":33,"end":40,"units":"utf16"}
+	//   fix: {"citation_id":"c2","source_id":"memo","version":"v1","selector":{"type":"TextPositionSelector","start":33,"end":40},"quote":"reached"}
+}
+
+// ApplyFixes writes a request back with the fixes Explain found, every
+// other byte as it was: here a claimed_start counted in UTF-16 units.
+func ExampleApplyFixes() {
+	body := []byte(`{"sources": [{"source_id": "log", "version": "v1", "text": "🚀 liftoff at 10:42"}],
+ "citations": [{"citation_id": "c1", "source_id": "log", "version": "v1",
+                "selector": {"type": "TextQuoteSelector", "exact": "liftoff"}, "claimed_start": 3}]}`)
+	ex, err := citecheck.RunExplain(body)
+	if err != nil {
+		fmt.Println("refused:", err.Code, err.Message)
+		return
+	}
+	fixed, _ := citecheck.ApplyFixes(body, ex)
+	fmt.Println(string(fixed))
+	// Output:
+	// {"sources": [{"source_id": "log", "version": "v1", "text": "🚀 liftoff at 10:42"}],
+	//  "citations": [{"citation_id": "c1", "source_id": "log", "version": "v1",
+	//                 "selector": {"type": "TextQuoteSelector", "exact": "liftoff"}, "claimed_start": 2}]}
+}

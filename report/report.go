@@ -53,7 +53,11 @@ func AppendResult(dst []byte, req *citecheck.Request, res *citecheck.Result, o O
 // AppendAll appends the report of every failing citation of all, in order,
 // and a closing verdict with the failures counted by reason.
 func AppendAll(dst []byte, req *citecheck.Request, all *citecheck.AllResult, o Options) []byte {
-	r := newRenderer(dst, req, o)
+	return newRenderer(dst, req, o).all(all)
+}
+
+// all draws every failing citation of all and the closing verdict.
+func (r *renderer) all(all *citecheck.AllResult) []byte {
 	if all.Valid {
 		r.verdictOK(len(all.Citations))
 		return r.dst
@@ -107,6 +111,9 @@ type renderer struct {
 	o     Options
 	req   *citecheck.Request
 	texts map[int]*citecheck.Text // by source index
+	// explain, when not nil, adds each failing citation's findings and
+	// fix to its block (AppendExplanation).
+	explain *citecheck.Explanation
 }
 
 func newRenderer(dst []byte, req *citecheck.Request, o Options) *renderer {
@@ -215,7 +222,10 @@ func (r *renderer) citation(d *citecheck.Discrepancy) {
 	h := citecheck.Hint(r.req, d)
 
 	r.style(styleBold, fmt.Sprintf("citation %d %s", d.CitationIndex, quote(d.CitationID, quotedCols)))
-	defer func() { r.dst = append(r.dst, '\n') }() // a blank line after each block
+	defer func() {
+		r.explained(d.CitationIndex)
+		r.dst = append(r.dst, '\n') // a blank line after each block
+	}()
 	r.dst = append(r.dst, ": "...)
 	r.style(styleFail, reason.String())
 	r.dst = append(r.dst, '\n')

@@ -93,6 +93,25 @@ var goldenCases = []struct {
 	{"all-valid", body(doc(alphabet), pos("c1", 4, 7, "efg")), true},
 }
 
+// golden compares got with the golden file at path, or rewrites the file
+// with -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("report differs from %s (go test -update rewrites it)\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
 // render checks a golden case's body and draws its report.
 func render(t *testing.T, body string, all bool, o Options) []byte {
 	t.Helper()
@@ -118,21 +137,7 @@ func TestGolden(t *testing.T) {
 				name += ".color"
 			}
 			t.Run(name, func(t *testing.T) {
-				got := render(t, c.body, c.all, Options{Color: color})
-				path := filepath.Join("testdata", "report", name+".golden")
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test -update to create it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("report differs from %s (go test -update rewrites it)\n got:\n%s\nwant:\n%s", path, got, want)
-				}
+				golden(t, filepath.Join("testdata", "report", name+".golden"), render(t, c.body, c.all, Options{Color: color}))
 			})
 		}
 	}

@@ -2,17 +2,14 @@ package server
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromiumPath is Debian's headless-capable Chromium (apt-get install -y
-// chromium); CI installs it, and the test skips where it is absent.
-const chromiumPath = "/usr/bin/chromium"
+	"github.com/citecheck/citecheck/internal/chromium"
+)
 
 // TestToolPageInBrowser loads the tool page in a real browser, runs the
 // prefilled example, then edits the input into failing ones and checks the
@@ -125,40 +122,9 @@ func TestToolPageInBrowser(t *testing.T) {
 	})
 }
 
-// browser starts headless Chromium for the test, skipping it where
-// Chromium is absent, and returns a context that drives one tab (closed
-// when the test ends).
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a headless Chromium")
-	}
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skipf("skipping the browser test: %s is absent (apt-get install -y chromium)", chromiumPath)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(cancelBrowser)
-	ctx, cancel := context.WithTimeout(bctx, 90*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+// browser starts headless Chromium for the test, or skips the test where
+// it is absent; it stops when the test ends.
+func browser(t *testing.T) context.Context { return chromium.Browser(t, 90*time.Second) }
 
 // text is the text of the first element matching the CSS selector.
 func text(t *testing.T, ctx context.Context, css string) string {
@@ -175,7 +141,8 @@ func text(t *testing.T, ctx context.Context, css string) string {
 func forget(t *testing.T, ctx context.Context) {
 	t.Helper()
 	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("try-status").className = "";
-		document.getElementById("try-source").replaceChildren(); true`))
+		document.getElementById("try-source").replaceChildren();
+		document.getElementById("try-findings").replaceChildren(); true`))
 	if err != nil {
 		t.Fatal(err)
 	}

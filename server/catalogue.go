@@ -91,7 +91,10 @@ type catalogueEntry struct {
 	Description string `json:"description"`
 	ContractURL string `json:"contract_url"`
 	ExecuteURL  string `json:"execute_url"`
-	PageURL     string `json:"page_url"`
+	// ExplainURL is beyond the contract (spec §5): execute's body, answered
+	// with every citation's findings and fix.
+	ExplainURL string `json:"explain_url"`
+	PageURL    string `json:"page_url"`
 }
 
 // catalogue is GET /v1/tools: every tool version this server runs (one
@@ -109,6 +112,7 @@ func (s *Server) serveCatalogue(w http.ResponseWriter, r *http.Request) {
 			ID: t.ID, Version: t.Version, Description: t.Description,
 			ContractURL: base + t.contractPath(),
 			ExecuteURL:  base + t.ExecuteURL,
+			ExplainURL:  base + t.explainPath(),
 			PageURL:     base + t.pagePath(),
 		}},
 		MCPURL: base + pathMCP,

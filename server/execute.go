@@ -16,6 +16,16 @@ import (
 // the request takes a check slot, and the answer written after it gives
 // the slot back (admission.go).
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
+	s.serveBody(w, r, func(body []byte) (int, []byte) {
+		res, e := citecheck.Run(body)
+		return envelope(r, res, e)
+	})
+}
+
+// serveBody admits and reads the body of a tool call, checks it with answer
+// while holding a check slot, and writes answer's status and bytes after
+// giving the slot back (admission.go).
+func (s *Server) serveBody(w http.ResponseWriter, r *http.Request, answer func(body []byte) (status int, out []byte)) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 		writeError(w, r, e)
 		return
@@ -29,8 +39,7 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 		if s.testHookHoldingSlot != nil {
 			s.testHookHoldingSlot(r)
 		}
-		res, e := citecheck.Run(body)
-		status, out := envelope(r, res, e)
+		status, out := answer(body)
 		return len(out), func() { writeJSON(w, status, out) }
 	})
 }

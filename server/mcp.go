@@ -37,7 +37,8 @@ func newMCPServer(t *toolInfo, onCall func(outcome string)) *mcp.Server {
 		Version: t.Version,
 	}, &mcp.ServerOptions{
 		Instructions: "Call " + MCPToolName + ` with {"id": "` + t.ID + `", "version": "` + t.Version +
-			`", "input": {...}} to check citations against the sources you supply. ` + t.Description,
+			`", "input": {...}} to check citations against the sources you supply. ` + t.Description +
+			" When citations fail, call " + MCPExplainToolName + " with the same arguments: it says why each failed and gives the fix.",
 	})
 	no := false
 	srv.AddTool(&mcp.Tool{
@@ -61,13 +62,19 @@ func newMCPServer(t *toolInfo, onCall func(outcome string)) *mcp.Server {
 			onCall(outcomeOf(res, e))
 		}
 		env := citecheck.AppendEnvelope(nil, res, e)
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(env)}},
-			StructuredContent: json.RawMessage(env),
-			IsError:           e != nil,
-		}, nil
+		return toolResult(env, e != nil), nil
 	})
+	addExplainTool(srv, t, onCall)
 	return srv
+}
+
+// toolResult answers a call with env as text and as structured content.
+func toolResult(env []byte, isError bool) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(env)}},
+		StructuredContent: json.RawMessage(env),
+		IsError:           isError,
+	}
 }
 
 func outcomeOf(res *citecheck.Result, e *citecheck.Error) string {
@@ -85,6 +92,16 @@ func outcomeOf(res *citecheck.Result, e *citecheck.Error) string {
 // what the client sent (duplicate names, number spellings and all), as it
 // would an HTTP body.
 func executeArguments(args json.RawMessage) (*citecheck.Result, *citecheck.Error) {
+	body, e := argumentsBody(args)
+	if e != nil {
+		return nil, e
+	}
+	return citecheck.Run(body)
+}
+
+// argumentsBody returns the input of {"id", "version", "input"} as a
+// request body, for a tool this server runs.
+func argumentsBody(args json.RawMessage) ([]byte, *citecheck.Error) {
 	id, version, input, e := parseArguments(args)
 	if e != nil {
 		return nil, e
@@ -92,11 +109,7 @@ func executeArguments(args json.RawMessage) (*citecheck.Result, *citecheck.Error
 	if e := citecheck.LookupTool(id, version); e != nil {
 		return nil, e
 	}
-	body, e := citecheck.ReadBody(bytes.NewReader(input))
-	if e != nil {
-		return nil, e
-	}
-	return citecheck.Run(body)
+	return citecheck.ReadBody(bytes.NewReader(input))
 }
 
 // argumentError reports arguments that are not {"id", "version", "input"}.

@@ -57,24 +57,7 @@ func connectInMemory(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 // isError.
 func callExecute(t testing.TB, cs *mcp.ClientSession, args any) (text string, structured []byte, isError bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: MCPToolName, Arguments: args})
-	if err != nil {
-		t.Fatalf("CallTool: %v", err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%d content items", len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("content is %T", res.Content[0])
-	}
-	structured, err = json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tc.Text, structured, res.IsError
+	return callTool(t, cs, MCPToolName, args)
 }
 
 // sameJSON reports whether a and b are the same JSON value.
@@ -95,7 +78,8 @@ func mcpScenarios(t *testing.T, cs *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Tools) != 1 || res.Tools[0].Name != "execute" {
+		// execute, and explain beyond the contract (mcp_explain_test.go).
+		if len(res.Tools) != 2 || res.Tools[0].Name != "execute" || res.Tools[1].Name != MCPExplainToolName {
 			t.Fatalf("tools %+v", res.Tools)
 		}
 		schema, _ := json.Marshal(res.Tools[0].InputSchema)

@@ -30,13 +30,14 @@ const openAPIHead = `{"openapi":"3.1.0",`
 
 // Component names, referenced from the operations.
 const (
-	schemaInput          = "Input"
-	schemaOutput         = "Output"
-	schemaError          = "Error"
-	schemaResultEnvelope = "ResultEnvelope"
-	schemaErrorEnvelope  = "ErrorEnvelope"
-	schemaCatalogue      = "Catalogue"
-	schemaStatus         = "Status"
+	schemaInput           = "Input"
+	schemaOutput          = "Output"
+	schemaError           = "Error"
+	schemaResultEnvelope  = "ResultEnvelope"
+	schemaErrorEnvelope   = "ErrorEnvelope"
+	schemaCatalogue       = "Catalogue"
+	schemaExplainEnvelope = "ExplainEnvelope"
+	schemaStatus          = "Status"
 )
 
 // The document's types, in the member order OpenAPI documents are read.
@@ -214,6 +215,20 @@ func newOpenAPIDoc(t *toolInfo) *openAPIDoc {
 			}}, citecheck.CodeInvalidInput, citecheck.CodeLimitExceeded, citecheck.CodeNotFound,
 				citecheck.CodeUnsupportedMedia, citecheck.CodeOverloaded),
 		}},
+		t.explainPath(): {"post": {
+			OperationID: "explain",
+			Summary:     "Explain every failing citation",
+			Description: "The same body as " + strings.ReplaceAll(t.ID, "-", "_") + "; answers every citation's outcome and, for each failing one, the readings under which it would hold (findings) and the one corrected citation they determine (fix), or the same error with the same status. The verdicts are exactly the check's.",
+			Tags:        []string{"tool"},
+			RequestBody: &oaRequestBody{Required: true, Content: map[string]oaMediaType{
+				"application/json": {Schema: ref(schemaInput), Examples: inputExamples}}},
+			Responses: withErrors(map[string]oaResponse{"200": {
+				Description: "Every citation's outcome, findings and fix.",
+				Content:     jsonOf(schemaExplainEnvelope),
+			}}, citecheck.CodeInvalidInput, citecheck.CodeLimitExceeded, citecheck.CodeNotFound,
+				citecheck.CodeUnsupportedMedia, citecheck.CodeOverloaded),
+			Beyond: true,
+		}},
 		t.contractPath(): {"get": {
 			OperationID: "get_contract",
 			Summary:     "The contract of " + toolName,
@@ -288,6 +303,18 @@ func newOpenAPIDoc(t *toolInfo) *openAPIDoc {
 			Beyond: true,
 		}},
 	}
+	schemas := map[string]json.RawMessage{
+		schemaInput:  t.InputSchema,
+		schemaOutput: t.Output,
+		schemaError:  errorObjectSchema(),
+		schemaResultEnvelope: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["result"],` +
+			`"properties":{"result":{"$ref":"#/components/schemas/` + schemaOutput + `"}}}`),
+		schemaErrorEnvelope: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["error"],` +
+			`"properties":{"error":{"$ref":"#/components/schemas/` + schemaError + `"}}}`),
+		schemaCatalogue: catalogueSchema,
+		schemaStatus:    json.RawMessage(`{"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"type":"string"}}}`),
+	}
+	addExplainSchemas(schemas)
 	doc := oaDoc{
 		OpenAPI: "3.1.0",
 		Info: oaInfo{
@@ -304,19 +331,9 @@ func newOpenAPIDoc(t *toolInfo) *openAPIDoc {
 			{"mcp", "The same tool over the Model Context Protocol."},
 			{"operations", "Probes and metrics for load balancers, orchestrators and monitoring."},
 		},
-		Paths:    paths,
-		Security: []struct{}{},
-		Components: oaComponents{Schemas: map[string]json.RawMessage{
-			schemaInput:  t.InputSchema,
-			schemaOutput: t.Output,
-			schemaError:  errorObjectSchema(),
-			schemaResultEnvelope: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["result"],` +
-				`"properties":{"result":{"$ref":"#/components/schemas/` + schemaOutput + `"}}}`),
-			schemaErrorEnvelope: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["error"],` +
-				`"properties":{"error":{"$ref":"#/components/schemas/` + schemaError + `"}}}`),
-			schemaCatalogue: catalogueSchema,
-			schemaStatus:    json.RawMessage(`{"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"type":"string"}}}`),
-		}},
+		Paths:      paths,
+		Security:   []struct{}{},
+		Components: oaComponents{Schemas: schemas},
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -337,7 +354,7 @@ var catalogueSchema = json.RawMessage(`{"type":"object","additionalProperties":f
 	`"tools":{"type":"array","items":{"type":"object","additionalProperties":false,` +
 	`"required":["id","version","description","contract_url","execute_url","page_url"],"properties":{` +
 	`"id":{"type":"string"},"version":{"type":"string"},"description":{"type":"string"},` +
-	`"contract_url":{"type":"string","format":"uri"},"execute_url":{"type":"string","format":"uri"},"page_url":{"type":"string","format":"uri"}}}},` +
+	`"contract_url":{"type":"string","format":"uri"},"execute_url":{"type":"string","format":"uri"},"explain_url":{"type":"string","format":"uri"},"page_url":{"type":"string","format":"uri"}}}},` +
 	`"mcp_url":{"type":"string","format":"uri"}}}`)
 
 // document is the OpenAPI document with base as its server URL.
@@ -358,4 +375,26 @@ func appendJSONString(dst []byte, s string) []byte {
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	writeJSON(w, http.StatusOK, s.openapi.document(s.baseURL(r)))
+}
+
+// addExplainSchemas adds the explain answer's schema (citecheck's
+// ExplainSchemaJSON) to the components: its $defs become components of
+// their own, prefixed Explain, and its references follow them, so that the
+// document holds the one schema the MCP explain tool declares too.
+func addExplainSchemas(schemas map[string]json.RawMessage) {
+	var m map[string]json.RawMessage
+	must(json.Unmarshal(citecheck.ExplainSchemaJSON(), &m))
+	var defs map[string]json.RawMessage
+	must(json.Unmarshal(m["$defs"], &defs))
+	delete(m, "$defs")
+	delete(m, "$schema")
+	local := func(raw []byte) json.RawMessage {
+		return json.RawMessage(bytes.ReplaceAll(raw, []byte(`"#/$defs/`), []byte(`"#/components/schemas/`+schemaExplainEnvelope+`_`)))
+	}
+	for name, d := range defs {
+		schemas[schemaExplainEnvelope+"_"+name] = local(d)
+	}
+	top, err := json.Marshal(m)
+	must(err)
+	schemas[schemaExplainEnvelope] = local(top)
 }

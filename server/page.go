@@ -36,6 +36,7 @@ type pageStatic struct {
 	ExampleInputCompact                      string
 	MCPArguments                             string // {"id", "version", "input"}, indented
 	ContractPath, ExecutePath, PagePath      string
+	ExplainPath                              string // beyond the contract (spec §5)
 	LimitInputBytes                          int
 }
 
@@ -43,7 +44,7 @@ type pageStatic struct {
 type pageData struct {
 	pageStatic
 	Base, ContractURL, ExecuteURL, MCPURL, CatalogueURL string
-	OpenAPIPath, OpenAPIURL                             string
+	OpenAPIPath, OpenAPIURL, ExplainURL                 string
 	Curl, CLI, DesktopConfig, HTTPConfig                string
 }
 
@@ -73,6 +74,7 @@ func newPageRenderer(t *toolInfo) *pageRenderer {
 		MCPArguments:        indent(mcpArguments(t, ex.Input)),
 		ContractPath:        t.contractPath(),
 		ExecutePath:         t.ExecuteURL,
+		ExplainPath:         t.explainPath(),
 		PagePath:            t.pagePath(),
 		LimitInputBytes:     citecheck.MaxInputBytes,
 	}
@@ -120,6 +122,7 @@ func (p *pageRenderer) render(buf *bytes.Buffer, base string) error {
 		Base:         base,
 		ContractURL:  base + p.static.ContractPath,
 		ExecuteURL:   base + p.static.ExecutePath,
+		ExplainURL:   base + p.static.ExplainPath,
 		MCPURL:       base + pathMCP,
 		CatalogueURL: base + pathCatalogue,
 		OpenAPIPath:  pathOpenAPI,

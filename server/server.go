@@ -209,6 +209,7 @@ const (
 	pathCatalogue = "/v1/tools"
 	pathContract  = "/v1/tools/{id}/versions/{version}"
 	pathExecute   = "/v1/tools/{id}/versions/{version}/execute"
+	pathExplain   = "/v1/tools/{id}/versions/{version}/explain" // beyond the contract (spec §5)
 	pathPage      = "/tools/{id}"
 	pathMCP       = "/mcp"
 	pathHealth    = "/healthz"
@@ -236,6 +237,7 @@ func (s *Server) routes() http.Handler {
 	route(pathCatalogue, map[string]http.HandlerFunc{http.MethodGet: s.serveCatalogue}, false)
 	route(pathContract, map[string]http.HandlerFunc{http.MethodGet: s.serveContract}, true)
 	route(pathExecute, map[string]http.HandlerFunc{http.MethodPost: s.serveExecute}, true)
+	route(pathExplain, map[string]http.HandlerFunc{http.MethodPost: s.serveExplain}, true)
 	route(pathPage, map[string]http.HandlerFunc{http.MethodGet: s.servePage}, false)
 	route(pathHealth, map[string]http.HandlerFunc{http.MethodGet: serveHealth}, false)
 	route(pathMetrics, map[string]http.HandlerFunc{http.MethodGet: s.metrics.handler().ServeHTTP}, false)

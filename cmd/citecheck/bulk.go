@@ -19,6 +19,8 @@ import (
 // either side of them.
 type bulkOptions struct {
 	all       bool  // CheckAll instead of the contract's Check
+	explain   bool  // with all: Explain, findings and fixes
+	fix       bool  // each request back with its fixes applied (fix.go)
 	text      bool  // the text report instead of JSON lines
 	color     bool  // colour the text report
 	progress  bool  // draw a progress line on stderr (stderr is a terminal)
@@ -51,6 +53,7 @@ type bulkJob struct {
 	kind     lineKind
 	reason   citecheck.Reason // the first failure's (kindFailed)
 	failedBy [16]int32        // failing citations per reason (kindFailed with --all)
+	fixed    int32            // citations fixed (--fix)
 	code     string           // the error code (kindError)
 }
 
@@ -255,9 +258,13 @@ func answer(j *bulkJob, o bulkOptions) {
 	defer close(j.done)
 	out := getBuf()
 	j.out = out
+	if o.fix {
+		answerFix(j, out)
+		return
+	}
 	// A body over the limit holds MaxInputBytes+1 bytes, which Decode
 	// refuses with the same error ReadBody gives the one-request run.
-	a := evaluate(*j.body, o.all)
+	a := evaluate(*j.body, o.all, o.explain)
 	switch {
 	case a.err != nil:
 		j.kind, j.code = kindError, a.err.Code
@@ -281,12 +288,14 @@ func answer(j *bulkJob, o bulkOptions) {
 // bulkStats counts the answers for the summary and the exit status.
 type bulkStats struct {
 	requests, valid, failed, errors int
+	fixed                           int     // citations fixed (--fix)
 	byReason                        [16]int // first failures, or every failing citation with --all
 	byCode                          map[string]int
 }
 
 func (s *bulkStats) add(j *bulkJob, all bool) {
 	s.requests++
+	s.fixed += int(j.fixed)
 	switch j.kind {
 	case kindValid:
 		s.valid++
@@ -321,6 +330,9 @@ func (s *bulkStats) summary(w io.Writer, all, tty bool, took time.Duration) {
 		fmt.Fprintf(&b, " in %s (%s/s)", took.Round(time.Millisecond), count(rate(s.requests, took)))
 	}
 	b.WriteByte('\n')
+	if s.fixed > 0 {
+		fmt.Fprintf(&b, "  citations fixed: %d\n", s.fixed)
+	}
 	if s.failed > 0 {
 		if all {
 			b.WriteString("  failing citations by reason:")

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,7 +62,9 @@ const (
 // TestBulkAnswersEachLineAsTheOneRequestRun: for every conformance body that
 // fits on a line, plus lines over 1 MiB, malformed, empty and CRLF-ended
 // lines, the --jsonl output line is byte for byte what `run --input -` of
-// that line prints, in input order; with and without --all.
+// that line prints, in input order; with and without --all, with --explain
+// and with --fix (whose one-request run prints the request without adding
+// a newline).
 func TestBulkAnswersEachLineAsTheOneRequestRun(t *testing.T) {
 	t.Parallel()
 	lines := conformanceLines(t)
@@ -85,12 +86,12 @@ func TestBulkAnswersEachLineAsTheOneRequestRun(t *testing.T) {
 		[]byte(bulkFailed),
 	)
 	input := append(bytes.Join(lines, []byte("\n")), '\n')
-	for _, all := range []bool{false, true} {
-		t.Run(fmt.Sprintf("all=%v", all), func(t *testing.T) {
+	for _, mode := range []string{"", "--all", "--explain", "--fix"} {
+		t.Run("mode="+mode, func(t *testing.T) {
 			args := []string{"--jsonl", "--input", bulkFile(t, input)}
 			single := []string{"--input", "-"}
-			if all {
-				args, single = append(args, "--all"), append(single, "--all")
+			if mode != "" {
+				args, single = append(args, mode), append(single, mode)
 			}
 			code, stdout, _ := bulkCLI(t, nil, args...)
 			if code != exitError {
@@ -105,6 +106,9 @@ func TestBulkAnswersEachLineAsTheOneRequestRun(t *testing.T) {
 			}
 			for i, l := range lines {
 				_, want, _ := bulkCLI(t, bytes.NewReader(l), single...)
+				if mode == "--fix" && !strings.HasSuffix(want, "\n") {
+					want += "\n"
+				}
 				if got[i] != want {
 					t.Fatalf("line %d:\n got %.300s\nwant %.300s", i+1, got[i], want)
 				}

@@ -24,10 +24,15 @@ const (
 	exitError   = 2 // the request was refused, or the command line is wrong
 	usageString = `usage:
   citecheck run citation-batch-check 1.0.0 --input FILE|- [--base-url URL]
-  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] [--all] [--format json|text] [--color auto|always|never]
+  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] [--all|--explain] [--format json|text] [--color auto|always|never]
+  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] --fix
       --jsonl   one request per line in, one answer per line out, in order
       --all     check every citation, not only up to the first failure ({"all": …})
+      --explain --all, each citation with the findings that say why it failed and a fix
+      --fix     print the request with every fix applied; what still fails goes to stderr
       --format  text: a report for people, with the source around each failure
+  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
+                                check W3C Web Annotations / Hypothesis exports against their documents
   citecheck contract            print the embedded contract JSON
   citecheck serve [--addr HOST:PORT] [flags]   the HTTP service; serve --help lists every flag
       every flag also from CITECHECK_<FLAG> (CITECHECK_ADDR, CITECHECK_MAX_IN_FLIGHT, …); a flag wins
@@ -44,6 +49,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "annotations":
+		return cmdAnnotations(ctx, args[1:], stdin, stdout, stderr)
 	case "contract":
 		stdout.Write(citecheck.ContractJSON())
 		return exitValid
@@ -67,6 +74,8 @@ type runOptions struct {
 	baseURL string
 	jsonl   bool   // bulk: a request per line (bulk.go)
 	all     bool   // every citation's outcome, beyond the contract
+	explain bool   // --all with findings and fixes (spec §5)
+	fix     bool   // the request back with its fixes applied
 	format  string // "json" (the contract's envelope) or "text" (package report)
 	color   string // "auto", "always" or "never", for --format text
 }
@@ -96,6 +105,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs.StringVar(&o.baseURL, "base-url", "", "send the call to the service at this URL instead of running it in-process")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "read one request per line and answer one per line, in order")
 	fs.BoolVar(&o.all, "all", false, "check every citation and report each one's outcome")
+	fs.BoolVar(&o.explain, "explain", false, "as --all, with each failing citation's findings and fix")
+	fs.BoolVar(&o.fix, "fix", false, "print the request with every fix applied")
 	fs.StringVar(&o.format, "format", "json", "json, or text for a report people read")
 	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
 	pos, err := parseInterspersed(fs, args)
@@ -114,9 +125,12 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if o.color != "auto" && o.color != "always" && o.color != "never" {
 		return usage(stderr, "--color is auto, always or never")
 	}
-	if o.baseURL != "" && (o.jsonl || o.all || o.format != "json") {
+	if o.baseURL != "" && (o.jsonl || o.all || o.explain || o.fix || o.format != "json") {
 		// The service speaks the contract only; these run in-process.
-		return usage(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all and --format text run in-process")
+		return usage(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all, --explain, --fix and --format text run in-process")
+	}
+	if o.fix && (o.all || o.explain || o.format != "json") {
+		return usage(stderr, "--fix prints the request back; it takes no --all, --explain or --format text")
 	}
 	if e := citecheck.LookupTool(pos[0], pos[1]); e != nil {
 		return report(stdout, stderr, nil, e)
@@ -130,7 +144,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		defer closeIn()
 		return runBulk(ctx, in, stdout, stderr, bulkOptions{
-			all: o.all, text: text, color: color, size: size,
+			all: o.all || o.explain || o.fix, explain: o.explain, fix: o.fix, text: text, color: color, size: size,
 			progress: isTerminal(stderr), stdoutTTY: isTerminal(stdout),
 		})
 	}
@@ -141,19 +155,22 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if o.baseURL != "" {
 		return runRemote(ctx, o.baseURL, pos[0], pos[1], body, stdout, stderr)
 	}
-	if !o.all && !text {
+	if o.fix {
+		return runFix(body, stdout, stderr)
+	}
+	if !o.all && !o.explain && !text {
 		res, e := citecheck.Run(body)
 		return report(stdout, stderr, res, e)
 	}
-	return runExtended(body, o.all, text, color, stdout, stderr)
+	return runExtended(body, o.all, o.explain, text, color, stdout, stderr)
 }
 
-// runExtended answers one request with --all or --format text, the
+// runExtended answers one request with --all, --explain or --format text, the
 // extensions beyond the contract's JSON. Exit statuses are the contract's:
 // 0 valid, 1 a citation failed, 2 an error. The text report is itself the
 // message, so it is not repeated on stderr.
-func runExtended(body []byte, all, text, color bool, stdout, stderr io.Writer) int {
-	a := evaluate(body, all)
+func runExtended(body []byte, all, explain, text, color bool, stdout, stderr io.Writer) int {
+	a := evaluate(body, all, explain)
 	switch {
 	case text:
 		stdout.Write(a.appendText(nil, reportpkg.Options{Color: color}))
@@ -182,14 +199,18 @@ type answered struct {
 	req *citecheck.Request
 	err *citecheck.Error     // the request was refused
 	res *citecheck.Result    // Check's result (without --all)
-	all *citecheck.AllResult // CheckAll's result (with --all)
+	all *citecheck.AllResult // CheckAll's result (with --all; with --explain, ex.All)
+	ex  *citecheck.Explanation
 }
 
-func evaluate(body []byte, all bool) answered {
+func evaluate(body []byte, all, explain bool) answered {
 	req, e := citecheck.Decode(body)
 	switch {
 	case e != nil:
 		return answered{err: e}
+	case explain:
+		ex := citecheck.Explain(req)
+		return answered{req: req, all: ex.All, ex: ex}
 	case all:
 		return answered{req: req, all: citecheck.CheckAll(req)}
 	}
@@ -209,6 +230,9 @@ func (a answered) valid() bool {
 
 // appendJSON appends {"result": …}, {"all": …} or {"error": …}.
 func (a answered) appendJSON(dst []byte) []byte {
+	if a.ex != nil {
+		return citecheck.AppendExplainEnvelope(dst, a.ex, nil)
+	}
 	if a.all != nil {
 		return citecheck.AppendAllEnvelope(dst, a.all, nil)
 	}
@@ -220,6 +244,8 @@ func (a answered) appendText(dst []byte, ro reportpkg.Options) []byte {
 	switch {
 	case a.err != nil:
 		return reportpkg.AppendError(dst, a.err, ro)
+	case a.ex != nil:
+		return reportpkg.AppendExplanation(dst, a.req, a.ex, ro)
 	case a.all != nil:
 		return reportpkg.AppendAll(dst, a.req, a.all, ro)
 	}

@@ -309,6 +309,11 @@ func TestRunGolden(t *testing.T) {
 		{"invalid-input", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input", "-"}, invalidBody},
 		{"limit-exceeded", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input", "-"}, limitBody},
 		{"not-found", []string{"run", citecheck.ToolID, "9.9.9", "--input", "-"}, validBody},
+		{"explain", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--explain", "--input", "testdata/explain-request.json"}, ""},
+		{"explain-text", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--explain", "--format", "text", "--color", "never", "--input", "testdata/explain-request.json"}, ""},
+		{"explain-jsonl", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--explain", "--jsonl", "--input", "testdata/explain-requests.jsonl"}, ""},
+		{"fix", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--fix", "--input", "testdata/explain-request.json"}, ""},
+		{"fix-jsonl", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--fix", "--jsonl", "--input", "testdata/explain-requests.jsonl"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := runCLI(t, strings.NewReader(c.stdin), c.args...)

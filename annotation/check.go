@@ -1,0 +1,447 @@
+package annotation
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck"
+)
+
+// Source is a text annotations are checked against: the text an annotation
+// client counts positions over (for an HTML page, its body's textContent).
+type Source struct {
+	IRI     string // as the annotations' target source names it, compared exactly
+	Version string // optional: reported with each target checked against it
+	Text    string // valid UTF-8
+}
+
+// Outcome is what checking an annotation, or one of its targets, found.
+type Outcome uint8
+
+// The outcomes, in the order of the table. An annotation with
+// several targets takes the most severe of theirs (see [Outcome.worse]).
+const (
+	Anchored  Outcome = iota // every checked selector holds, and they agree
+	Moved                    // the quote anchors once, but not at the stored position
+	Ambiguous                // the quote anchors several times; the position does not say which
+	Orphaned                 // the quote (with its prefix and suffix) is nowhere
+	Unchecked                // no TextQuoteSelector to check
+	NoSource                 // the target's source was not supplied
+	outcomeCount
+)
+
+var outcomeNames = [outcomeCount]string{"anchored", "moved", "ambiguous", "orphaned", "unchecked", "no_source"}
+
+// String returns the outcome's name as the output writes it.
+func (o Outcome) String() string { return outcomeNames[o] }
+
+// Outcomes lists every outcome in order.
+func Outcomes() []Outcome {
+	out := make([]Outcome, outcomeCount)
+	for i := range out {
+		out[i] = Outcome(i)
+	}
+	return out
+}
+
+// severity ranks outcomes for an annotation with several targets: a target
+// whose text is lost outweighs one that moved, which outweighs one that
+// could not be checked.
+var severity = [outcomeCount]int{Anchored: 0, Unchecked: 1, NoSource: 2, Moved: 3, Ambiguous: 4, Orphaned: 5}
+
+func (o Outcome) worse(p Outcome) bool { return severity[o] > severity[p] }
+
+// Report is what checking one annotation found.
+type Report struct {
+	Annotation *Annotation
+	Outcome    Outcome // the most severe of the targets' (Unchecked when it has none)
+	Targets    []TargetReport
+}
+
+// TargetReport is what checking one target found.
+type TargetReport struct {
+	Outcome   Outcome
+	Version   string          // the supplied source's version, if it has one
+	Checked   []SelectorCheck // the engine's verdict on each checked selector, in selector order
+	Unchecked []Skipped       // the selectors not checked, and why
+	// Repair is where the target's quote anchors when that differs from its
+	// stored position, or when it has none (then only with Locate); nil
+	// when nothing is to be repaired or nothing says where.
+	Repair *Repair
+}
+
+// SelectorCheck is the engine's verdict on one selector, as a citation:
+// a TextQuoteSelector with the position selector's start as claimed_start,
+// a TextPositionSelector with the quote selector's exact as its quote.
+type SelectorCheck struct {
+	Pointer string
+	Type    citecheck.SelectorType
+	Reason  citecheck.Reason  // ReasonNone when the selector holds
+	Detail  *citecheck.Detail // nil when it holds
+	// Findings are the engine's readings under which a failing selector
+	// would hold (an offset_units finding with units utf16 is a position
+	// counted as Hypothesis counts); empty when it holds.
+	Findings []citecheck.Finding
+	sel      int // index in the target's selectors
+}
+
+// Skipped is a selector that was not checked.
+type Skipped struct {
+	Pointer, Type, Why string
+}
+
+// Checker checks annotations against a set of sources. It is not safe for
+// concurrent use.
+type Checker struct {
+	sources map[string]*Source
+	lim     citecheck.Limits
+	// Locate, when set, finds where the quote of a target without a
+	// position anchors, so that a rewrite can add the position: one more
+	// scan of the source per such target.
+	Locate bool
+}
+
+// NewChecker returns a Checker for sources, whose IRIs must be distinct.
+// The engine is run on requests of at most lim.Citations citations and
+// lim.Sources sources (the contract's, from citecheck.DefaultLimits);
+// texts, quotes and contexts may be of any size.
+func NewChecker(sources []Source, lim citecheck.Limits) (*Checker, error) {
+	c := &Checker{sources: make(map[string]*Source, len(sources)), lim: lim}
+	for i := range sources {
+		s := &sources[i]
+		if _, dup := c.sources[s.IRI]; dup {
+			return nil, fmt.Errorf("source %q is supplied twice", s.IRI)
+		}
+		c.sources[s.IRI] = s
+	}
+	return c, nil
+}
+
+// job is one citation to run for a target, and what it stands for.
+type job struct {
+	target *plan
+	role   role
+	sel    int // index in the target's selectors (quote and position roles)
+	cit    citecheck.Citation
+	reason citecheck.Reason
+	detail *citecheck.Detail
+	// findings are the engine's for a failing selector (spec §5); probes
+	// are only checked.
+	findings []citecheck.Finding
+}
+
+type role uint8
+
+const (
+	roleQuote    role = iota // a TextQuoteSelector, as a quote citation
+	rolePosition             // a TextPositionSelector, as a position citation
+	roleContext              // probe: prefix+exact+suffix at a stored position
+	roleLocate               // probe: where a position-less quote anchors
+)
+
+// plan is one target on its way through the checks.
+type plan struct {
+	t      *Target
+	r      *TargetReport
+	src    *Source
+	quotes []int // indexes of its TextQuoteSelectors
+	posns  []int // of its TextPositionSelectors
+	jobs   []*job
+}
+
+// Check checks the annotations and returns one report each, in order. The
+// citations of all of them are run in batches within the checker's limits.
+//
+// Cost: per selector, the engine's check and, when it fails, its
+// explanation (a few linear scans of the source); per ambiguous anchor
+// with a position, one more position check; with Locate, one more scan per
+// quote without a position.
+func (c *Checker) Check(anns []*Annotation) []Report {
+	reports := make([]Report, len(anns))
+	var plans []*plan
+	for i, a := range anns {
+		reports[i] = Report{Annotation: a, Outcome: Unchecked, Targets: make([]TargetReport, len(a.Targets))}
+		for j := range a.Targets {
+			if p := c.plan(&a.Targets[j], &reports[i].Targets[j]); p != nil {
+				plans = append(plans, p)
+			}
+		}
+	}
+	var first []*job
+	for _, p := range plans {
+		first = append(first, p.jobs...)
+	}
+	c.run(first, true)
+	var probes []*job
+	for _, p := range plans {
+		probes = append(probes, c.judge(p)...)
+	}
+	c.run(probes, false)
+	for _, p := range plans {
+		c.settle(p)
+	}
+	for i := range reports {
+		reports[i].Outcome = reports[i].worst(false)
+	}
+	return reports
+}
+
+// worst is the most severe of the targets' outcomes, Unchecked when there
+// are none; with repaired, a target with a repair counts as anchored.
+func (r *Report) worst(repaired bool) Outcome {
+	if len(r.Targets) == 0 {
+		return Unchecked
+	}
+	w := Anchored
+	for _, t := range r.Targets {
+		o := t.Outcome
+		if repaired && t.Repair != nil {
+			o = Anchored
+		}
+		if o.worse(w) {
+			w = o
+		}
+	}
+	return w
+}
+
+// plan lists a target's citations, or settles it at once when there is
+// nothing to check (nil).
+func (c *Checker) plan(t *Target, r *TargetReport) *plan {
+	p := &plan{t: t, r: r}
+	for i := range t.Selectors {
+		s := &t.Selectors[i]
+		switch s.Type {
+		case TextQuote:
+			p.quotes = append(p.quotes, i)
+		case TextPosition:
+			p.posns = append(p.posns, i)
+		case "IRI":
+			r.Unchecked = append(r.Unchecked, Skipped{s.Pointer, s.Type, "a selector given by reference only"})
+		case "":
+			r.Unchecked = append(r.Unchecked, Skipped{s.Pointer, s.Type, "a selector without a type"})
+		default:
+			r.Unchecked = append(r.Unchecked, Skipped{s.Pointer, s.Type, "not a text selector the engine checks"})
+		}
+		for in, ref := s, s.RefinedBy; ref != nil; in, ref = ref, ref.RefinedBy {
+			r.Unchecked = append(r.Unchecked, Skipped{ref.Pointer, ref.Type, "refines the segment of the " + typeName(in.Type) + " it is in; refinements are not checked"})
+		}
+	}
+	if len(t.Selectors) == 0 {
+		r.Unchecked = append(r.Unchecked, Skipped{t.Pointer, "", "the target has no selector: it is the whole resource"})
+	}
+	if len(p.quotes) == 0 {
+		for _, i := range p.posns {
+			r.Unchecked = append(r.Unchecked, Skipped{t.Selectors[i].Pointer, TextPosition, "no TextQuoteSelector beside it says what it should read"})
+		}
+		r.Outcome = Unchecked
+		return nil
+	}
+	if p.src = c.sources[t.Source]; p.src == nil {
+		r.Outcome = NoSource
+		return nil
+	}
+	r.Version = p.src.Version
+	for _, i := range p.quotes {
+		q := &t.Selectors[i]
+		cit := c.citation(p, citecheck.Selector{Type: citecheck.QuoteSelector, Exact: q.Exact, Prefix: q.Prefix, Suffix: q.Suffix})
+		if len(p.posns) == 1 {
+			cit.ClaimedStart, cit.HasClaimedStart = t.Selectors[p.posns[0]].Start, true
+		}
+		p.jobs = append(p.jobs, &job{target: p, role: roleQuote, sel: i, cit: cit})
+	}
+	for _, i := range p.posns {
+		if len(p.quotes) != 1 {
+			r.Unchecked = append(r.Unchecked, Skipped{t.Selectors[i].Pointer, TextPosition, "several TextQuoteSelectors beside it: which one it should read is not said"})
+			continue
+		}
+		s := &t.Selectors[i]
+		cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: s.Start, End: s.End})
+		cit.Quote = t.Selectors[p.quotes[0]].Exact
+		p.jobs = append(p.jobs, &job{target: p, role: rolePosition, sel: i, cit: cit})
+	}
+	return p
+}
+
+func typeName(t string) string {
+	if t == "" {
+		return "selector"
+	}
+	return t
+}
+
+func (c *Checker) citation(p *plan, sel citecheck.Selector) citecheck.Citation {
+	return citecheck.Citation{SourceID: p.src.IRI, Version: p.src.Version, Selector: sel}
+}
+
+// judge records the first verdicts and returns the probes that decide
+// what they leave open: for a target whose only quote is ambiguous and
+// whose position reads as its exact, whether the whole anchor stands there;
+// for a target without a position, where its quote anchors (with Locate).
+func (c *Checker) judge(p *plan) []*job {
+	for _, j := range p.jobs {
+		p.r.Checked = append(p.r.Checked, SelectorCheck{Pointer: p.t.Selectors[j.sel].Pointer,
+			Type: j.cit.Selector.Type, Reason: j.reason, Detail: j.detail, Findings: j.findings, sel: j.sel})
+	}
+	slices.SortFunc(p.r.Checked, func(a, b SelectorCheck) int { return a.sel - b.sel })
+	if len(p.quotes) != 1 {
+		return nil
+	}
+	q := p.jobs[0]
+	sel := &q.cit.Selector
+	switch {
+	case q.reason == citecheck.ReasonAmbiguousAnchor && len(p.posns) == 1 && p.jobs[1].reason == citecheck.ReasonNone:
+		if probe := c.contextProbe(p, p.t.Selectors[p.posns[0]].Start); probe != nil {
+			return []*job{probe}
+		}
+	case q.reason == citecheck.ReasonNone && len(p.posns) == 0 && c.Locate:
+		cit := c.citation(p, *sel)
+		cit.HasClaimedStart = true // at 0: the engine then says where it really starts
+		return []*job{{target: p, role: roleLocate, cit: cit}}
+	}
+	return nil
+}
+
+// contextProbe is a position citation of prefix+exact+suffix around a
+// stored start: it holds when the whole anchor stands there. nil when the
+// prefix cannot fit before start.
+func (c *Checker) contextProbe(p *plan, start int) *job {
+	q := &p.t.Selectors[p.quotes[0]]
+	np := utf8.RuneCountInString(q.Prefix)
+	if np > start {
+		return nil
+	}
+	anchor := q.Prefix + q.Exact + q.Suffix
+	cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: start - np, End: start - np + utf8.RuneCountInString(anchor)})
+	cit.Quote = anchor
+	return &job{target: p, role: roleContext, cit: cit}
+}
+
+// settle decides the target's outcome from the verdicts and probes.
+func (c *Checker) settle(p *plan) {
+	r := p.r
+	r.Outcome = Anchored
+	if len(p.quotes) != 1 {
+		// Several quotes: each is judged alone; the worst decides.
+		for _, j := range p.jobs {
+			if o := quoteOutcome(j.reason); j.role == roleQuote && o.worse(r.Outcome) {
+				r.Outcome = o
+			}
+		}
+		return
+	}
+	q := p.jobs[0]
+	exactLen := utf8.RuneCountInString(q.cit.Selector.Exact)
+	positionsHold := true
+	for _, j := range p.jobs {
+		positionsHold = positionsHold && (j.role != rolePosition || j.reason == citecheck.ReasonNone)
+	}
+	var probe *job // judge asks one at most
+	for _, j := range p.jobs {
+		if j.role >= roleContext {
+			probe = j
+		}
+	}
+	switch r.Outcome = quoteOutcome(q.reason); {
+	case q.reason == citecheck.ReasonPositionMismatch:
+		at := *q.detail.ResolvedStart
+		r.Repair = &Repair{Start: at, End: at + exactLen}
+	case q.reason == citecheck.ReasonNone && !positionsHold:
+		r.Outcome = Moved // the quote stands at the stored start, but the end disagrees
+		at := q.cit.ClaimedStart
+		r.Repair = &Repair{Start: at, End: at + exactLen}
+	case q.reason == citecheck.ReasonAmbiguousAnchor && probe != nil && probe.reason == citecheck.ReasonNone:
+		r.Outcome = Anchored // the whole anchor stands at the stored position: it says which match
+	case q.reason == citecheck.ReasonAmbiguousAnchor:
+		// The engine reads claimed_start in other units (spec §5): when one
+		// reading puts the whole anchor at one of the matches, the stored
+		// position counts those units and says which match is meant.
+		if at, ok := unitsReading(q); ok {
+			r.Outcome = Moved
+			r.Repair = &Repair{Start: at, End: at + exactLen}
+		}
+	case probe != nil && probe.role == roleLocate:
+		at := 0 // the probe claimed 0: it holds there, or says where instead
+		if probe.detail != nil {
+			at = *probe.detail.ResolvedStart
+		}
+		r.Repair = &Repair{Start: at, End: at + exactLen}
+	}
+}
+
+// unitsReading returns where the exact of an ambiguous quote citation
+// starts when its claimed_start, read in UTF-16 code units or UTF-8 bytes,
+// names one of its matches: the engine's offset_units findings, which span
+// the whole anchor, all at one place.
+func unitsReading(q *job) (int, bool) {
+	at := -1
+	for _, f := range q.findings {
+		if f.Kind != citecheck.FindingOffsetUnits {
+			continue
+		}
+		p := f.Start + utf8.RuneCountInString(q.cit.Selector.Prefix)
+		if at >= 0 && p != at {
+			return 0, false
+		}
+		at = p
+	}
+	return at, at >= 0
+}
+
+// quoteOutcome is what a quote citation's verdict alone means.
+func quoteOutcome(reason citecheck.Reason) Outcome {
+	switch reason {
+	case citecheck.ReasonNone:
+		return Anchored
+	case citecheck.ReasonPositionMismatch:
+		return Moved
+	case citecheck.ReasonAmbiguousAnchor:
+		return Ambiguous
+	}
+	return Orphaned // exact_not_found, prefix_mismatch, suffix_mismatch
+}
+
+// run checks the jobs' citations in requests of at most lim.Citations
+// citations on at most lim.Sources sources, and records each verdict and,
+// with explain, the engine's findings on those that fail.
+func (c *Checker) run(jobs []*job, explain bool) {
+	for len(jobs) > 0 {
+		req := &citecheck.Request{}
+		seen := map[*Source]bool{}
+		n := 0
+		for ; n < len(jobs) && n < c.lim.Citations; n++ {
+			src := jobs[n].target.src
+			if !seen[src] {
+				if len(req.Sources) == c.lim.Sources {
+					break
+				}
+				seen[src] = true
+				req.Sources = append(req.Sources, citecheck.Source{SourceID: src.IRI, Version: src.Version, Text: src.Text})
+			}
+			cit := jobs[n].cit
+			cit.CitationID = strconv.Itoa(n)
+			req.Citations = append(req.Citations, cit)
+		}
+		if explain { // the selectors themselves
+			ex := citecheck.Explain(req)
+			for k := range ex.All.Citations {
+				o := &ex.All.Citations[k]
+				jobs[k].reason, jobs[k].detail, jobs[k].findings = o.Reason, o.Detail, ex.Citations[k].Findings
+			}
+		} else { // probes: only their verdict counts
+			all := citecheck.CheckAll(req)
+			for k := range all.Citations {
+				o := &all.Citations[k]
+				jobs[k].reason, jobs[k].detail = o.Reason, o.Detail
+			}
+		}
+		for _, j := range jobs[:n] {
+			if j.role >= roleContext {
+				j.target.jobs = append(j.target.jobs, j)
+			}
+		}
+		jobs = jobs[n:]
+	}
+}

@@ -1,0 +1,249 @@
+package annotation
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/citecheck/citecheck"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// AppendJSON appends the report as one compact JSON object, members in a
+// fixed order so that equal reports are equal bytes:
+//
+//	{"index":0,"value":0,"pointer":"/rows/0","id":"…","outcome":"moved",
+//	 "targets":[{"pointer":"/rows/0/target/0","source":"…","version":null,
+//	   "outcome":"moved","selectors":[{"pointer":"…","selector_type":
+//	   "TextQuoteSelector","valid":false,"reason":"position_mismatch",
+//	   "detail":{…},"findings":[{"kind":"offset_units","start":118,
+//	   "end":130,"units":"utf16"}]}],"unchecked":[{"pointer":"…",
+//	   "type":"RangeSelector","why":"…"}],"repair":{"start":118,"end":130}}]}
+//
+// A selector's reason and detail are the engine's, exactly as the
+// contract writes them for a citation, and its findings are the engine's
+// explanation's (spec §5). index is the item's position in
+// the input; value the top-level JSON value it is in (a line of JSON
+// Lines); pointer its place in that value.
+func (r *Report) AppendJSON(dst []byte, index int) []byte {
+	a := r.Annotation
+	dst = appendHead(dst, index, a.Value, a.Pointer)
+	dst = append(dst, `,"id":`...)
+	if a.ID == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendString(dst, a.ID)
+	}
+	dst = append(dst, `,"outcome":`...)
+	dst = appendString(dst, r.Outcome.String())
+	dst = append(dst, `,"targets":[`...)
+	for j := range r.Targets {
+		if j > 0 {
+			dst = append(dst, ',')
+		}
+		dst = r.Targets[j].appendJSON(dst, &a.Targets[j])
+	}
+	return append(dst, "]}"...)
+}
+
+func appendHead(dst []byte, index, value int, ptr string) []byte {
+	dst = append(dst, `{"index":`...)
+	dst = strconv.AppendInt(dst, int64(index), 10)
+	dst = append(dst, `,"value":`...)
+	dst = strconv.AppendInt(dst, int64(value), 10)
+	dst = append(dst, `,"pointer":`...)
+	return appendString(dst, ptr)
+}
+
+func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
+	dst = append(dst, `{"pointer":`...)
+	dst = appendString(dst, t.Pointer)
+	dst = append(dst, `,"source":`...)
+	dst = appendString(dst, t.Source)
+	dst = append(dst, `,"version":`...)
+	if r.Version == "" {
+		dst = append(dst, "null"...)
+	} else {
+		dst = appendString(dst, r.Version)
+	}
+	dst = append(dst, `,"outcome":`...)
+	dst = appendString(dst, r.Outcome.String())
+	dst = append(dst, `,"selectors":[`...)
+	for i, c := range r.Checked {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"pointer":`...)
+		dst = appendString(dst, c.Pointer)
+		dst = append(dst, `,"selector_type":`...)
+		dst = appendString(dst, c.Type.String())
+		dst = append(dst, `,"valid":`...)
+		dst = strconv.AppendBool(dst, c.Reason == citecheck.ReasonNone)
+		if c.Reason == citecheck.ReasonNone {
+			dst = append(dst, `,"reason":null,"detail":null,"findings":[]}`...)
+			continue
+		}
+		dst = append(dst, `,"reason":`...)
+		dst = appendString(dst, c.Reason.String())
+		dst = append(dst, `,"detail":`...)
+		dst = c.Detail.AppendJSON(dst, c.Type)
+		dst = append(dst, `,"findings":[`...)
+		for i := range c.Findings {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = c.Findings[i].AppendJSON(dst)
+		}
+		dst = append(dst, "]}"...)
+	}
+	dst = append(dst, `],"unchecked":[`...)
+	for i, s := range r.Unchecked {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"pointer":`...)
+		dst = appendString(dst, s.Pointer)
+		dst = append(dst, `,"type":`...)
+		if s.Type == "" {
+			dst = append(dst, "null"...)
+		} else {
+			dst = appendString(dst, s.Type)
+		}
+		dst = append(dst, `,"why":`...)
+		dst = appendString(dst, s.Why)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, `],"repair":`...)
+	if r.Repair == nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = fmt.Appendf(dst, `{"start":%d,"end":%d}`, r.Repair.Start, r.Repair.End)
+	}
+	return append(dst, '}')
+}
+
+// AppendError appends an error item as one JSON object: the same head as
+// a report, "outcome":"error", and the error object every interface uses.
+func AppendError(dst []byte, it Item) []byte {
+	dst = appendHead(dst, it.Index, it.Value, it.Err.Path)
+	dst = append(dst, `,"outcome":"error","error":`...)
+	dst = it.Err.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// AppendText appends the report for people: nothing for an anchored
+// annotation; otherwise a line naming it and its outcome, then a line per
+// target that is not anchored and per selector that failed.
+func (r *Report) AppendText(dst []byte, index int) []byte {
+	if r.Outcome == Anchored {
+		return dst
+	}
+	a := r.Annotation
+	id := a.ID
+	if id == "" {
+		id = "(no id)"
+	}
+	dst = fmt.Appendf(dst, "%-9s %s  (%s)\n", r.Outcome, id, place(index, a.Value, a.Pointer))
+	for j := range r.Targets {
+		t, tr := &a.Targets[j], &r.Targets[j]
+		if tr.Outcome == Anchored {
+			continue
+		}
+		dst = fmt.Appendf(dst, "  target %s: %s on %s\n", t.Pointer, tr.Outcome, quoteIRI(t.Source))
+		for _, c := range tr.Checked {
+			if c.Reason != citecheck.ReasonNone {
+				dst = fmt.Appendf(dst, "    %s %s: %s%s\n", c.Type, c.Pointer, c.Reason, detailWords(c))
+				for _, f := range c.Findings {
+					dst = fmt.Appendf(dst, "      %s\n", findingWords(&f))
+				}
+			}
+		}
+		if tr.Outcome == Unchecked {
+			for _, s := range tr.Unchecked {
+				dst = fmt.Appendf(dst, "    %s %s: not checked: %s\n", typeName(s.Type), s.Pointer, s.Why)
+			}
+		}
+		if tr.Repair != nil {
+			dst = fmt.Appendf(dst, "    repair: start %d, end %d (--fix writes it)\n", tr.Repair.Start, tr.Repair.End)
+		}
+	}
+	return dst
+}
+
+// AppendErrorText appends an error item for people.
+func AppendErrorText(dst []byte, it Item) []byte {
+	return fmt.Appendf(dst, "error     %s  (%s, byte %d)\n", it.Err.Message, place(it.Index, it.Value, it.Err.Path), it.Offset)
+}
+
+// place names an item for people: its number, and the JSON value and
+// pointer that hold it.
+func place(index, value int, ptr string) string {
+	s := fmt.Sprintf("item %d, value %d", index, value)
+	if ptr != "" {
+		s += " at " + ptr
+	}
+	return s
+}
+
+func quoteIRI(s string) string {
+	if s == "" {
+		return "(no source)"
+	}
+	return s
+}
+
+// detailWords says the detail's key numbers in words.
+func detailWords(c SelectorCheck) string {
+	d := c.Detail
+	var parts []string
+	if d.ExactMatches != nil {
+		parts = append(parts, fmt.Sprintf("exact found %d×", *d.ExactMatches))
+	}
+	if len(d.MatchStarts) > 0 {
+		parts = append(parts, fmt.Sprintf("at %s", strings.Trim(fmt.Sprint(d.MatchStarts), "[]")))
+	}
+	if d.ResolvedStart != nil && d.ClaimedStart != nil {
+		parts = append(parts, fmt.Sprintf("stored start %d, found at %d", *d.ClaimedStart, *d.ResolvedStart))
+	}
+	if d.SourceOffset != nil {
+		parts = append(parts, fmt.Sprintf("differs from the text at %d", *d.SourceOffset))
+	}
+	if d.TextLength != nil && c.Reason == citecheck.ReasonSpanOutOfRange {
+		parts = append(parts, fmt.Sprintf("text has %d code points", *d.TextLength))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// findingWords says a finding in a line: what would hold, and where.
+func findingWords(f *citecheck.Finding) string {
+	span := fmt.Sprintf("%d-%d", f.Start, f.End)
+	switch f.Kind {
+	case citecheck.FindingElsewhere:
+		return fmt.Sprintf("elsewhere: what it claims stands at %s (%d in all)", span, f.Occurrences)
+	case citecheck.FindingOffsetUnits:
+		return fmt.Sprintf("offset_units: read as %s, the stored numbers name %s (in code points)", f.Units, span)
+	case citecheck.FindingNormalized:
+		return fmt.Sprintf("normalized: holds at %s under %s; the text has %q", span, strings.Join(f.Folds.Names(), "+"), f.SourceText)
+	case citecheck.FindingElided:
+		return fmt.Sprintf("elided: the parts stand in order within %s", span)
+	case citecheck.FindingDisambiguate:
+		if f.Prefix != nil {
+			return fmt.Sprintf("disambiguate: prefix %q leaves only the match at %s", *f.Prefix, span)
+		}
+		return fmt.Sprintf("disambiguate: suffix %q leaves only the match at %s", *f.Suffix, span)
+	}
+	return fmt.Sprintf("partial: its first %d code points stand at %s", f.Length, span)
+}
+
+// appendString appends s as a JSON string; s is valid UTF-8 (it was
+// decoded from JSON or read as validated UTF-8).
+func appendString(dst []byte, s string) []byte {
+	out, err := jsontext.AppendQuote(dst, s)
+	if err != nil {
+		out, _ = jsontext.AppendQuote(dst, strings.ToValidUTF8(s, "\uFFFD"))
+	}
+	return out
+}

@@ -1,0 +1,389 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/annotation"
+	"github.com/citecheck/citecheck/htmltext"
+)
+
+const annotationsUsage = `usage:
+  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
+      --source   the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent
+      --sources  a manifest of sources: JSON [{"iri":…,"file":…,"version":…}] or TSV lines IRI<TAB>FILE[<TAB>VERSION]
+      --html     read every source as HTML, whatever its extension
+      --format   json (one object per annotation, in input order) or text
+      --fix      write the annotations back with repaired selectors, every other byte as it was`
+
+// annotationBatch is how many annotations are checked together: their
+// citations go to the engine in requests within the contract's limits, and
+// memory holds at most this many annotations.
+const annotationBatch = 256
+
+// cmdAnnotations checks an annotation store's export against the sources
+// it annotates (docs/annotations.md). Exit statuses: 0 every annotation is
+// anchored (with --fix: once repaired), 1 some are not, 2 an error.
+func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var (
+		specs            []string
+		manifest, format string
+		asHTML, fix      bool
+	)
+	fs := flag.NewFlagSet("citecheck annotations", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Func("source", "IRI=FILE", func(v string) error { specs = append(specs, v); return nil })
+	fs.StringVar(&manifest, "sources", "", "a manifest of sources")
+	fs.BoolVar(&asHTML, "html", false, "read every source as HTML")
+	fs.StringVar(&format, "format", "json", "json or text")
+	fs.BoolVar(&fix, "fix", false, "write the annotations back repaired")
+	pos, err := parseInterspersed(fs, args)
+	switch {
+	case err != nil:
+		return annotationsUsageError(stderr, err.Error())
+	case len(pos) > 1:
+		return annotationsUsageError(stderr, "annotations takes one input file (or - for standard input)")
+	case format != "json" && format != "text":
+		return annotationsUsageError(stderr, "--format is json or text")
+	case fix && format != "json":
+		return annotationsUsageError(stderr, "--fix writes the annotations themselves; --format does not apply")
+	}
+	sources, err := loadSources(specs, manifest, asHTML)
+	if err != nil {
+		fmt.Fprintf(stderr, "citecheck: %v\n", err)
+		return exitError
+	}
+	checker, err := annotation.NewChecker(sources, citecheck.DefaultLimits())
+	if err != nil {
+		fmt.Fprintf(stderr, "citecheck: %v\n", err)
+		return exitError
+	}
+	checker.Locate = fix
+	in := stdin
+	if len(pos) == 1 && pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			fmt.Fprintf(stderr, "citecheck: %v\n", err)
+			return exitError
+		}
+		defer f.Close()
+		in = f
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	st, err := checkAnnotations(ctx, in, out, checker, fix, format == "text")
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("writing the output: %w", ferr)
+	}
+	st.summary(stderr, fix)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "citecheck: %v\n", err)
+		return exitError
+	case st.errors > 0:
+		return exitError
+	case st.notAnchored() > 0:
+		return exitFailed
+	}
+	return exitValid
+}
+
+func annotationsUsageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "citecheck: %s\n%s\n", msg, annotationsUsage)
+	return exitError
+}
+
+// checkAnnotations streams the input through the checker in batches and
+// writes, in input order, one report per item (or, with fix, the input with
+// the repaired annotations in place).
+func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annotation.Checker, fix, text bool) (*annotationStats, error) {
+	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: map[string]int{}}
+	sc := annotation.NewScanner(in)
+	if fix {
+		sc.Rewriting()
+	}
+	batch := make([]annotation.Item, 0, annotationBatch)
+	var buf []byte
+	flush := func() error {
+		var anns []*annotation.Annotation
+		for _, it := range batch {
+			if it.Annotation != nil {
+				anns = append(anns, it.Annotation)
+			}
+		}
+		reports := c.Check(anns)
+		k := 0
+		for _, it := range batch {
+			buf = buf[:0]
+			if it.Err != nil {
+				st.errors++
+				if fix && len(st.fixErrors) < 10 { // stdout is the file itself: say it on stderr
+					st.fixErrors = append(st.fixErrors, string(annotation.AppendErrorText(nil, it)))
+				}
+				if !fix {
+					if text {
+						buf = annotation.AppendErrorText(buf, it)
+					} else {
+						buf = append(annotation.AppendError(buf, it), '\n')
+					}
+				}
+			} else {
+				r := &reports[k]
+				k++
+				st.add(r)
+				switch {
+				case fix:
+					if err := writeRepaired(sc, out, r, st); err != nil {
+						return err
+					}
+				case text:
+					buf = r.AppendText(buf, it.Index)
+				default:
+					buf = append(r.AppendJSON(buf, it.Index), '\n')
+				}
+			}
+			if _, err := out.Write(buf); err != nil {
+				return fmt.Errorf("writing the output: %w", err)
+			}
+		}
+		batch = batch[:0]
+		return nil
+	}
+	err := sc.Scan(func(it annotation.Item) error {
+		batch = append(batch, it)
+		if len(batch) == annotationBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		return ctx.Err()
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err == nil && fix {
+		err = sc.Finish(out)
+	}
+	var ce *citecheck.Error
+	if errors.As(err, &ce) {
+		err = fmt.Errorf("reading the annotations after %d items: %s", st.total()+st.errors, ce.Message)
+	}
+	return st, err
+}
+
+// writeRepaired copies the annotation out, rewritten when a target has a
+// repair, and counts it as it now stands.
+func writeRepaired(sc *annotation.Scanner, out io.Writer, r *annotation.Report, st *annotationStats) error {
+	repairs, after := r.Repairs()
+	if repairs == nil {
+		return sc.CopyThrough(out, r.Annotation)
+	}
+	st.repaired++
+	st.afterFix[r.Outcome]--
+	st.afterFix[after]++
+	return sc.Replace(out, r.Annotation, r.Annotation.Rewrite(repairs))
+}
+
+// annotationStats counts the outcomes for the summary and the exit status.
+type annotationStats struct {
+	by        map[annotation.Outcome]int // outcomes as checked
+	afterFix  map[annotation.Outcome]int // outcomes once repaired (with --fix)
+	errors    int
+	repaired  int
+	missing   map[string]int // IRIs not supplied, and how many targets name them
+	fixErrors []string       // with --fix, the first error items, for stderr
+}
+
+func (s *annotationStats) add(r *annotation.Report) {
+	s.by[r.Outcome]++
+	s.afterFix[r.Outcome]++
+	for j, t := range r.Targets {
+		if t.Outcome == annotation.NoSource {
+			s.missing[r.Annotation.Targets[j].Source]++
+		}
+	}
+}
+
+func (s *annotationStats) total() int {
+	n := 0
+	for _, k := range s.by {
+		n += k
+	}
+	return n
+}
+
+// notAnchored counts the annotations that do not anchor in what was
+// written: as checked, or with --fix once repaired.
+func (s *annotationStats) notAnchored() int {
+	return s.total() - s.afterFix[annotation.Anchored]
+}
+
+// summary writes the counts per outcome to stderr; stdout stays pure.
+func (s *annotationStats) summary(w io.Writer, fix bool) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "citecheck: %d annotations:", s.total())
+	for i, o := range annotation.Outcomes() {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %d %s", sep, s.by[o], o)
+	}
+	fmt.Fprintf(&b, "; %d errors\n", s.errors)
+	if fix {
+		fmt.Fprintf(&b, "  --fix repaired %d; %d anchor as written, %d still do not\n", s.repaired, s.afterFix[annotation.Anchored], s.notAnchored())
+		for _, e := range s.fixErrors {
+			b.WriteString("  " + e) // written back unchanged
+		}
+	}
+	if len(s.missing) > 0 {
+		iris := make([]string, 0, len(s.missing))
+		for iri := range s.missing {
+			iris = append(iris, iri)
+		}
+		slices.Sort(iris)
+		b.WriteString("  sources not supplied:")
+		for i, iri := range iris {
+			if i == 5 {
+				fmt.Fprintf(&b, " and %d more", len(iris)-5)
+				break
+			}
+			fmt.Fprintf(&b, " %q (%d targets)", iri, s.missing[iri])
+		}
+		b.WriteByte('\n')
+	}
+	io.WriteString(w, b.String())
+}
+
+// loadSources reads the --source files and the manifest's. Every file is
+// read as UTF-8 exactly: nothing is repaired or normalized, and a file
+// that is not UTF-8 is an error naming its first bad byte.
+func loadSources(specs []string, manifest string, asHTML bool) ([]annotation.Source, error) {
+	type entry struct{ iri, file, version string }
+	var entries []entry
+	for _, s := range specs {
+		// An IRI may hold '=' (a query): the file name is after the last one.
+		i := strings.LastIndex(s, "=")
+		if i <= 0 || i == len(s)-1 {
+			return nil, fmt.Errorf("--source %q: want IRI=FILE", s)
+		}
+		entries = append(entries, entry{s[:i], s[i+1:], ""})
+	}
+	if manifest != "" {
+		m, err := readManifest(manifest)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range m {
+			entries = append(entries, entry{e[0], e[1], e[2]})
+		}
+	}
+	sources := make([]annotation.Source, 0, len(entries))
+	for _, e := range entries {
+		text, err := readSourceText(e.file, asHTML)
+		if err != nil {
+			return nil, err
+		}
+		sources = append(sources, annotation.Source{IRI: e.iri, Version: e.version, Text: text})
+	}
+	return sources, nil
+}
+
+// readSourceText reads a source file as UTF-8, and an HTML file (by its
+// extension, or all with --html) as its body's textContent.
+func readSourceText(file string, asHTML bool) (string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.Valid(b) {
+		return "", fmt.Errorf("source %s: not UTF-8: invalid byte 0x%02X at byte offset %d", file, b[invalidAt(b)], invalidAt(b))
+	}
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".html", ".htm":
+		asHTML = true
+	}
+	if !asHTML {
+		return string(b), nil
+	}
+	text, err := htmltext.BodyText(b)
+	if err != nil {
+		return "", fmt.Errorf("source %s: %v", file, err)
+	}
+	return text, nil
+}
+
+// invalidAt returns the offset of the first byte of b that does not start
+// a valid UTF-8 sequence.
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// readManifest reads a sources manifest: a JSON array of {"iri", "file",
+// "version"} objects, or TSV lines IRI, file and an optional version
+// (blank lines and lines starting with # are skipped). Files are relative
+// to the manifest's directory. It returns (iri, file, version) triples.
+func readManifest(name string) ([][3]string, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(name)
+	rel := func(f string) string {
+		if filepath.IsAbs(f) {
+			return f
+		}
+		return filepath.Join(dir, f)
+	}
+	var out [][3]string
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		var items []struct {
+			IRI     string `json:"iri"`
+			File    string `json:"file"`
+			Version string `json:"version"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&items); err != nil {
+			return nil, fmt.Errorf("manifest %s: %v", name, err)
+		}
+		for i, it := range items {
+			if it.IRI == "" || it.File == "" {
+				return nil, fmt.Errorf("manifest %s: item %d needs \"iri\" and \"file\"", name, i)
+			}
+			out = append(out, [3]string{it.IRI, rel(it.File), it.Version})
+		}
+		return out, nil
+	}
+	for n, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 2 || len(f) > 3 || f[0] == "" || f[1] == "" {
+			return nil, fmt.Errorf("manifest %s: line %d: want IRI<TAB>FILE[<TAB>VERSION]", name, n+1)
+		}
+		f = append(f, "")
+		out = append(out, [3]string{f[0], rel(f[1]), f[2]})
+	}
+	return out, nil
+}

@@ -1,0 +1,465 @@
+package citecheck
+
+import (
+	"slices"
+	"strings"
+)
+
+// FindingKind says under which reading a failing citation would hold. The
+// kinds are a closed list, in the order findings are listed (spec §5).
+type FindingKind uint8
+
+const (
+	// FindingElsewhere: the claimed text occurs exactly at other positions.
+	FindingElsewhere FindingKind = iota
+	// FindingOffsetUnits: the citation's numbers are right when read as
+	// UTF-16 code units or UTF-8 bytes instead of code points.
+	FindingOffsetUnits
+	// FindingNormalized: the claim holds when both sides are read under
+	// some folds.
+	FindingNormalized
+	// FindingElided: the claim joins passages with an ellipsis, and the
+	// passages occur in the source in that order.
+	FindingElided
+	// FindingDisambiguate: a prefix or suffix, read from the source, that
+	// leaves one match of an ambiguous anchor.
+	FindingDisambiguate
+	// FindingPartial: none of the above; the longest leading part of the
+	// claim that occurs.
+	FindingPartial
+	findingKindCount
+)
+
+var findingKindNames = [findingKindCount]string{
+	"elsewhere", "offset_units", "normalized", "elided", "disambiguate", "partial",
+}
+
+// String returns the kind's name as the JSON writes it.
+func (k FindingKind) String() string {
+	if k < findingKindCount {
+		return findingKindNames[k]
+	}
+	return "kind(invalid)"
+}
+
+// FindingKinds lists every kind in order.
+func FindingKinds() []FindingKind {
+	ks := make([]FindingKind, findingKindCount)
+	for k := range ks {
+		ks[k] = FindingKind(k)
+	}
+	return ks
+}
+
+// Span is a range of code points [Start, End) of a source text.
+type Span struct{ Start, End int }
+
+// Finding is one reading under which a failing citation would hold: the
+// claim holds at T[Start:End] (code points) of the cited source under the
+// reading Kind names. The claim is what the citation says the source reads
+// there, contiguously: a position citation's quote, a quote citation's
+// prefix+exact+suffix. Which other fields are set depends on Kind.
+type Finding struct {
+	Kind       FindingKind
+	Start, End int
+	// Occurrences (elsewhere): how often the claim occurs exactly,
+	// overlapping occurrences counted. At most MaxHintStarts elsewhere
+	// findings are listed, the first ones.
+	Occurrences int
+	// Units (offset_units): the units the citation's numbers count.
+	Units Units
+	// Folds (normalized): a minimal fold set under which the claim holds.
+	Folds Folds
+	// SourceText (normalized, elided): what the source really has at the
+	// span, for the caller to decide whether the claim says that.
+	SourceText string
+	// Parts (elided): where each passage between the ellipses occurs.
+	Parts []Span
+	// Prefix or Suffix (disambiguate, one of them): the context that leaves
+	// this match only, the other member as the citation has it.
+	Prefix, Suffix *string
+	// Length (partial): the code points of the claim's leading part found.
+	Length int
+}
+
+// Explanation is [CheckAll]'s outcome with, for every citation, what the
+// source says about it: the findings and, when they determine one, a fix.
+type Explanation struct {
+	All       *AllResult
+	Citations []CitationExplanation // parallel to All.Citations
+}
+
+// CitationExplanation explains one citation's outcome. A citation that
+// holds has no findings and no fix.
+type CitationExplanation struct {
+	Findings []Finding // in kind order
+	// Fix is the corrected citation when the findings determine exactly
+	// one that holds exactly, else nil. It has the same citation_id,
+	// source_id, version, quote and exact; only selector numbers, the
+	// claimed_start or an added prefix or suffix differ.
+	Fix *Citation
+}
+
+// normalizedListed is how many normalized findings a citation gets at most.
+const normalizedListed = 2
+
+// Explain checks every citation of req, as [CheckAll] does, and explains
+// each failing one (spec §5). req must come from [Decode] or satisfy the
+// same rules. The verdicts are CheckAll's, unchanged.
+//
+// Cost: CheckAll's, plus for each failing citation a few scans of its
+// source, each linear in text and claim: the claim's occurrences (at most
+// MaxHintStarts/2 scans), one search of the folded source, the elided
+// passages; a partial match takes O(log m) scans of a claim of m code
+// points, an ambiguous anchor O(log max_context_bytes) scans per match
+// (both binary searches over a length). The folded reading of a source,
+// with its map back to code points, is built once per request and only
+// when a failing citation needs it; fold sets are compared over the
+// candidate span and the claim only.
+func Explain(req *Request) *Explanation {
+	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
+	all := checkAll(e.c)
+	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
+	for k := range all.Citations {
+		if o := &all.Citations[k]; !o.Valid() {
+			ex.Citations[k] = e.citation(o)
+		}
+	}
+	return ex
+}
+
+// explainer holds what explaining one request builds at most once per
+// source, by source, on first use: the folded readings and the UTF-16
+// offset indexes.
+type explainer struct {
+	c      *Checker
+	folded []*foldedSearch
+	utf16  []*utf16Index
+}
+
+// foldedSource returns source j read under every fold, with the byte ranks
+// its searches use, both built once per request.
+func (e *explainer) foldedSource(j int) *foldedSearch {
+	if e.folded[j] == nil {
+		f := fold(e.c.req.Sources[j].Text, allFolds, true)
+		e.folded[j] = &foldedSearch{foldedText: f, ranks: textRanks(f.text)}
+	}
+	return e.folded[j]
+}
+
+// foldedSearch is a folded source and the ranks of its bytes, so that the
+// matcher's prefilter picks bytes rare in the folded text itself.
+type foldedSearch struct {
+	foldedText
+	ranks *byteRanks
+}
+
+// byteAt returns the byte offset v counted in units u stands for in source
+// j, and false when v falls inside a code point or past the end.
+func (e *explainer) byteAt(j int, x *textIndex, u Units, v int) (int, bool) {
+	if u == UnitsUTF8 {
+		return v, utf8Boundary(x.text, v)
+	}
+	if e.utf16[j] == nil {
+		e.utf16[j] = newUTF16Index(x.text)
+	}
+	return e.utf16[j].byteAt(x.text, v)
+}
+
+// claimOf returns what the citation says the source reads, contiguously.
+func claimOf(cit *Citation) string {
+	if cit.Selector.Type == PositionSelector {
+		return cit.Quote
+	}
+	s := &cit.Selector
+	return s.Prefix + s.Exact + s.Suffix
+}
+
+func (e *explainer) citation(o *CitationOutcome) CitationExplanation {
+	cit := &e.c.req.Citations[o.CitationIndex]
+	j, _ := e.c.lookup(cit)
+	if j < 0 { // unknown_source, version_mismatch: no text to read
+		return CitationExplanation{Findings: []Finding{}}
+	}
+	x := e.c.text(j)
+	claim := claimOf(cit)
+	var ce CitationExplanation
+	switch o.Reason {
+	case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
+		ce = e.position(j, x, cit)
+	case ReasonPositionMismatch:
+		ce = e.misplaced(j, x, cit, *o.Detail.ResolvedStart)
+	case ReasonAmbiguousAnchor:
+		ce = e.ambiguous(j, x, cit, o.Detail.MatchStarts)
+	}
+	// The text findings, for a claim that occurs nowhere exactly (exact
+	// not found, a prefix or suffix that fails, a quote found nowhere).
+	if len(ce.Findings) == 0 && o.Reason != ReasonAmbiguousAnchor {
+		ce.Findings = append(ce.Findings, e.normalized(j, x, claim)...)
+		if f := elided(x, claim); f != nil {
+			ce.Findings = append(ce.Findings, *f)
+		}
+		if len(ce.Findings) == 0 {
+			if p := longestLeadingPart(x, claim); p.Length > 0 {
+				ce.Findings = append(ce.Findings, Finding{Kind: FindingPartial, Start: p.Start, End: p.At, Length: p.Length})
+			}
+		}
+	}
+	if ce.Findings == nil {
+		ce.Findings = []Finding{}
+	}
+	slices.SortStableFunc(ce.Findings, func(a, b Finding) int { return int(a.Kind) - int(b.Kind) })
+	return ce
+}
+
+// position explains a position citation whose span does not read as its
+// quote: where the quote occurs, and whether start and end count other
+// units. The fix is the one span the findings determine: the one a unit
+// reading gives, else the occurrence that starts at start or ends at end,
+// else the only occurrence.
+func (e *explainer) position(j int, x *textIndex, cit *Citation) CitationExplanation {
+	var ce CitationExplanation
+	q, m := cit.Quote, runeCount(cit.Quote)
+	total, starts := occurrenceStarts(x, q, 0)
+	for _, s := range starts {
+		ce.Findings = append(ce.Findings, Finding{Kind: FindingElsewhere, Start: s, End: s + m, Occurrences: total})
+	}
+	if total == 0 {
+		return ce
+	}
+	start, end := cit.Selector.Start, cit.Selector.End
+	var read []Span     // distinct spans a unit reading gives
+	if x.marks != nil { // in ASCII every unit counts alike
+		for u := range unitsCount {
+			bs, ok1 := e.byteAt(j, x, u, start)
+			be, ok2 := e.byteAt(j, x, u, end)
+			if !ok1 || !ok2 || bs > be || x.text[bs:be] != q {
+				continue
+			}
+			sp := Span{x.cpAt(bs), x.cpAt(be)}
+			ce.Findings = append(ce.Findings, Finding{Kind: FindingOffsetUnits, Start: sp.Start, End: sp.End, Units: u})
+			if !slices.Contains(read, sp) {
+				read = append(read, sp)
+			}
+		}
+	}
+	if len(read) == 0 {
+		for _, sp := range []Span{{start, start + m}, {end - m, end}} {
+			if sp.Start >= 0 && sp.End <= x.n && x.slice(sp.Start, sp.End) == q && !slices.Contains(read, sp) {
+				read = append(read, sp)
+			}
+		}
+	}
+	if len(read) == 0 && total == 1 {
+		read = append(read, Span{starts[0], starts[0] + m})
+	}
+	if len(read) == 1 {
+		fix := *cit
+		fix.Selector.Start, fix.Selector.End = read[0].Start, read[0].End
+		ce.Fix = &fix
+	}
+	return ce
+}
+
+// anchorSpan is the span of the claim (prefix+exact+suffix) of an anchor
+// whose exact starts at p.
+func anchorSpan(sel *Selector, p int) Span {
+	return Span{p - runeCount(sel.Prefix), p + runeCount(sel.Exact) + runeCount(sel.Suffix)}
+}
+
+// anchorAt reports whether the whole anchor stands with its exact at code
+// point p. O(anchor) after the index.
+func anchorAt(x *textIndex, sel *Selector, p int) bool {
+	if p < 0 || p > x.n {
+		return false
+	}
+	b := x.byteAt(p)
+	return b >= len(sel.Prefix) && x.text[b-len(sel.Prefix):b] == sel.Prefix &&
+		strings.HasPrefix(x.text[b:], sel.Exact+sel.Suffix)
+}
+
+// claimedReadings returns, for each unit under which claimed_start c names
+// another code point where the whole anchor stands, an offset_units
+// finding.
+func (e *explainer) claimedReadings(j int, x *textIndex, sel *Selector, c int) []Finding {
+	var fs []Finding
+	if x.marks == nil {
+		return nil
+	}
+	for u := range unitsCount {
+		b, ok := e.byteAt(j, x, u, c)
+		if !ok {
+			continue
+		}
+		if p := x.cpAt(b); p != c && anchorAt(x, sel, p) {
+			sp := anchorSpan(sel, p)
+			fs = append(fs, Finding{Kind: FindingOffsetUnits, Start: sp.Start, End: sp.End, Units: u})
+		}
+	}
+	return fs
+}
+
+// misplaced explains a position_mismatch: the anchor is unique at resolved,
+// and the fix is claimed_start = resolved.
+func (e *explainer) misplaced(j int, x *textIndex, cit *Citation, resolved int) CitationExplanation {
+	sel := &cit.Selector
+	sp := anchorSpan(sel, resolved)
+	ce := CitationExplanation{Findings: []Finding{{Kind: FindingElsewhere, Start: sp.Start, End: sp.End, Occurrences: 1}}}
+	ce.Findings = append(ce.Findings, e.claimedReadings(j, x, sel, cit.ClaimedStart)...)
+	fix := *cit
+	fix.ClaimedStart = resolved
+	ce.Fix = &fix
+	return ce
+}
+
+// ambiguous explains an ambiguous_anchor: for the match claimed_start picks
+// (as code points, else under the one unit reading that picks one), or
+// else for each match in match_starts, the shortest prefix and suffix that
+// leave that match only. Only a picked match is fixed, with the shorter of
+// the two contexts (the prefix when they are as long).
+func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []int) CitationExplanation {
+	var ce CitationExplanation
+	sel := &cit.Selector
+	picked := -1
+	if cit.HasClaimedStart {
+		if anchorAt(x, sel, cit.ClaimedStart) {
+			picked = cit.ClaimedStart
+		} else {
+			ce.Findings = e.claimedReadings(j, x, sel, cit.ClaimedStart)
+			var at []int
+			for _, f := range ce.Findings {
+				if p := f.Start + runeCount(sel.Prefix); !slices.Contains(at, p) {
+					at = append(at, p)
+				}
+			}
+			if len(at) == 1 {
+				picked = at[0]
+			}
+		}
+	}
+	matches := matchStarts
+	if picked >= 0 {
+		matches = []int{picked}
+	}
+	for _, p := range matches {
+		sp := anchorSpan(sel, p)
+		prefix, suffix := uniqueContext(x, sel, p)
+		if prefix != nil {
+			ce.Findings = append(ce.Findings, Finding{Kind: FindingDisambiguate, Start: sp.Start, End: sp.End, Prefix: prefix})
+		}
+		if suffix != nil {
+			ce.Findings = append(ce.Findings, Finding{Kind: FindingDisambiguate, Start: sp.Start, End: sp.End, Suffix: suffix})
+		}
+		if picked < 0 || prefix == nil && suffix == nil {
+			continue
+		}
+		fix := *cit
+		fix.ClaimedStart = picked
+		// Each context extends the citation's own: compare what is added.
+		if suffix == nil || prefix != nil && runeCount(*prefix)-runeCount(sel.Prefix) <= runeCount(*suffix)-runeCount(sel.Suffix) {
+			fix.Selector.Prefix = *prefix
+		} else {
+			fix.Selector.Suffix = *suffix
+		}
+		ce.Fix = &fix
+	}
+	return ce
+}
+
+// normalized finds where the claim holds under folds: the claim, read
+// under every fold, is looked for in the source read under every fold
+// (built once per request); each of the first normalizedListed candidates
+// is mapped back to code points, confirmed there, and given its minimal
+// fold set. Candidates where the source reads exactly as the claim are
+// elsewhere findings, not these.
+func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
+	fc := fold(claim, allFolds, false).text
+	if fc == "" {
+		return nil
+	}
+	ft := e.foldedSource(j)
+	o := findOccurrencesRanked(ft.text, fc, ft.ranks, nil)
+	var fs []Finding
+	for _, b := range o.first[:min(o.count, 2)] {
+		sp := Span{int(ft.from[b]), int(ft.to[b+len(fc)-1])}
+		if len(fs) == normalizedListed || len(fs) > 0 && fs[len(fs)-1].Start == sp.Start && fs[len(fs)-1].End == sp.End {
+			continue
+		}
+		src := x.slice(sp.Start, sp.End)
+		if src == claim {
+			continue
+		}
+		if set, ok := minimalFolds(src, claim); ok {
+			fs = append(fs, Finding{Kind: FindingNormalized, Start: sp.Start, End: sp.End, Folds: set, SourceText: src})
+		}
+	}
+	return fs
+}
+
+// ellipses are the marks that join passages, longest first so that "[...]"
+// is one mark, not "[" and "...".
+var ellipses = []string{"[...]", "[…]", "...", "…"}
+
+// elisionParts splits claim at its ellipses into passages, white space
+// around them dropped, and returns nil when the claim has no ellipsis or
+// nothing around it. Linear in the claim.
+func elisionParts(claim string) []string {
+	var parts []string
+	found, from := false, 0
+	cut := func(to int) {
+		if p := strings.TrimFunc(claim[from:to], isWhiteSpace); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	for i := 0; i < len(claim); {
+		// Every mark starts with '[', '.' or the lead byte of "…".
+		if c := claim[i]; c != '[' && c != '.' && c != 0xE2 {
+			i++
+			continue
+		}
+		n := 0
+		for _, mark := range ellipses {
+			if strings.HasPrefix(claim[i:], mark) {
+				n = len(mark)
+				break
+			}
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		found = true
+		cut(i)
+		i += n
+		from = i
+	}
+	cut(len(claim))
+	if !found {
+		return nil
+	}
+	return parts
+}
+
+// elided finds the passages of an elided claim in order in the source,
+// each at its first occurrence after the one before. Each search stops at
+// its first occurrence and the next starts after it, so the scans cover
+// the text about once.
+func elided(x *textIndex, claim string) *Finding {
+	parts := elisionParts(claim)
+	if parts == nil {
+		return nil
+	}
+	spans := make([]Span, 0, len(parts))
+	at := 0
+	for _, p := range parts {
+		i := strings.Index(x.text[at:], p)
+		if i < 0 {
+			return nil
+		}
+		b := at + i
+		at = b + len(p)
+		spans = append(spans, Span{x.cpAt(b), x.cpAt(at)})
+	}
+	start, end := spans[0].Start, spans[len(spans)-1].End
+	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, SourceText: x.slice(start, end)}
+}

@@ -1,0 +1,176 @@
+package citecheck
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/testkit"
+)
+
+// failingMaxBody is a maximum-size request in which every citation fails,
+// each in a way citers get wrong: one 512 KiB prose source with curly
+// quotes; 32 quote citations (the scan budget) cycling through an ASCII
+// retyping (normalized), a changed word (a partial match), a claimed_start
+// off by one (position_mismatch) and a common word (ambiguous_anchor); the
+// rest of the 1 MiB body position citations with long quotes and byte
+// offsets (quote_mismatch, elsewhere and offset_units).
+var failingMaxBody = sync.OnceValue(func() []byte {
+	corpus := testkit.NewCorpus(909)
+	rng := corpus.Rand
+	text := corpus.Prose(MaxTextBytes)
+	src := testkit.NewSource("corpus", "v1", text)
+	req := testkit.Request{Sources: []testkit.Source{src}}
+	for i := range 32 {
+		c := testkit.PickAnchor(rng, src, "q"+strconv.Itoa(i), testkit.AnchorShape{Exact: [2]int{50, 300}, UniqueExact: true})
+		e := *c.Selector.Exact
+		switch i % 4 {
+		case 0:
+			e = referenceFold(e, FoldTypography)
+			if e == *c.Selector.Exact {
+				e = strings.ToUpper(e)
+			}
+		case 1:
+			mid := strings.IndexByte(e[len(e)/2:], ' ') + len(e)/2
+			e = e[:mid] + " fabricated" + e[mid:]
+		case 2:
+			c = c.WithClaimedStart(strings.Index(text, e)) // a byte offset, so off where there is a curly quote before
+			if !utf8.ValidString(text[:*c.ClaimedStart]) || utf8.RuneCountInString(text[:*c.ClaimedStart]) == *c.ClaimedStart {
+				c = c.WithClaimedStart(*c.ClaimedStart + 1)
+			}
+		case 3:
+			e = "the"
+		}
+		c.Selector.Exact = &e
+		req.Citations = append(req.Citations, c)
+	}
+	const room = MaxInputBytes - 2048
+	size := len(req.Body())
+	for i := 0; ; i++ {
+		id := "f" + strconv.Itoa(i)
+		overhead := len(testkit.PositionCitation(id, "corpus", "v1", 0, 0, "").AppendJSON(nil)) + 16
+		l := min(MaxQuoteBytes/2, room-size-overhead)
+		if l < 64 {
+			break
+		}
+		start := len(text)/2 + rng.IntN(len(text)/2-l) // past curly quotes, so bytes and code points differ
+		for !utf8.RuneStart(text[start]) {
+			start++
+		}
+		end := start + l
+		for !utf8.RuneStart(text[end]) {
+			end++
+		}
+		c := testkit.PositionCitation(id, "corpus", "v1", start, end, text[start:end]) // byte offsets
+		size += len(c.AppendJSON(nil)) + 1
+		req.Citations = append(req.Citations, c)
+	}
+	return req.Body()
+})
+
+// failingMaxNormalizedBody is a maximum-size request whose citations all
+// fail the costliest way to explain: position citations with long quotes
+// (8 KiB) retyped in ASCII, so each quote occurs nowhere exactly and is
+// found under the typography fold (a folded source, a search of it, and
+// the minimal fold set compared over 8 KiB spans).
+var failingMaxNormalizedBody = sync.OnceValue(func() []byte {
+	corpus := testkit.NewCorpus(910)
+	rng := corpus.Rand
+	text := corpus.Prose(MaxTextBytes)
+	r := []rune(text)
+	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("corpus", "v1", text)}}
+	const room = MaxInputBytes - 2048
+	size := len(req.Body())
+	for i := 0; ; i++ {
+		id := "n" + strconv.Itoa(i)
+		l := min(MaxQuoteBytes/2, room-size-128)
+		if l < 64 {
+			break
+		}
+		start := rng.IntN(len(r) - l)
+		q := string(r[start : start+l])
+		typed := referenceFold(q, FoldTypography)
+		if typed == q {
+			i--
+			continue
+		}
+		c := testkit.PositionCitation(id, "corpus", "v1", start, start+l, typed)
+		size += len(c.AppendJSON(nil)) + 1
+		req.Citations = append(req.Citations, c)
+	}
+	return req.Body()
+})
+
+func TestFailingMaxBodyFailsEverywhere(t *testing.T) {
+	body := failingMaxBody()
+	if req, err := Decode(failingMaxNormalizedBody()); err != nil || CheckAll(req).Failed != len(req.Citations) {
+		t.Fatalf("the normalized body: %v", err)
+	}
+	if ex := Explain(mustDecode(t, string(failingMaxNormalizedBody()))); ex.Citations[0].Findings[0].Kind != FindingNormalized {
+		t.Fatalf("the normalized body's first citation: %+v", ex.Citations[0].Findings)
+	}
+	req, err := Decode(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := CheckAll(req)
+	if all.Failed != len(req.Citations) || len(body) < MaxInputBytes-4096 {
+		t.Fatalf("%d of %d citations fail, body %d bytes", all.Failed, len(req.Citations), len(body))
+	}
+	ex := Explain(req)
+	var kinds [findingKindCount]int
+	for _, ce := range ex.Citations {
+		for _, f := range ce.Findings {
+			kinds[f.Kind]++
+		}
+	}
+	for k, n := range kinds {
+		if n == 0 && FindingKind(k) != FindingElided {
+			t.Errorf("no %s finding in the benchmark request", FindingKind(k))
+		}
+	}
+}
+
+// BenchmarkExplainFailingMax compares explaining a maximum-size request in
+// which every citation fails with checking it to the end (CheckAll, what
+// --all does; Check would stop at the first): the target is a ratio of at
+// most 10.
+// processCPU is the CPU time the process has used, user and system, in
+// nanoseconds: on a shared machine wall time also counts the time other
+// processes had the CPU, so the benchmark reports both.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+func BenchmarkExplainFailingMax(b *testing.B) {
+	for _, w := range []struct {
+		name string
+		body func() []byte
+	}{{"mixed", failingMaxBody}, {"normalized", failingMaxNormalizedBody}} {
+		req, err := Decode(w.body())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(w.name+"/check_all", func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := processCPU()
+			for b.Loop() {
+				CheckAll(req)
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+		b.Run(w.name+"/explain", func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := processCPU()
+			for b.Loop() {
+				Explain(req)
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
