@@ -1,6 +1,5 @@
 package citecheck
 
-
 // Run decodes body and checks it: the whole of citation-batch-check@1.0.0
 // for one request. Exactly one of the results is non-nil.
 func Run(body []byte) (*Result, *Error) {
