@@ -1,5 +1,7 @@
 package citecheck
 
+import "unsafe"
+
 // Run decodes body and checks it: the whole of citation-batch-check@1.0.0
 // for one request. Exactly one of the results is non-nil.
 func Run(body []byte) (*Result, *Error) {
@@ -144,7 +146,8 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
 	anchor := e
 	if p != "" || s != "" {
-		anchor = p + e + s
+		var buf [512]byte // most anchors: no allocation
+		anchor = unsafe.String(unsafe.SliceData(append(append(append(buf[:0], p...), e...), s...)), len(p)+len(e)+len(s))
 	}
 	of := shift(x.find(anchor, nil), len(p)) // byte offsets of exact where the whole anchor occurs
 	if of.count == 1 && (!cit.HasClaimedStart || cit.ClaimedStart == x.cpAt(of.first[0])) {

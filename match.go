@@ -193,12 +193,16 @@ func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *mat
 		return o
 	}
 	// The phases in the order they are tried: the q-gram skip first for
-	// patterns long enough to skip (on every class of bench/classes.sh,
-	// prose too, it beats IndexByte on the rarest byte, whose stops cost
-	// more than its skips save unless the byte is very rare).
+	// patterns long enough to skip in texts long enough to pay for its
+	// table (on every class of bench/classes.sh, prose too, it beats
+	// IndexByte on the rarest byte, whose stops cost more than its skips
+	// save unless the byte is very rare).
 	phases := [...]int{phaseQgram, phaseRare, phaseWindow, phaseKMP}
-	if m < qgramMinLen {
+	switch {
+	case m < qgramMinLen:
 		phases = [...]int{phaseRare, phaseWindow, phaseKMP, phaseKMP}
+	case n < qgramMinText:
+		phases = [...]int{phaseRare, phaseQgram, phaseWindow, phaseKMP}
 	}
 	next := 0
 	phase := phases[next]
@@ -328,6 +332,10 @@ const (
 	// qgramMinLen is the shortest pattern worth a q-gram table: shorter
 	// ones shift too little to beat IndexByte on their rarest byte.
 	qgramMinLen = 16
+	// qgramMinText is the shortest text where the q-gram skip goes first:
+	// in shorter ones, building its 4 KiB table costs more than the rare
+	// bytes' scan (a typical batch's 4 KB sources: 9 % of a bulk run).
+	qgramMinText = 16 << 10
 	// qgramStepCost is the charge for one skip step: about two KMP byte
 	// steps (a load, a multiply, a table read).
 	qgramStepCost = 2

@@ -254,7 +254,7 @@ func TestFindOccurrencesFallsBackPhaseByPhaseToKMP(t *testing.T) {
 	// a* gives the q-gram skip steps of 1 (the pattern's a^8 ends one
 	// before its end); (ab)* makes every b a candidate of the rare bytes
 	// and every even offset one of the window (ab)^16, none an occurrence.
-	text := strings.Repeat("a", 5000) + strings.Repeat("ab", 5000)
+	text := strings.Repeat("a", qgramMinText) + strings.Repeat("ab", qgramMinText)
 	pat := strings.Repeat("ab", 20) + strings.Repeat("a", 8) + "b"
 	var tr matchTrace
 	got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
