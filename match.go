@@ -75,23 +75,29 @@ func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) oc
 
 // The search has three parts.
 //
-// Prefilter. The pattern's rarest byte b1 (at offset off1) and its rarest
-// byte of another value b2 (at off2) are chosen by byteRank. The next
-// candidate alignment is found with strings.IndexByte(b1), which is SIMD
-// assembly; b2 is checked at its offset, and only then is the candidate
-// compared with commonPrefixLen (8 bytes a step, then SIMD memequal). On
-// English prose b1 is a letter like 'q' or a capital, so the text is mostly
-// skipped at memory speed.
+// Prefilters, in phases. Each finds candidate alignments, which are then
+// compared with commonPrefixLen (8 bytes a step, then SIMD memequal):
+//   - The q-gram skip (qgramTable: Hash-q on the pattern's last 256 bytes,
+//     four lanes) needs no rare byte and moves about min(m, 256) bytes a
+//     step on any text that does not repeat the pattern's q-grams; it goes
+//     first for patterns of qgramMinLen bytes or more in texts of
+//     qgramMinText bytes or more (see its comment for why this algorithm).
+//   - The rare bytes: the pattern's rarest byte b1 (at offset off1) and its
+//     rarest byte of another value b2 (at off2), by the text's own ranks;
+//     the next b1 is found with strings.IndexByte (SIMD assembly), b2 is
+//     checked at its offset. On English prose b1 is a letter like 'q' or a
+//     capital, so short patterns skip the text at memory speed. It goes
+//     first for short patterns and short texts.
+//   - A window of up to windowLen bytes of the pattern around b1, found
+//     with strings.Index (SIMD brute force for needles this short; 32 bytes
+//     of random text almost never match by chance).
 //
-// Budget and fallbacks. Text where every byte is common (DNA, binary
-// alphabets), periodic or adversarial text can make candidates dense and
-// verifications long. Every candidate is charged candidateCost, every
-// verification verifyCost plus one unit per 8 bytes compared; once the charge
-// exceeds the bytes advanced plus a slack, the search moves on to the next
-// strategy, with a fresh budget: first a window of up to windowLen bytes of
-// the pattern around b1, found with strings.Index (SIMD brute force for
-// needles this short; 32 bytes of random text almost never match by chance),
-// then, if the window's candidates are dense too, Knuth–Morris–Pratt
+// Budget and fallbacks. Periodic or adversarial text can make any
+// prefilter's candidates dense and its verifications long. Every candidate
+// is charged candidateCost, every q-gram step qgramStepCost, every
+// verification verifyCost plus one unit per 8 bytes compared; once the
+// charge exceeds the bytes advanced plus a slack, the search moves on to the
+// next phase, with a fresh budget, and after the last to Knuth–Morris–Pratt
 // (kmpScan) for the rest of the text, which is linear on any input. One unit
 // is about the cost of one KMP byte step, so each switch happens where a
 // prefilter stops paying for itself.
@@ -114,13 +120,15 @@ func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) oc
 //
 // Linearity (n = len(text), m = len(pattern)).
 //  1. IndexByte scans disjoint stretches of text: each call starts at
-//     a+off1 and a then moves past the byte found; total <= n. The window's
+//     a+off1 and a then moves past the byte found; total <= n. A q-gram
+//     step moves its lane at least one byte; each charge of qgramStepCost
+//     pays for one step of each lane (at most qgramLanes). The window's
 //     strings.Index calls likewise scan disjoint stretches, each at most
 //     windowLen steps per offset (brute force of a needle <= 63 bytes):
 //     total <= windowLen*n.
 //  2. Everything else in each prefilter phase is charged to spent, and a
-//     candidate is examined only while spent <= a+slack <= n+slack (the
-//     window phase starts from spent = a); one candidate adds at most
+//     candidate is examined only while spent <= a+slack <= n+slack (each
+//     later phase starts from spent = a); one candidate adds at most
 //     candidateCost+verifyCost+m/8. So candidates and compares total O(n+m).
 //  3. A run extension scans text[c+m:x); the next one starts at c'+m with
 //     c' >= x-d+1 > x-m, i.e. past x. They are disjoint; total <= n.
