@@ -398,6 +398,16 @@ func (t *qgramTable) candidate(text string, p int) bool {
 	return load64(text, p+t.m-qgramLen) == t.tail
 }
 
+// queueAt handles a lane (not the front) at alignment p of shift 0: a
+// candidate is queued, and a full queue stops the lane after p. It returns
+// the lane's next alignment and its new limit.
+func (t *qgramTable) queueAt(text string, l *qgramLane, p, lim int) (int, int) {
+	if t.candidate(text, p) && l.push(p) {
+		lim = p + 1
+	}
+	return p + 1, lim
+}
+
 // push queues candidate c and reports whether the queue is now full.
 func (l *qgramLane) push(c int) bool {
 	l.queue[l.qn] = c
@@ -473,34 +483,25 @@ func (t *qgramTable) next(text string, a, last, spent, slack int) (c, spent2 int
 				break
 			}
 			if p1 < lim[0] {
-				s := t.shiftAt(text, p1+end)
-				if s == 0 {
-					if t.candidate(text, p1) && l[0].push(p1) {
-						lim[0] = p1 + 1
-					}
-					s = 1
+				if s := t.shiftAt(text, p1+end); s > 0 {
+					p1 += s
+				} else {
+					p1, lim[0] = t.queueAt(text, l[0], p1, lim[0])
 				}
-				p1 += s
 			}
 			if p2 < lim[1] {
-				s := t.shiftAt(text, p2+end)
-				if s == 0 {
-					if t.candidate(text, p2) && l[1].push(p2) {
-						lim[1] = p2 + 1
-					}
-					s = 1
+				if s := t.shiftAt(text, p2+end); s > 0 {
+					p2 += s
+				} else {
+					p2, lim[1] = t.queueAt(text, l[1], p2, lim[1])
 				}
-				p2 += s
 			}
 			if p3 < lim[2] {
-				s := t.shiftAt(text, p3+end)
-				if s == 0 {
-					if t.candidate(text, p3) && l[2].push(p3) {
-						lim[2] = p3 + 1
-					}
-					s = 1
+				if s := t.shiftAt(text, p3+end); s > 0 {
+					p3 += s
+				} else {
+					p3, lim[2] = t.queueAt(text, l[2], p3, lim[2])
 				}
-				p3 += s
 			}
 			s := t.shiftAt(text, pf+end)
 			if s == 0 {
