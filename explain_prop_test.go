@@ -17,7 +17,7 @@ var explainTokens = []string{
 	"🚀", "🙂", "日本", "é",
 }
 
-func randomText(r *rand.Rand, tokens int) string {
+func explainText(r *rand.Rand, tokens int) string {
 	var b strings.Builder
 	for range tokens {
 		b.WriteString(explainTokens[r.IntN(len(explainTokens))])
@@ -101,7 +101,7 @@ func TestExplainProperties(t *testing.T) {
 	var seen [findingKindCount]int
 	fixes := 0
 	for i := range 400 {
-		text := randomText(r, 5+r.IntN(60))
+		text := explainText(r, 5+r.IntN(60))
 		req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}}
 		for k := range 8 {
 			req.Citations = append(req.Citations, randomCitation(r, "c"+string(rune('a'+k)), text))

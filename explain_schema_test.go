@@ -42,7 +42,7 @@ func TestExplainOutputMatchesItsSchema(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 200 {
-		text := randomText(r, 5+r.IntN(40))
+		text := explainText(r, 5+r.IntN(40))
 		req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}}
 		for k := range 6 {
 			req.Citations = append(req.Citations, randomCitation(r, "c"+string(rune('a'+k)), text))

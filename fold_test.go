@@ -12,7 +12,7 @@ func TestChangedByIsWhatFoldChanges(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	inputs := []string{"", " ", "a", "a b", " a", "a ", "a  b", "a\nb", "ﬁ", "cafe\u0301", "ＡＢＣ", "“x”", "\u00ad"}
 	for range 2000 {
-		inputs = append(inputs, randomText(r, 1+r.IntN(6)))
+		inputs = append(inputs, explainText(r, 1+r.IntN(6)))
 	}
 	for _, s := range inputs {
 		got := changedBy(s)
@@ -31,7 +31,7 @@ func TestChangedByIsWhatFoldChanges(t *testing.T) {
 func TestFoldMapsBackToCodePoints(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 2000 {
-		s := randomText(r, 1+r.IntN(12))
+		s := explainText(r, 1+r.IntN(12))
 		n := runeCount(s)
 		for _, set := range foldSetsInOrder {
 			ft := fold(s, set, true)
@@ -55,17 +55,17 @@ func TestFoldsEqualIsTheReferenceComparison(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	equal := 0
 	for range 3000 {
-		a := randomText(r, 1+r.IntN(8))
+		a := explainText(r, 1+r.IntN(8))
 		var b string
 		switch r.IntN(4) {
 		case 0:
 			b = variant(r, a)
 		case 1:
-			b = a + randomText(r, 1)
+			b = a + explainText(r, 1)
 		case 2:
 			b = a[:len(a)/2]
 		default:
-			b = randomText(r, 1+r.IntN(8))
+			b = explainText(r, 1+r.IntN(8))
 		}
 		for _, set := range foldSetsInOrder {
 			want := referenceFold(a, set) == referenceFold(b, set)

@@ -70,23 +70,29 @@ func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) oc
 
 // The search has three parts.
 //
-// Prefilter. The pattern's rarest byte b1 (at offset off1) and its rarest
-// byte of another value b2 (at off2) are chosen by byteRank. The next
-// candidate alignment is found with strings.IndexByte(b1), which is SIMD
-// assembly; b2 is checked at its offset, and only then is the candidate
-// compared with commonPrefixLen (8 bytes a step, then SIMD memequal). On
-// English prose b1 is a letter like 'q' or a capital, so the text is mostly
-// skipped at memory speed.
+// Prefilters, in phases. Each finds candidate alignments, which are then
+// compared with commonPrefixLen (8 bytes a step, then SIMD memequal):
+//   - The q-gram skip (qgramTable: Hash-q on the pattern's last 256 bytes,
+//     four lanes) needs no rare byte and moves about min(m, 256) bytes a
+//     step on any text that does not repeat the pattern's q-grams; it goes
+//     first for patterns of qgramMinLen bytes or more in texts of
+//     qgramMinText bytes or more (see its comment for why this algorithm).
+//   - The rare bytes: the pattern's rarest byte b1 (at offset off1) and its
+//     rarest byte of another value b2 (at off2), by the text's own ranks;
+//     the next b1 is found with strings.IndexByte (SIMD assembly), b2 is
+//     checked at its offset. On English prose b1 is a letter like 'q' or a
+//     capital, so short patterns skip the text at memory speed. It goes
+//     first for short patterns and short texts.
+//   - A window of up to windowLen bytes of the pattern around b1, found
+//     with strings.Index (SIMD brute force for needles this short; 32 bytes
+//     of random text almost never match by chance).
 //
-// Budget and fallbacks. Text where every byte is common (DNA, binary
-// alphabets), periodic or adversarial text can make candidates dense and
-// verifications long. Every candidate is charged candidateCost, every
-// verification verifyCost plus one unit per 8 bytes compared; once the charge
-// exceeds the bytes advanced plus a slack, the search moves on to the next
-// strategy, with a fresh budget: first a window of up to windowLen bytes of
-// the pattern around b1, found with strings.Index (SIMD brute force for
-// needles this short; 32 bytes of random text almost never match by chance),
-// then, if the window's candidates are dense too, Knuth–Morris–Pratt
+// Budget and fallbacks. Periodic or adversarial text can make any
+// prefilter's candidates dense and its verifications long. Every candidate
+// is charged candidateCost, every q-gram step qgramStepCost, every
+// verification verifyCost plus one unit per 8 bytes compared; once the
+// charge exceeds the bytes advanced plus a slack, the search moves on to the
+// next phase, with a fresh budget, and after the last to Knuth–Morris–Pratt
 // (kmpScan) for the rest of the text, which is linear on any input. One unit
 // is about the cost of one KMP byte step, so each switch happens where a
 // prefilter stops paying for itself.
@@ -109,13 +115,15 @@ func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) oc
 //
 // Linearity (n = len(text), m = len(pattern)).
 //  1. IndexByte scans disjoint stretches of text: each call starts at
-//     a+off1 and a then moves past the byte found; total <= n. The window's
+//     a+off1 and a then moves past the byte found; total <= n. A q-gram
+//     step moves its lane at least one byte; each charge of qgramStepCost
+//     pays for one step of each lane (at most qgramLanes). The window's
 //     strings.Index calls likewise scan disjoint stretches, each at most
 //     windowLen steps per offset (brute force of a needle <= 63 bytes):
 //     total <= windowLen*n.
 //  2. Everything else in each prefilter phase is charged to spent, and a
-//     candidate is examined only while spent <= a+slack <= n+slack (the
-//     window phase starts from spent = a); one candidate adds at most
+//     candidate is examined only while spent <= a+slack <= n+slack (each
+//     later phase starts from spent = a); one candidate adds at most
 //     candidateCost+verifyCost+m/8. So candidates and compares total O(n+m).
 //  3. A run extension scans text[c+m:x); the next one starts at c'+m with
 //     c' >= x-d+1 > x-m, i.e. past x. They are disjoint; total <= n.
@@ -142,10 +150,19 @@ const (
 
 // matchTrace records which strategies a scan used, for tests.
 type matchTrace struct {
-	windowed bool // switched from the rare bytes to the window prefilter
+	qgram    bool // ran the q-gram skip phase
+	windowed bool // ran the window prefilter
 	fellBack bool // switched to KMP
 	runs     int  // periodic runs extended
 }
+
+// The prefilter phases of search, tried in turn while each pays for itself.
+const (
+	phaseRare   = iota // the rare byte b1 by IndexByte, then b2
+	phaseQgram         // q-gram skip search (qgramTable)
+	phaseWindow        // a window of the pattern by strings.Index
+	phaseKMP
+)
 
 // search adds the occurrences of pat in text to the empty o.
 func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
@@ -171,38 +188,64 @@ func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *mat
 		}
 		return o
 	}
-	off1, off2 := rareOffsets(pat, rank)
-	b1, b2 := pat[off1], pat[off2]
-	// The window of the second prefilter: up to windowLen bytes of pat
-	// around its rarest byte.
-	wlen := min(m, windowLen)
-	offW := max(0, min(off1-wlen/2, m-wlen))
-	win := pat[offW : offW+wlen]
-	windowed := false // the second prefilter is running
-	last := n - m     // the largest alignment at which pat fits
-	prev := -1        // the latest occurrence found, or -1
-	spent := 0        // prefilter work charged so far, in KMP byte steps
+	// The phases in the order they are tried: the q-gram skip first for
+	// patterns long enough to skip in texts long enough to pay for its
+	// table (on every class of bench/classes.sh, prose too, it beats
+	// IndexByte on the rarest byte, whose stops cost more than its skips
+	// save unless the byte is very rare).
+	phases := [...]int{phaseQgram, phaseRare, phaseWindow, phaseKMP}
+	switch {
+	case m < qgramMinLen:
+		phases = [...]int{phaseRare, phaseWindow, phaseKMP, phaseKMP}
+	case n < qgramMinText:
+		phases = [...]int{phaseRare, phaseQgram, phaseWindow, phaseKMP}
+	}
+	next := 0
+	phase := phases[next]
+	var qt qgramTable // the q-gram phase's table
+	// The rare bytes b1 (at off1) and b2 (at off2) and the window of the
+	// window prefilter, up to windowLen bytes of pat around b1, are found
+	// when a phase first needs them: ranking a long pattern's bytes costs
+	// a good part of a scan that the q-gram skip may finish alone.
+	var off1, off2, offW int
+	var b1, b2 byte
+	var win string
+	setUp := func(phase int) {
+		switch phase {
+		case phaseQgram:
+			qt.init(pat)
+		case phaseRare: // and the window, which always comes after it
+			off1, off2 = rareOffsets(pat, rank)
+			b1, b2 = pat[off1], pat[off2]
+			wlen := min(m, windowLen)
+			offW = max(0, min(off1-wlen/2, m-wlen))
+			win = pat[offW : offW+wlen]
+		}
+	}
+	setUp(phase)
+	last := n - m // the largest alignment at which pat fits
+	prev := -1    // the latest occurrence found, or -1
+	spent := 0    // prefilter work charged so far, in KMP byte steps
 	for a := 0; a <= last; {
 		if spent > a+slack {
-			if windowed {
+			// This phase does not pay here: the next, with a fresh budget.
+			next++
+			phase, spent = phases[next], a
+			if phase == phaseKMP {
 				if tr != nil {
 					tr.fellBack = true
 				}
 				return kmpScan(text, pat, a, o)
 			}
-			// The rare bytes are common here: look for the window instead,
-			// with a fresh budget.
-			windowed, spent = true, a
-			if tr != nil {
-				tr.windowed = true
-			}
+			setUp(phase)
 			continue
 		}
 		var c int // the next candidate alignment
-		if !windowed {
+		switch phase {
+		case phaseRare:
 			k := strings.IndexByte(text[a+off1:last+off1+1], b1)
 			if k < 0 {
-				break
+				return o
 			}
 			c = a + k
 			spent += candidateCost
@@ -210,10 +253,26 @@ func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *mat
 				a = c + 1
 				continue
 			}
-		} else {
-			k := strings.Index(text[a+offW:last+offW+wlen], win)
+		case phaseQgram:
+			if tr != nil {
+				tr.qgram = true
+			}
+			var ok bool
+			if c, spent, ok = qt.next(text, a, last, spent, slack); !ok {
+				if c > last {
+					return o
+				}
+				a = c // over budget: the check at the loop's top moves on
+				continue
+			}
+			spent += candidateCost
+		case phaseWindow:
+			if tr != nil {
+				tr.windowed = true
+			}
+			k := strings.Index(text[a+offW:last+offW+len(win)], win)
 			if k < 0 {
-				break
+				return o
 			}
 			c = a + k
 			spent += candidateCost
@@ -241,6 +300,222 @@ func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *mat
 		prev, a = c+more*d, x-d+1
 	}
 	return o
+}
+
+// The q-gram skip phase is the Hash-q algorithm of Lecroq ("Fast exact
+// string matching algorithms", 2007) on the last qgramWindow bytes of the
+// pattern: at an alignment a, the q = 8 bytes that end where the window
+// ends in the text are hashed; shift[h] is how far, at least, the pattern
+// must move right before a q-gram of that hash can sit there, so every
+// alignment skipped cannot be an occurrence. shift[h] = 0 makes a a
+// candidate, first checked on those 8 bytes, then verified whole.
+//
+// Why this one: it needs no rare byte, so it is the prefilter for text
+// where every byte is common (binary, DNA, hex, CJK and other multi-byte
+// text, boilerplate), and its expected shift is about
+// min(m, qgramWindow, the distance between repeats of a q-gram in the
+// text) bytes for one load, one multiply and one table read: on random
+// text over two letters, 8-grams take 256 values and a pattern of 256
+// bytes moves about a hundred bytes a step. Long contexts help instead of
+// costing, because prefix+exact+suffix is searched as one pattern (see
+// checkQuote). Bit-parallel matchers (shift-or, BNDM) read every byte or
+// shift at most 64; Two-Way is linear but reads most of the text. On
+// periodic text (shift 1 every step) the budget moves on to the next phase.
+const (
+	qgramLen    = 8   // bytes per q-gram: one 64-bit load
+	qgramBits   = 12  // 4,096 buckets: 4 KiB of table, in L1
+	qgramWindow = 256 // pattern bytes in the table: shifts fit a uint8
+	// qgramMinLen is the shortest pattern worth a q-gram table: shorter
+	// ones shift too little to beat IndexByte on their rarest byte.
+	qgramMinLen = 16
+	// qgramMinText is the shortest text where the q-gram skip goes first:
+	// in shorter ones, building its 4 KiB table costs more than the rare
+	// bytes' scan (a typical batch's 4 KB sources: 9 % of a bulk run).
+	qgramMinText = 16 << 10
+	// qgramStepCost is the charge for one skip step: about two KMP byte
+	// steps (a load, a multiply, a table read).
+	qgramStepCost = 2
+)
+
+// qgramTable is the shift table of the last qgramWindow bytes of one
+// pattern, and the lanes of its search. Building it is
+// O(4 KiB + qgramWindow).
+//
+// A skip step is a chain of dependent loads (text, table, next text), so
+// one lane runs at the latency of that chain, not at the speed of the core.
+// next therefore splits the alignments into up to qgramLanes stretches and
+// steps one lane in each, in lockstep. The front lane's candidates are
+// returned at once; the others' are queued until the lanes before them are
+// done, so candidates come in increasing order. A lane stops at the end of
+// its stretch or when its queue is full; every lane step is paid for in
+// the budget with the front's, so the phase stays linear.
+type qgramTable struct {
+	shift [1 << qgramBits]uint8
+	m     int    // pattern length
+	tail  uint64 // the pattern's last q-gram
+	head  uint64 // its first
+	lanes [qgramLanes]qgramLane
+	nl    int // lanes in use; 0 until the first call of next
+	front int // the lane whose candidates come next
+}
+
+// qgramLane is one stretch [pos, end) of alignments still to skip through,
+// and the candidates found before pos, queue[qh:qn].
+type qgramLane struct {
+	pos, end int
+	queue    [32]int
+	qh, qn   int
+}
+
+const (
+	qgramLanes = 4
+	// qgramSplitMin is the shortest stretch a lane gets: below it a lane
+	// would barely start.
+	qgramSplitMin = 2048
+)
+
+// shiftAt returns the shift for the q-gram text[i:i+8] at the end of a
+// window: 0 when it hashes like the pattern's last q-gram.
+func (t *qgramTable) shiftAt(text string, i int) int {
+	return int(t.shift[qgramHash(load64(text, i))])
+}
+
+// candidate reports whether alignment p, of shift 0, ends with the
+// pattern's last q-gram (else the hashes merely collided).
+func (t *qgramTable) candidate(text string, p int) bool {
+	return load64(text, p+t.m-qgramLen) == t.tail
+}
+
+// queueAt handles a lane (not the front) at alignment p of shift 0: a
+// candidate is queued, and a full queue stops the lane after p. It returns
+// the lane's next alignment and its new limit.
+func (t *qgramTable) queueAt(text string, l *qgramLane, p, lim int) (int, int) {
+	if t.candidate(text, p) && l.push(p) {
+		lim = p + 1
+	}
+	return p + 1, lim
+}
+
+// push queues candidate c and reports whether the queue is now full.
+func (l *qgramLane) push(c int) bool {
+	l.queue[l.qn] = c
+	l.qn++
+	return l.qn == len(l.queue)
+}
+
+func qgramHash(g uint64) uint32 { return uint32((g * 0x9E3779B97F4A7C15) >> (64 - qgramBits)) }
+
+// init builds the table for pat, len(pat) >= qgramLen.
+func (t *qgramTable) init(pat string) {
+	m := len(pat)
+	w := min(m, qgramWindow)
+	t.m, t.tail, t.head, t.nl, t.front = m, load64(pat, m-qgramLen), load64(pat, 0), 0, 0
+	far := uint8(w - qgramLen + 1) // no q-gram of the window: skip it all
+	for i := range t.shift {
+		t.shift[i] = far
+	}
+	// The q-gram ending at pat[e-1] must move m-e bytes to end the window;
+	// e rises, so the last (smallest) shift of a bucket stays.
+	for e := m - w + qgramLen; e <= m; e++ {
+		t.shift[qgramHash(load64(pat, e-qgramLen))] = uint8(m - e)
+	}
+}
+
+// next returns the first candidate alignment c in [a, last] (the pattern's
+// last q-gram is at c+m-8 in text), with spent raised by qgramStepCost a
+// step of the lanes (they take about the time of one), and ok. a never
+// decreases from call to call. When spent passes the front lane's
+// alignment plus slack (search's budget) it returns ok false and that
+// alignment, all before it ruled out; when no candidate is left, ok false
+// and last+1.
+func (t *qgramTable) next(text string, a, last, spent, slack int) (c, spent2 int, ok bool) {
+	if t.nl == 0 {
+		t.nl = min(qgramLanes, max(1, (last-a+1)/qgramSplitMin))
+		part := (last - a + 1) / t.nl
+		for k := range t.nl {
+			t.lanes[k] = qgramLane{pos: a + k*part, end: a + (k+1)*part}
+		}
+		t.lanes[t.nl-1].end = last + 1
+	}
+	for ; t.front < t.nl; t.front++ {
+		f := &t.lanes[t.front]
+		// Queued candidates below a were ruled out by the caller.
+		for f.qh < f.qn {
+			c := f.queue[f.qh]
+			f.qh++
+			if c >= a {
+				return c, spent, true
+			}
+		}
+		f.pos = max(f.pos, a)
+		// Up to three lanes after the front, their positions in locals
+		// (registers) so that no store sits in the chain of a step; an
+		// absent, finished or full lane has pos >= lim.
+		var l [3]*qgramLane
+		var p, lim [3]int
+		for k := range l {
+			if j := t.front + 1 + k; j < t.nl {
+				l[k] = &t.lanes[j]
+				p[k], lim[k] = l[k].pos, l[k].end
+				if l[k].qn == len(l[k].queue) {
+					lim[k] = p[k]
+				}
+			}
+		}
+		p1, p2, p3 := p[0], p[1], p[2]
+		end := t.m - qgramLen
+		c, ok := -1, false
+		for pf := f.pos; ; {
+			if pf >= f.end {
+				f.pos = pf
+				break
+			}
+			if p1 < lim[0] {
+				if s := t.shiftAt(text, p1+end); s > 0 {
+					p1 += s
+				} else {
+					p1, lim[0] = t.queueAt(text, l[0], p1, lim[0])
+				}
+			}
+			if p2 < lim[1] {
+				if s := t.shiftAt(text, p2+end); s > 0 {
+					p2 += s
+				} else {
+					p2, lim[1] = t.queueAt(text, l[1], p2, lim[1])
+				}
+			}
+			if p3 < lim[2] {
+				if s := t.shiftAt(text, p3+end); s > 0 {
+					p3 += s
+				} else {
+					p3, lim[2] = t.queueAt(text, l[2], p3, lim[2])
+				}
+			}
+			s := t.shiftAt(text, pf+end)
+			if s == 0 {
+				if t.candidate(text, pf) {
+					c, ok, f.pos = pf, true, pf+1
+					break
+				}
+				s = 1 // a hash collision
+			}
+			pf += s
+			spent += qgramStepCost
+			if spent > pf+slack {
+				c, f.pos = pf, pf
+				break
+			}
+		}
+		for k, pk := range [3]int{p1, p2, p3} {
+			if l[k] != nil {
+				l[k].pos = pk
+			}
+		}
+		if ok || c >= 0 {
+			return c, spent, ok
+		}
+	}
+	return last + 1, spent, false
 }
 
 // kmpScan adds to o the occurrences of pat in text at offsets >= from, by
@@ -414,12 +689,15 @@ var byteRank = [256]uint8{
 // rarer byte. Only the order matters.
 type byteRanks [256]uint32
 
+// textSample is how many bytes of a text textRanks counts.
+const textSample = 16 << 10
+
 // textRanks ranks bytes by how common they are in text itself, from a
 // sample: the whole text up to 16 KiB, else 64 evenly spaced windows of 256
 // bytes. Ties, and bytes the sample lacks, keep byteRank's order. Cost
 // O(16 KiB) whatever the text's size; built once per source.
 func textRanks(text string) *byteRanks {
-	const window, windows = 256, 64
+	const window, windows = 256, textSample / 256
 	var count [256]uint32
 	if len(text) <= window*windows {
 		for i := 0; i < len(text); i++ {

@@ -262,29 +262,96 @@ func TestFindOccurrencesLeavesTheRareBytesForTheWindowWhenTheyAreEverywhere(t *t
 		b[i] = "qz"[r.IntN(2)]
 	}
 	text := string(b)
-	for _, pat := range []string{text[5000:5020], text[40000:40003], text[20000:20100], "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzq", "qzqzqzqz"} {
+	// Patterns too short for the q-gram skip: the rare bytes, then the window.
+	for _, pat := range []string{text[40000:40003], "qzqzqzqz", text[5000:5015]} {
 		var tr matchTrace
 		got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
 		if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
 			t.Errorf("%q: got %+v, want %+v", pat, got, want)
 		}
-		if !tr.windowed {
-			t.Errorf("%q: the rare-byte prefilter stayed on though its bytes are everywhere", pat)
+		if tr.qgram || !tr.windowed {
+			t.Errorf("%q: trace %+v, want the window and no q-gram phase", pat, tr)
 		}
 	}
 }
 
-func TestFindOccurrencesFallsBackToKMPWhenTheWindowIsEverywhere(t *testing.T) {
-	t.Parallel()
-	text := strings.Repeat("ab", 1<<15)
-	for _, pat := range []string{strings.Repeat("ab", 20) + "b", strings.Repeat("ab", 30) + "aa"} {
-		var tr matchTrace
-		got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
-		if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
-			t.Errorf("%q: got %+v, want %+v", pat, got, want)
+func TestFindOccurrencesSkipsByQgramsWhereNoByteIsRare(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, alphabet := range []string{"qz", "ACGT", "0123456789abcdef"} {
+		b := make([]byte, 1<<17)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
 		}
-		if !tr.windowed || !tr.fellBack {
-			t.Errorf("%q: windowed %v, fell back %v; want both (candidates everywhere, none an occurrence)", pat, tr.windowed, tr.fellBack)
+		text := string(b)
+		for _, pat := range []string{text[5000:5016], text[20000:20100], text[100000:100400], strings.Repeat(alphabet[:1], 29) + alphabet[1:2]} {
+			var tr matchTrace
+			got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
+			if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
+				t.Errorf("%s, %.20q: got %+v, want %+v", alphabet, pat, got, want)
+			}
+			if !tr.qgram || tr.windowed || tr.fellBack {
+				t.Errorf("%s, %.20q: trace %+v, want the q-gram skip alone", alphabet, pat, tr)
+			}
+		}
+	}
+}
+
+func TestFindOccurrencesFallsBackPhaseByPhaseToKMP(t *testing.T) {
+	// a* gives the q-gram skip steps of 1 (the pattern's a^8 ends one
+	// before its end); (ab)* makes every b a candidate of the rare bytes
+	// and every even offset one of the window (ab)^16, none an occurrence.
+	text := strings.Repeat("a", qgramMinText) + strings.Repeat("ab", qgramMinText)
+	pat := strings.Repeat("ab", 20) + strings.Repeat("a", 8) + "b"
+	var tr matchTrace
+	got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
+	if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if !tr.qgram || !tr.windowed || !tr.fellBack {
+		t.Errorf("trace %+v, want every phase and KMP", tr)
+	}
+}
+
+// TestQgramLanesReturnEveryOccurrenceInOrder checks the q-gram phase alone:
+// every occurrence is among its candidates, which rise strictly, whatever
+// the number of lanes (text length) and of queued candidates (a low-entropy
+// text where the last q-gram recurs often fills the queues).
+func TestQgramLanesReturnEveryOccurrenceInOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for iter := range 300 {
+		n := 100 + r.IntN(40000)
+		text := periodicMatchText(r, n, 20+r.IntN(500))
+		if iter%3 == 0 {
+			text = randomText(r, "ab", n, 0)
+		}
+		i := r.IntN(n - qgramMinLen)
+		pat := text[i : i+min(qgramMinLen+r.IntN(300), n-i)]
+		var qt qgramTable
+		qt.init(pat)
+		var cands []int
+		last := n - len(pat)
+		for a := 0; a <= last; {
+			c, _, ok := qt.next(text, a, last, 0, 1<<62)
+			if !ok {
+				break
+			}
+			if len(cands) > 0 && c <= cands[len(cands)-1] {
+				t.Fatalf("candidate %d after %d", c, cands[len(cands)-1])
+			}
+			cands = append(cands, c)
+			a = c + 1
+		}
+		j := 0
+		for a := 0; a <= last; a++ {
+			if text[a:a+len(pat)] != pat {
+				continue
+			}
+			for j < len(cands) && cands[j] < a {
+				j++
+			}
+			if j == len(cands) || cands[j] != a {
+				t.Fatalf("n=%d, pattern %.30q: occurrence at %d is no candidate", n, pat, a)
+			}
 		}
 	}
 }

@@ -1,3 +1,5 @@
+//go:build citecheck_server
+
 package main
 
 import (

@@ -129,7 +129,8 @@ func (c *Corpus) Runes(alphabet []rune, n int) []rune {
 	return s
 }
 
-func runeRange(lo, hi rune) []string {
+// RuneRange is the code points lo … hi-1, each as a string.
+func RuneRange(lo, hi rune) []string {
 	var s []string
 	for c := lo; c < hi; c++ {
 		s = append(s, string(c))
@@ -143,21 +144,21 @@ func runeRange(lo, hi rune) []string {
 // with vowel signs, astral math letters, and CJK and ASCII punctuation.
 func (c *Corpus) Unicode(nbytes int) string {
 	rng := c.Rand
-	cjk := runeRange(0x4E00, 0x9FA6)
-	kana := append(runeRange(0x3041, 0x3097), runeRange(0x30A1, 0x30FB)...)
-	emoji := append(append(runeRange(0x1F300, 0x1F5FF), runeRange(0x1F600, 0x1F650)...), runeRange(0x1F90C, 0x1F9FF)...)
+	cjk := RuneRange(0x4E00, 0x9FA6)
+	kana := append(RuneRange(0x3041, 0x3097), RuneRange(0x30A1, 0x30FB)...)
+	emoji := append(append(RuneRange(0x1F300, 0x1F5FF), RuneRange(0x1F600, 0x1F650)...), RuneRange(0x1F90C, 0x1F9FF)...)
 	people := []string{"\U0001F44B", "\U0001F44D", "\U0001F64F", "\U0001F466", "\U0001F467", "\U0001F468", "\U0001F469", "\U0001F9D1"}
-	tones := runeRange(0x1F3FB, 0x1F400)
+	tones := RuneRange(0x1F3FB, 0x1F400)
 	zwjAndFlags := []string{
 		"\U0001F469\u200D\U0001F4BB", "\U0001F468\u200D\U0001F469\u200D\U0001F467",
 		"\U0001F3F3\uFE0F\u200D\U0001F308", "\U0001F9D1\U0001F3FD\u200D\U0001F52C",
 		"\U0001F1EF\U0001F1F5", "\U0001F1EE\U0001F1F1", "\U0001F1E9\U0001F1EA",
 	}
-	marks := runeRange(0x300, 0x370)
-	hebrew, niqqud := runeRange(0x5D0, 0x5EB), runeRange(0x5B0, 0x5BD)
-	deva := runeRange(0x915, 0x939)
+	marks := RuneRange(0x300, 0x370)
+	hebrew, niqqud := RuneRange(0x5D0, 0x5EB), RuneRange(0x5B0, 0x5BD)
+	deva := RuneRange(0x915, 0x939)
 	devaSigns := []string{"\u093E", "\u093F", "\u0940", "\u0941", "\u0947", "\u094B", "\u094D", "\u0902"}
-	math := runeRange(0x1D400, 0x1D6A4)
+	math := RuneRange(0x1D400, 0x1D6A4)
 	punct := []string{"\u3001", "\u3002", "\uFF0C", " ", " ", "\u3000", "\n", "\u300C", "\u300D"}
 	pick := func(s []string) string { return s[rng.IntN(len(s))] }
 	some := func(s []string, lo, hi int) string {

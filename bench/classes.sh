@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Print, from one run:
+#   1. Check time per scan unit for each text class of classes_bench_test.go
+#      beside max_limits (prose), and the ratio (goal: at most 3x);
+#   2. the start-up of `citecheck run` on examples/valid.json beside a Go
+#      hello world (bench/hello), whole process, paired runs with hyperfine
+#      (goal: within 1.5 ms);
+#   3. when $CITECHECK_BENCH_KIT names the shared benchmark kit, `citecheck
+#      run` on each of the kit's workloads beside the scan floor
+#      (bench/scanfloor: read the body, look at every byte once; goal: at
+#      most 1.5x) and the kit's hand-written Python (goal: at least 10x
+#      slower), whole process, with hyperfine.
+# Raw figures stay in bench/out/ (classes.txt, startup.json, kit-*.json).
+#
+#   bench/classes.sh [COUNT]      (COUNT benchmark runs per class, default 6)
+#
+# Needs go, hyperfine (Debian: apt-get install hyperfine), python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+count=${1:-6}
+out=$root/bench/out
+mkdir -p "$out"
+go build -o "$out/citecheck" ./cmd/citecheck
+go build -o "$out/hello" ./bench/hello
+go build -o "$out/scanfloor" ./bench/scanfloor
+
+echo "## Check per scan unit, by text class (best of $count runs; ratio to max_limits of the same run)"
+go test -run '^$' -bench 'CheckClass' -count "$count" -timeout 60m . > "$out/classes.txt"
+python3 - "$out/classes.txt" <<'PY'
+import re, sys
+best, order = {}, []
+for m in re.finditer(r"^BenchmarkCheckClass/class=(\w+)-\d+\s+\d+\s+([\d.]+) ns/op\s+([\d.]+) ns/unit", open(sys.argv[1]).read(), re.M):
+    name, op, unit = m[1], float(m[2]), float(m[3])
+    if name not in best:
+        order.append(name)
+    best[name] = min(best.get(name, (float("inf"), 0)), (unit, op))
+base = best["max_limits"][0]
+print("| class | Check | ns per scan unit | ÷ max_limits |\n|---|---|---|---|")
+for n in order:
+    unit, op = best[n]
+    print(f"| {n} | {op / 1e6:.3g} ms | {unit:.4f} | {unit / base:.2f}x |")
+PY
+
+echo
+echo "## Start-up: citecheck run beside a Go hello world (hyperfine, paired runs)"
+hyperfine -N --warmup 30 --runs 500 --export-json "$out/startup.json" \
+  "$out/hello" "$out/citecheck run citation-batch-check 1.0.0 --input examples/valid.json" > /dev/null
+python3 - "$out/startup.json" <<'PY'
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["results"]
+h, c = r[0]["times"], r[1]["times"]
+ms = lambda s: f"{s * 1e3:.2f} ms"
+print("| program | fastest | median |\n|---|---|---|")
+print(f"| Go hello world | {ms(min(h))} | {ms(statistics.median(h))} |")
+print(f"| citecheck run (examples/valid.json) | {ms(min(c))} | {ms(statistics.median(c))} |")
+print(f"| difference | {ms(min(c) - min(h))} | {ms(statistics.median(c) - statistics.median(h))} |")
+PY
+
+kit=${CITECHECK_BENCH_KIT:-}
+if [ -z "$kit" ]; then
+  echo
+  echo "(kit table skipped: set CITECHECK_BENCH_KIT to the shared benchmark kit's folder)"
+  exit 0
+fi
+echo
+echo "## Whole process on the kit's workloads (hyperfine; Python: fewer runs, cut at ${PY_TIMEOUT:=120} s)"
+work=$out/kit
+mkdir -p "$work"
+cp "$kit"/{gen_workloads.py,refcheck.py,naive_check.py} "$work/"
+[ -f "$work/workloads/MANIFEST.json" ] || (cd "$work" && python3 gen_workloads.py >&2)
+for w in rag_typical many_small unicode_heavy max_scan_benign adversarial_periodic adversarial_overlap; do
+  f=$work/workloads/$w.json
+  hyperfine -N --warmup 10 --runs 200 -i --export-json "$out/kit-$w.json" \
+    "$out/scanfloor $f" "$out/citecheck run citation-batch-check 1.0.0 --input $f" > /dev/null
+  start=$(date +%s.%N)
+  if timeout "$PY_TIMEOUT" python3 "$work/naive_check.py" "$f" --reps 1 > /dev/null; then py_cut=""; else py_cut=">"; fi
+  python3 -c "import time,sys; print(time.time() - float(sys.argv[1]))" "$start" > "$out/kit-$w.py"
+  echo "$py_cut" >> "$out/kit-$w.py"
+done
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+ms = lambda s: f"{s * 1e3:.3g} ms"
+print("| workload | scan floor | citecheck run | ÷ scan floor | hand-written Python (one run) | Python ÷ citecheck |")
+print("|---|---|---|---|---|---|")
+for w in ["rag_typical", "many_small", "unicode_heavy", "max_scan_benign", "adversarial_periodic", "adversarial_overlap"]:
+    r = json.load(open(f"{out}/kit-{w}.json"))["results"]
+    floor, cc = min(r[0]["times"]), min(r[1]["times"])
+    py, cut = open(f"{out}/kit-{w}.py").read().split("\n")[:2]
+    py = float(py)
+    print(f"| {w} | {ms(floor)} | {ms(cc)} | {cc / floor:.2f}x | {cut}{py:.3g} s | {cut}{py / cc:.0f}x |")
+PY
