@@ -46,3 +46,8 @@ func limitError(path, limit string, max, actual int64, what string) *Error {
 		Message: fmt.Sprintf("%s is %d %s; %s is %d", where, actual, what, limit, max),
 	}
 }
+
+// echo is how a message repeats text of the input (a member name, a number
+// literal, a label): every such echo goes through here, so that how much of
+// it a message shows is decided in one place.
+func echo(s string) string { return s }

@@ -1,0 +1,846 @@
+package citecheck
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// scanner reads one JSON text held whole in memory, token by token, with the
+// strictness of RFC 8259 and I-JSON (spec §1 step 2): UTF-8 only, no lone
+// surrogate escape, no duplicate member name (compared unescaped), white
+// space only space, tab, LF and CR.
+//
+// Its failures are, to the byte, those of go-json-experiment/json's
+// jsontext.Decoder reading the same body through a bytes.Buffer, which the
+// previous decoder used: the same message, the same offset and, for a
+// duplicate name or a bad surrogate, the same JSON Pointer. Its token API
+// (peekKind, readToken, readString, readNumber, inputOffset, depth) mirrors
+// the Decoder's PeekKind, ReadToken, ReadValue, InputOffset and StackDepth,
+// so that the request walk in decode.go asks the same questions in the same
+// order and gets the same answers. FuzzDecodeAgainstReference holds the two
+// to it.
+//
+// Unlike jsontext it reads each string once to validate and measure it and
+// copies it once into the memory the Request keeps (see strStore): no string
+// is unescaped rune by rune into a temporary first.
+type scanner struct {
+	buf []byte
+
+	prevEnd   int     // input offset just after the last token read
+	peeked    bool    // peekKind has looked ahead and cached what it found
+	peekPos   int     // where the peeked token starts
+	peekKind_ kind    // the peeked token's kind
+	peekErr   *synErr // or the failure found in its place
+
+	// The token state machine of jsontext: a virtual top-level array, then
+	// one entry per open object or array, counting the tokens (names and
+	// values) read in it.
+	stack []entry
+	last  entry
+
+	// One frame per open object, for duplicate names and for pointers.
+	objs []nameFrame
+	nobj int
+}
+
+// kind is a token's first byte, normalised as jsontext does: every number
+// is '0'; 0 is invalid.
+type kind byte
+
+var normKind = [256]kind{
+	'n': 'n', 'f': 'f', 't': 't', '"': '"', '{': '{', '}': '}', '[': '[', ']': ']',
+	'-': '0', '0': '0', '1': '0', '2': '0', '3': '0', '4': '0', '5': '0', '6': '0', '7': '0', '8': '0', '9': '0',
+}
+
+// maxDepth is jsontext's maxNestingDepth: the open objects and arrays a
+// body may nest.
+const maxDepth = 10000
+
+// entry is a state machine entry: the top bit says object, the rest counts
+// the tokens read in it.
+type entry uint64
+
+const objectEntry entry = 1 << 63
+
+func (e entry) isObject() bool  { return e&objectEntry != 0 }
+func (e entry) length() int64   { return int64(e &^ objectEntry) }
+func (e entry) needName() bool  { return e.isObject() && e&1 == 0 }
+func (e entry) needValue() bool { return e.isObject() && e&1 == 1 }
+
+// needDelim is the delimiter that must come before a token of kind next.
+func (s *scanner) needDelim(next kind) byte {
+	switch {
+	case s.last.needValue():
+		return ':'
+	case s.last.length() > 0 && next != '}' && next != ']' && len(s.stack) != 0:
+		return ','
+	}
+	return 0
+}
+
+// nameFrame is what the scanner knows of one open object: its names so far
+// (to refuse a second of any) and the last of them (for pointers).
+type nameFrame struct {
+	names [][]byte
+	set   map[string]struct{} // all names, once there are too many to compare one by one
+	last  []byte
+}
+
+// synErr is an I-JSON (syntax) failure. rawEOF is the body ending where a
+// top-level value should start (jsontext's bare io.EOF); otherwise msg is
+// what jsontext's error says, off the byte offset, and ptr the pointer it
+// gives.
+type synErr struct {
+	rawEOF bool
+	msg    string
+	offset int
+	ptr    string
+	dup    bool
+}
+
+const msgUnexpectedEOF = "unexpected EOF" // io.ErrUnexpectedEOF's text
+
+func (s *scanner) fail(msg string, offset, where int) *synErr {
+	return &synErr{msg: msg, offset: offset, ptr: s.pointer(where)}
+}
+
+func (s *scanner) eofAt(offset, where int) *synErr { return s.fail(msgUnexpectedEOF, offset, where) }
+
+func (s *scanner) skipWS(pos int) int {
+	for pos < len(s.buf) {
+		switch s.buf[pos] {
+		case ' ', '\t', '\n', '\r':
+			pos++
+			continue
+		}
+		break
+	}
+	return pos
+}
+
+// next finds the next token: its position and kind, after white space and
+// the delimiter it needs.
+func (s *scanner) next() (int, kind, *synErr) {
+	pos := s.skipWS(s.prevEnd)
+	if pos == len(s.buf) {
+		if len(s.stack) == 0 {
+			return pos, 0, &synErr{rawEOF: true}
+		}
+		return pos, 0, s.eofAt(pos, 0)
+	}
+	var delim byte
+	if c := s.buf[pos]; c == ':' || c == ',' {
+		delim = c
+		pos = s.skipWS(pos + 1)
+		if pos == len(s.buf) {
+			err := s.eofAt(pos, 0)
+			if s.needDelim('"') != delim {
+				err = s.checkDelim(delim, '"')
+			}
+			return pos, 0, err
+		}
+	}
+	k := normKind[s.buf[pos]]
+	if s.needDelim(k) != delim {
+		return pos, 0, s.checkDelim(delim, k)
+	}
+	return pos, k, nil
+}
+
+// checkDelim is the failure of a delimiter that does not fit the token
+// after it.
+func (s *scanner) checkDelim(delim byte, next kind) *synErr {
+	where := "at start of value"
+	switch s.needDelim(next) {
+	case ':':
+		where = "after object name (expecting ':')"
+	case ',':
+		if s.last.isObject() {
+			where = "after object value (expecting ',' or '}')"
+		} else {
+			where = "after array element (expecting ',' or ']')"
+		}
+	}
+	pos := s.skipWS(s.prevEnd)
+	return s.fail(invalidCharacter(s.buf[pos:], where), pos, 0)
+}
+
+// peekKind is the kind of the next token, or 0 when it is invalid or a
+// failure stands in its place (the next read reports it).
+func (s *scanner) peekKind() kind {
+	if !s.peeked {
+		s.peekPos, s.peekKind_, s.peekErr = s.next()
+		s.peeked = true
+	}
+	return s.peekKind_
+}
+
+// take returns the next token's position and kind, from peekKind's cache
+// when it has looked.
+func (s *scanner) take() (int, kind, *synErr) {
+	if s.peeked {
+		s.peeked = false
+		return s.peekPos, s.peekKind_, s.peekErr
+	}
+	return s.next()
+}
+
+// inputOffset is the offset just after the last token read.
+func (s *scanner) inputOffset() int64 { return int64(s.prevEnd) }
+
+// depth is the number of open objects and arrays.
+func (s *scanner) depth() int { return len(s.stack) }
+
+// readToken reads the next token; a string is validated but not kept (its
+// name, when it is one, is returned unescaped and valid until the object
+// closes).
+func (s *scanner) readToken() ([]byte, *synErr) {
+	pos, k, err := s.take()
+	if err != nil {
+		return nil, err
+	}
+	switch k {
+	case 'n':
+		return nil, s.literal(pos, "null")
+	case 'f':
+		return nil, s.literal(pos, "false")
+	case 't':
+		return nil, s.literal(pos, "true")
+	case '"':
+		if s.last.needName() {
+			return s.name(pos)
+		}
+		end, _, err := s.scanString(pos)
+		if err != nil {
+			return nil, err
+		}
+		s.last++
+		s.prevEnd = end
+		return nil, nil
+	case '0':
+		_, err := s.readNumberAt(pos)
+		return nil, err
+	case '{':
+		if err := s.push(pos, objectEntry); err != nil {
+			return nil, err
+		}
+		if s.nobj == len(s.objs) {
+			s.objs = append(s.objs, nameFrame{})
+		}
+		f := &s.objs[s.nobj]
+		f.names, f.set, f.last = f.names[:0], nil, nil
+		s.nobj++
+		return nil, nil
+	case '}':
+		if !s.last.isObject() {
+			return nil, s.mismatch(pos)
+		}
+		if s.last.needValue() {
+			return nil, s.fail("missing value after object name", pos, +1)
+		}
+		s.pop(pos)
+		s.nobj--
+		return nil, nil
+	case '[':
+		return nil, s.push(pos, 0)
+	case ']':
+		if s.last.isObject() || len(s.stack) == 0 {
+			return nil, s.mismatch(pos)
+		}
+		s.pop(pos)
+		return nil, nil
+	}
+	return nil, s.fail(invalidCharacter(s.buf[pos:], "at start of value"), pos, +1)
+}
+
+func (s *scanner) push(pos int, typ entry) *synErr {
+	switch {
+	case s.last.needName():
+		return s.fail("object member name must be a string", pos, +1)
+	case len(s.stack) == maxDepth:
+		return s.fail("exceeded max depth", pos, +1)
+	}
+	s.last++
+	s.stack = append(s.stack, s.last)
+	s.last = typ
+	s.prevEnd = pos + 1
+	return nil
+}
+
+func (s *scanner) pop(pos int) {
+	s.last = s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	s.prevEnd = pos + 1
+}
+
+// mismatch is the failure of a '}' or ']' that closes nothing open.
+func (s *scanner) mismatch(pos int) *synErr {
+	where := "at start of value"
+	if len(s.stack) > 0 && s.last.length() > 0 {
+		if s.last.isObject() {
+			where = "after object value (expecting ',' or '}')"
+		} else {
+			where = "after array element (expecting ',' or ']')"
+		}
+	}
+	return s.fail(invalidCharacter(s.buf[pos:], where), pos, +1)
+}
+
+func (s *scanner) literal(pos int, lit string) *synErr {
+	b := s.buf[pos:]
+	for i := 0; i < len(b) && i < len(lit); i++ {
+		if b[i] != lit[i] {
+			return s.fail(invalidCharacter(b[i:], "in literal "+lit+" (expecting "+strconv.QuoteRune(rune(lit[i]))+")"), pos+i, +1)
+		}
+	}
+	if len(b) < len(lit) {
+		return s.eofAt(len(s.buf), +1)
+	}
+	if s.last.needName() {
+		return s.fail("object member name must be a string", pos, +1)
+	}
+	s.last++
+	s.prevEnd = pos + len(lit)
+	return nil
+}
+
+// name reads a member name at pos, refusing one the object already has.
+func (s *scanner) name(pos int) ([]byte, *synErr) {
+	end, escaped, err := s.scanString(pos)
+	if err != nil {
+		return nil, err
+	}
+	name := s.buf[pos+1 : end-1]
+	if escaped { // rare: an allocation is fine
+		var b strings.Builder
+		writeUnescaped(&b, name)
+		name = []byte(b.String())
+	}
+	f := &s.objs[s.nobj-1]
+	if f.has(name) {
+		return nil, &synErr{msg: "duplicate object member name", offset: pos, dup: true,
+			ptr: s.pointer(+1) + "/" + escapePointer(string(name))}
+	}
+	f.last = name
+	s.last++
+	s.prevEnd = end
+	return name, nil
+}
+
+// has reports whether name is already in f, and adds it if not. Objects of
+// the contract have a handful of members, compared one by one; an object
+// with many (which the schema refuses, but only after the whole body is
+// read for I-JSON failures) gets a map.
+func (f *nameFrame) has(name []byte) bool {
+	const few = 32
+	if f.set == nil {
+		for _, n := range f.names {
+			if string(n) == string(name) {
+				return true
+			}
+		}
+		f.names = append(f.names, name)
+		if len(f.names) > few {
+			f.set = make(map[string]struct{}, 2*few)
+			for _, n := range f.names {
+				f.set[string(n)] = struct{}{}
+			}
+		}
+		return false
+	}
+	if _, ok := f.set[string(name)]; ok {
+		return true
+	}
+	f.set[string(name)] = struct{}{}
+	return false
+}
+
+// pointer is jsontext's stack pointer: where 0 names the last value read
+// (in an object, only once its name is read), where +1 the next one.
+func (s *scanner) pointer(where int) string {
+	var b []byte
+	depth := len(s.stack) + 1
+	obj := 0
+	for i := 1; i < depth; i++ {
+		e := s.last
+		if i < len(s.stack) {
+			e = s.stack[i]
+		}
+		delta := int64(-1) // the array item being read
+		if i == depth-1 {
+			switch {
+			case where == 0 && !e.needValue(), where > 0 && e.needName():
+				return string(b)
+			case where > 0 && !e.isObject():
+				delta = 0 // the item about to be read
+			}
+		}
+		if e.isObject() {
+			b = append(b, '/')
+			b = append(b, escapePointer(string(s.objs[obj].last))...)
+			obj++
+		} else {
+			b = strconv.AppendInt(append(b, '/'), e.length()+delta, 10)
+		}
+	}
+	return string(b)
+}
+
+// readString reads the string value at the peeked position and returns its
+// inside as written (valid while the body is) and whether it holds an
+// escape.
+func (s *scanner) readString() ([]byte, bool, *synErr) {
+	pos, _, err := s.take()
+	if err != nil {
+		return nil, false, err
+	}
+	end, escaped, err := s.scanString(pos)
+	if err != nil {
+		return nil, false, err
+	}
+	s.last++
+	s.prevEnd = end
+	return s.buf[pos+1 : end-1], escaped, nil
+}
+
+// readNumber reads the number value at the peeked position and returns its
+// literal, valid while the body is.
+func (s *scanner) readNumber() ([]byte, *synErr) {
+	pos, _, err := s.take()
+	if err != nil {
+		return nil, err
+	}
+	return s.readNumberAt(pos)
+}
+
+func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
+	n, err := s.scanNumber(pos)
+	if err != nil {
+		return nil, err
+	}
+	if s.last.needName() {
+		return nil, s.fail("object member name must be a string", pos, +1)
+	}
+	s.last++
+	s.prevEnd = pos + n
+	return s.buf[pos : pos+n], nil
+}
+
+// scanNumber returns the length of the number literal at pos, with
+// jsontext's failures: a missing digit is an invalid character where it
+// should be; a body that ends inside the literal ends at its start.
+func (s *scanner) scanNumber(pos int) (int, *synErr) {
+	b := s.buf[pos:]
+	n := 0
+	digit := func() *synErr {
+		switch {
+		case n >= len(b):
+			return s.eofAt(pos, +1)
+		case '0' <= b[n] && b[n] <= '9':
+			n++
+			return nil
+		}
+		return s.fail(invalidCharacter(b[n:], "in number (expecting digit)"), pos+n, +1)
+	}
+	digits := func() {
+		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
+			n++
+		}
+	}
+	if b[0] == '-' {
+		n++
+	}
+	if n < len(b) && b[n] == '0' {
+		n++
+	} else {
+		if err := digit(); err != nil {
+			return 0, err
+		}
+		digits()
+	}
+	if n < len(b) && b[n] == '.' {
+		n++
+		if err := digit(); err != nil {
+			return 0, err
+		}
+		digits()
+	}
+	if n < len(b) && (b[n] == 'e' || b[n] == 'E') {
+		n++
+		if n < len(b) && (b[n] == '-' || b[n] == '+') {
+			n++
+		}
+		if err := digit(); err != nil {
+			return 0, err
+		}
+		digits()
+	}
+	return n, nil
+}
+
+// scanString validates the string at pos (s.buf[pos] is '"') and returns
+// the offset just after its closing quote and whether it holds an escape.
+// Failures are jsontext's: the first invalid byte, escape or control
+// character; a body that ends inside the string, at the start of a cut
+// escape or sequence.
+//
+// Cost: linear, eight bytes per step over ASCII text (see plainRun).
+func (s *scanner) scanString(pos int) (end int, escaped bool, err *synErr) {
+	b := s.buf
+	i := pos + 1
+	for {
+		i = plainRun(b, i)
+		if i >= len(b) {
+			return 0, false, s.eofAt(len(b), +1)
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, nil
+		case c == '\\':
+			escaped = true
+			n, err := s.escape(i)
+			if err != nil {
+				return 0, false, err
+			}
+			i += n
+		case c < ' ':
+			return 0, false, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
+		case !utf8.FullRune(b[i:]):
+			return 0, false, s.eofAt(i, +1)
+		default:
+			return 0, false, s.fail("invalid UTF-8", i, +1)
+		}
+	}
+}
+
+// escape validates the escape sequence at s.buf[i] ('\\') and returns its
+// length: 2, 6, or 12 for a surrogate pair.
+func (s *scanner) escape(i int) (int, *synErr) {
+	b := s.buf
+	if len(b) < i+2 {
+		return 0, s.eofAt(i, +1)
+	}
+	switch b[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, nil
+	case 'u':
+	default:
+		return 0, s.fail(invalidEscape(b[i:i+2]), i, +1)
+	}
+	if len(b) < i+6 {
+		if escapePrefix(b[i:], false) {
+			return 0, s.eofAt(i, +1)
+		}
+		return 0, s.fail(invalidEscape(b[i:]), i, +1)
+	}
+	v1, ok := hex4(b[i+2 : i+6])
+	if !ok {
+		return 0, s.fail(invalidEscape(b[i:i+6]), i, +1)
+	}
+	if !utf16.IsSurrogate(rune(v1)) {
+		return 6, nil
+	}
+	j := i + 6
+	if len(b) < j+6 {
+		if escapePrefix(b[j:], true) {
+			return 0, s.eofAt(i, +1)
+		}
+		return 0, s.fail(invalidEscape(b[i:]), i, +1)
+	}
+	if v2, ok := hex4(b[j+2 : j+6]); b[j] != '\\' || b[j+1] != 'u' || !ok ||
+		utf16.DecodeRune(rune(v1), rune(v2)) == utf8.RuneError {
+		return 0, s.fail(invalidEscape(b[i:j+6]), i, +1)
+	}
+	return 12, nil
+}
+
+// escapePrefix reports whether b may be the start of a \uXXXX escape cut by
+// the end of the body (for the low half of a pair, \uDC00–\uDFFF).
+func escapePrefix(b []byte, low bool) bool {
+	for i, c := range b {
+		switch {
+		case i == 0 && c != '\\', i == 1 && c != 'u':
+			return false
+		case i == 2 && low && c != 'd' && c != 'D':
+			return false
+		case i == 3 && low && !('c' <= c && c <= 'f') && !('C' <= c && c <= 'F'):
+			return false
+		case i >= 2 && i < 6 && hexVal[c] < 0:
+			return false
+		}
+	}
+	return true
+}
+
+var hexVal = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = int8(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = int8(c - 'a' + 10)
+		t[c-'a'+'A'] = int8(c - 'a' + 10)
+	}
+	return t
+}()
+
+func hex4(b []byte) (uint16, bool) {
+	a, c, d, e := hexVal[b[0]], hexVal[b[1]], hexVal[b[2]], hexVal[b[3]]
+	if a|c|d|e < 0 {
+		return 0, false
+	}
+	return uint16(a)<<12 | uint16(c)<<8 | uint16(d)<<4 | uint16(e), true
+}
+
+// plainRun returns the end of the run from b[i] of what a JSON string holds
+// as it is: ASCII other than '"', '\\' and control characters, and
+// well-formed multi-byte UTF-8. It stops at the first byte that needs a
+// closer look, so b[i:end] can be copied without another check.
+//
+// Cost: eight ASCII bytes per step; one step per multi-byte code point.
+func plainRun(b []byte, i int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for {
+		for i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			// A byte's top bit is set here if it is not ASCII, is below
+			// 0x20, or is '"' or '\\' (borrows only reach bytes above one
+			// of those, which is already a stop).
+			if (w|(w-0x20*lo)|((w^'"'*lo)-lo)|((w^'\\'*lo)-lo))&hi != 0 {
+				break
+			}
+			i += 8
+		}
+		for i < len(b) {
+			c := b[i]
+			if c < utf8.RuneSelf {
+				if c < ' ' || c == '"' || c == '\\' {
+					return i
+				}
+				i++
+				break // back to eight at a time
+			}
+			n := runeLen(b[i:])
+			if n == 0 {
+				return i
+			}
+			i += n
+		}
+		if i >= len(b) {
+			return i
+		}
+	}
+}
+
+// runeLen is the length of the well-formed multi-byte UTF-8 sequence b
+// starts with, or 0 if it is not one (or is cut short).
+func runeLen(b []byte) int {
+	x := first[b[0]]
+	n := int(x & 7)
+	if n < 2 || len(b) < n {
+		return 0
+	}
+	r := acceptRanges[x>>4]
+	if c := b[1]; c < r.lo || r.hi < c {
+		return 0
+	}
+	if n > 2 {
+		if c := b[2]; c < 0x80 || 0xBF < c {
+			return 0
+		}
+		if n > 3 {
+			if c := b[3]; c < 0x80 || 0xBF < c {
+				return 0
+			}
+		}
+	}
+	return n
+}
+
+// first and acceptRanges are unicode/utf8's tables: for a lead byte, the
+// sequence length (low bits) and which range its second byte must be in
+// (high bits); 1 for ASCII and for bytes that cannot start a sequence.
+var first = func() (t [256]uint8) {
+	for i := range t {
+		switch {
+		case i < 0x80:
+			t[i] = 1
+		case i < 0xC2, i > 0xF4:
+			t[i] = 1 // continuation, overlong lead or beyond U+10FFFF: invalid
+		case i < 0xE0:
+			t[i] = 0x02
+		case i == 0xE0:
+			t[i] = 0x13
+		case i == 0xED:
+			t[i] = 0x23
+		case i < 0xF0:
+			t[i] = 0x03
+		case i == 0xF0:
+			t[i] = 0x34
+		case i < 0xF4:
+			t[i] = 0x04
+		default: // 0xF4
+			t[i] = 0x44
+		}
+	}
+	return t
+}()
+
+var acceptRanges = [5]struct{ lo, hi uint8 }{
+	{0x80, 0xBF},
+	{0xA0, 0xBF}, // after E0: no overlong three-byte form
+	{0x80, 0x9F}, // after ED: no surrogate
+	{0x90, 0xBF}, // after F0: no overlong four-byte form
+	{0x80, 0x8F}, // after F4: nothing beyond U+10FFFF
+}
+
+// writeUnescaped writes the decoded form of raw, the inside of a string
+// that scanString found valid.
+func writeUnescaped(b *strings.Builder, raw []byte) {
+	for {
+		i := bytes.IndexByte(raw, '\\')
+		if i < 0 {
+			b.Write(raw)
+			return
+		}
+		b.Write(raw[:i])
+		raw = raw[i:]
+		switch c := raw[1]; c {
+		case 'u':
+			r, n := rune(must4(raw[2:6])), 6
+			if utf16.IsSurrogate(r) {
+				r, n = utf16.DecodeRune(r, rune(must4(raw[8:12]))), 12
+			}
+			b.WriteRune(r)
+			raw = raw[n:]
+			continue
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		default: // '"', '\\', '/'
+			b.WriteByte(c)
+		}
+		raw = raw[2:]
+	}
+}
+
+func must4(b []byte) uint16 { v, _ := hex4(b); return v }
+
+// unescapedLen is the length of raw (as for writeUnescaped) once decoded.
+func unescapedLen(raw []byte) int {
+	n := 0
+	for {
+		i := bytes.IndexByte(raw, '\\')
+		if i < 0 {
+			return n + len(raw)
+		}
+		n += i
+		raw = raw[i:]
+		switch {
+		case raw[1] != 'u':
+			n++
+			raw = raw[2:]
+		case utf16.IsSurrogate(rune(must4(raw[2:6]))):
+			n += 4
+			raw = raw[12:]
+		default:
+			n += utf8.RuneLen(rune(must4(raw[2:6])))
+			raw = raw[6:]
+		}
+	}
+}
+
+// strStore holds the strings of one Request, each written once, straight
+// from the body: a string of more than ownBytes gets an allocation of its
+// own, exactly its size; shorter ones share chunks. Memory is not cleared
+// before it is written (strings.Builder grows without zeroing).
+type strStore struct {
+	chunk strings.Builder
+}
+
+const (
+	ownBytes   = 512
+	chunkBytes = 16 << 10
+)
+
+// keep stores the inside of a string scanString found valid, decoded.
+// bound is an upper limit on the bytes that all strings from this one on
+// can need (the rest of the body), so that no chunk is bigger than what
+// can be used.
+func (st *strStore) keep(raw []byte, escaped bool, bound int) string {
+	n := len(raw)
+	if escaped {
+		n = unescapedLen(raw)
+	}
+	if n == 0 {
+		return ""
+	}
+	b := &st.chunk
+	var own strings.Builder
+	if n > ownBytes {
+		own.Grow(n)
+		b = &own
+	} else if b.Cap()-b.Len() < n {
+		st.chunk = strings.Builder{}
+		b.Grow(min(chunkBytes, max(bound, n)))
+	}
+	start := b.Len()
+	if escaped {
+		writeUnescaped(b, raw)
+	} else {
+		b.Write(raw)
+	}
+	return b.String()[start:]
+}
+
+// invalidCharacter, invalidEscape and quoteWhat give jsontext's (its
+// internal jsonwire's) words for an invalid character, escape or surrogate
+// pair; what follows is the raw text at fault.
+func invalidCharacter(b []byte, where string) string {
+	_, n := utf8.DecodeRune(b)
+	return invalidText("character", b[:n], where)
+}
+
+func invalidEscape(what []byte) string {
+	if len(what) > 6 {
+		return invalidText("surrogate pair", what, "in string")
+	}
+	return invalidText("escape sequence", what, "in string")
+}
+
+func invalidText(label string, what []byte, where string) string {
+	var q string
+	switch {
+	case utf8.RuneCount(what) == 1:
+		q = quoteRune(what)
+	case bytes.ContainsFunc(what, func(r rune) bool {
+		return r == '`' || r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r)
+	}):
+		q = strconv.Quote(string(what))
+	default:
+		q = "`" + string(what) + "`"
+	}
+	return strings.TrimSuffix("invalid "+label+" "+q+" "+where, " ")
+}
+
+func quoteRune(b []byte) string {
+	r, n := utf8.DecodeRune(b)
+	if r == utf8.RuneError && n == 1 {
+		return `'\x` + strconv.FormatUint(uint64(b[0]), 16) + `'`
+	}
+	return strconv.QuoteRune(r)
+}
