@@ -192,6 +192,9 @@ func (d *decoder) body() (*Request, *fault) {
 				l := loc{arr: "sources", item: i}
 				s, f := d.source(l)
 				if f == nil {
+					if req.Sources == nil {
+						req.Sources = make([]Source, 0, d.room(MaxSources, minSourceBytes))
+					}
 					req.Sources = append(req.Sources, s)
 					d.sourceRules(i, l, req)
 				}
@@ -202,6 +205,9 @@ func (d *decoder) body() (*Request, *fault) {
 			return d.array(loc{arr: "citations", item: -1}, LimitCitations, MaxCitations, func(i int) *fault {
 				c, f := d.citation(loc{arr: "citations", item: i})
 				if f == nil {
+					if req.Citations == nil {
+						req.Citations = make([]Citation, 0, d.room(MaxCitations, minCitationBytes))
+					}
 					req.Citations = append(req.Citations, c)
 				}
 				return f
@@ -219,6 +225,21 @@ func (d *decoder) body() (*Request, *fault) {
 		return nil, d.fail("", "body: required member \"citations\" is missing")
 	}
 	return req, nil
+}
+
+// The fewest bytes a valid source or citation takes in a body, as in
+// {"source_id":"a","version":"a","text":""}: the rest of the body bounds how
+// many more can come.
+const (
+	minSourceBytes   = len(`{"source_id":"a","version":"a","text":""}`)
+	minCitationBytes = len(`{"citation_id":"a","source_id":"a","version":"a","selector":{"type":"TextQuoteSelector","exact":"a"}}`)
+)
+
+// room is the capacity to give a slice of items of at least size bytes
+// each, the first just read: as many as the rest of the body can hold, at
+// most max (more would break a limit and are let grow).
+func (d *decoder) room(max, size int) int {
+	return min(max, 1+(len(d.s.buf)-d.s.prevEnd)/size)
 }
 
 // sourceRules checks that source i's (source_id, version) pair is new.
@@ -320,33 +341,33 @@ func (d *decoder) peekError() *fault {
 // rawString reads a string member value: its inside as written, whether it
 // has escapes, and the input offset before it. minLen is the schema's
 // minLength (0 or 1): a non-empty string has at least one code point.
-func (d *decoder) rawString(l loc, name string, minLen int) ([]byte, bool, int64, *fault) {
-	at := d.s.inputOffset()
+func (d *decoder) rawString(l loc, name string, minLen int) (raw []byte, escaped bool, n int, at int64, f *fault) {
+	at = d.s.inputOffset()
 	if k := d.s.peekKind(); k != '"' {
 		if k == 0 {
-			return nil, false, at, d.peekError()
+			return nil, false, 0, at, d.peekError()
 		}
 		p := l.member(name)
-		return nil, false, at, d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
+		return nil, false, 0, at, d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
 	}
-	raw, escaped, err := d.s.readString()
+	raw, escaped, n, err := d.s.readString()
 	if err != nil {
-		return nil, false, at, d.syn(err)
+		return nil, false, 0, at, d.syn(err)
 	}
-	if len(raw) < minLen { // an escape decodes to at least one byte
+	if n < minLen {
 		p := l.member(name)
-		return nil, false, at, d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
+		return nil, false, 0, at, d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
 	}
-	return raw, escaped, at, nil
+	return raw, escaped, n, at, nil
 }
 
 // str reads a string member value and keeps it.
 func (d *decoder) str(l loc, name string, minLen int) (string, int64, *fault) {
-	raw, escaped, at, f := d.rawString(l, name, minLen)
+	raw, escaped, n, at, f := d.rawString(l, name, minLen)
 	if f != nil {
 		return "", at, f
 	}
-	return d.st.keep(raw, escaped, len(d.s.buf)-int(at)), at, nil
+	return d.st.keep(raw, escaped, n, len(d.s.buf)-int(at)), at, nil
 }
 
 // label reads a source_id, version or citation_id: non-empty, and noted
@@ -485,7 +506,7 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 		d.noteRule(invalidf(path+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", path[1:]))
 	}
 	if d.citeIDs == nil {
-		d.citeIDs = make(map[string]int)
+		d.citeIDs = make(map[string]int, d.room(MaxCitations, minCitationBytes))
 	}
 	if j, dup := d.citeIDs[c.CitationID]; dup {
 		path := l.path()
@@ -510,8 +531,9 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 		case "type":
 			var raw []byte
 			var escaped bool
-			raw, escaped, _, f = d.rawString(l, "type", 0)
-			typ = selectorTypeName(raw, escaped)
+			var n int
+			raw, escaped, n, _, f = d.rawString(l, "type", 0)
+			typ = selectorTypeName(raw, escaped, n)
 			seen.typ = true
 		case "start":
 			s.Start, f = d.integer(l, "start")
@@ -583,12 +605,12 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 
 // selectorTypeName is a selector's type as written, decoded: one of the
 // two type names without allocating, anything else as a new string.
-func selectorTypeName(raw []byte, escaped bool) string {
+func selectorTypeName(raw []byte, escaped bool, n int) string {
 	switch {
 	case escaped:
-		var b strings.Builder
-		writeUnescaped(&b, raw)
-		return b.String()
+		b := make([]byte, n)
+		unescapeInto(b, raw)
+		return string(b)
 	case string(raw) == "TextPositionSelector":
 		return "TextPositionSelector"
 	case string(raw) == "TextQuoteSelector":

@@ -3,11 +3,13 @@ package citecheck
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // scanner reads one JSON text held whole in memory, token by token, with the
@@ -215,7 +217,7 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 		if s.last.needName() {
 			return s.name(pos)
 		}
-		end, _, err := s.scanString(pos)
+		end, _, _, err := s.scanString(pos)
 		if err != nil {
 			return nil, err
 		}
@@ -311,15 +313,15 @@ func (s *scanner) literal(pos int, lit string) *synErr {
 
 // name reads a member name at pos, refusing one the object already has.
 func (s *scanner) name(pos int) ([]byte, *synErr) {
-	end, escaped, err := s.scanString(pos)
+	end, escaped, n, err := s.scanString(pos)
 	if err != nil {
 		return nil, err
 	}
 	name := s.buf[pos+1 : end-1]
 	if escaped { // rare: an allocation is fine
-		var b strings.Builder
-		writeUnescaped(&b, name)
-		name = []byte(b.String())
+		b := make([]byte, n)
+		unescapeInto(b, name)
+		name = b
 	}
 	f := &s.objs[s.nobj-1]
 	if f.has(name) {
@@ -392,20 +394,20 @@ func (s *scanner) pointer(where int) string {
 }
 
 // readString reads the string value at the peeked position and returns its
-// inside as written (valid while the body is) and whether it holds an
-// escape.
-func (s *scanner) readString() ([]byte, bool, *synErr) {
+// inside as written (valid while the body is), whether it holds an escape,
+// and its length decoded.
+func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	pos, _, err := s.take()
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
-	end, escaped, err := s.scanString(pos)
+	end, escaped, n, err := s.scanString(pos)
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	s.last++
 	s.prevEnd = end
-	return s.buf[pos+1 : end-1], escaped, nil
+	return s.buf[pos+1 : end-1], escaped, n, nil
 }
 
 // readNumber reads the number value at the peeked position and returns its
@@ -484,79 +486,94 @@ func (s *scanner) scanNumber(pos int) (int, *synErr) {
 }
 
 // scanString validates the string at pos (s.buf[pos] is '"') and returns
-// the offset just after its closing quote and whether it holds an escape.
-// Failures are jsontext's: the first invalid byte, escape or control
-// character; a body that ends inside the string, at the start of a cut
-// escape or sequence.
+// the offset just after its closing quote, whether it holds an escape, and
+// its length in bytes once decoded. Failures are jsontext's: the first
+// invalid byte, escape or control character; a body that ends inside the
+// string, at the start of a cut escape or sequence.
 //
-// Cost: linear, eight bytes per step over ASCII text (see plainRun).
-func (s *scanner) scanString(pos int) (end int, escaped bool, err *synErr) {
+// Cost: linear; eight bytes per step over ASCII, one code point per step
+// over other text, one escape per step (see plainRun).
+func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
 	b := s.buf
 	i := pos + 1
 	for {
-		i = plainRun(b, i)
+		if i < len(b) && b[i] != '\\' { // escapes often come in runs
+			j := plainRun(b, i)
+			n += j - i
+			i = j
+		}
 		if i >= len(b) {
-			return 0, false, s.eofAt(len(b), +1)
+			return 0, false, 0, s.eofAt(len(b), +1)
 		}
 		switch c := b[i]; {
 		case c == '"':
-			return i + 1, escaped, nil
+			return i + 1, escaped, n, nil
 		case c == '\\':
 			escaped = true
-			n, err := s.escape(i)
-			if err != nil {
-				return 0, false, err
+			// The most common escape, a \uXXXX of the BMP, without a call.
+			if i+6 <= len(b) && b[i+1] == 'u' {
+				if v, ok := hex4(b[i+2 : i+6]); ok && !utf16.IsSurrogate(rune(v)) {
+					i += 6
+					n += utf8Len(v)
+					continue
+				}
 			}
-			i += n
+			m, k, err := s.escape(i)
+			if err != nil {
+				return 0, false, 0, err
+			}
+			i += m
+			n += k
 		case c < ' ':
-			return 0, false, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
+			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
 		case !utf8.FullRune(b[i:]):
-			return 0, false, s.eofAt(i, +1)
+			return 0, false, 0, s.eofAt(i, +1)
 		default:
-			return 0, false, s.fail("invalid UTF-8", i, +1)
+			return 0, false, 0, s.fail("invalid UTF-8", i, +1)
 		}
 	}
 }
 
 // escape validates the escape sequence at s.buf[i] ('\\') and returns its
-// length: 2, 6, or 12 for a surrogate pair.
-func (s *scanner) escape(i int) (int, *synErr) {
+// length (2, 6, or 12 for a surrogate pair) and that of what it stands for
+// in UTF-8.
+func (s *scanner) escape(i int) (int, int, *synErr) {
 	b := s.buf
 	if len(b) < i+2 {
-		return 0, s.eofAt(i, +1)
+		return 0, 0, s.eofAt(i, +1)
 	}
 	switch b[i+1] {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, nil
+		return 2, 1, nil
 	case 'u':
 	default:
-		return 0, s.fail(invalidEscape(b[i:i+2]), i, +1)
+		return 0, 0, s.fail(invalidEscape(b[i:i+2]), i, +1)
 	}
 	if len(b) < i+6 {
 		if escapePrefix(b[i:], false) {
-			return 0, s.eofAt(i, +1)
+			return 0, 0, s.eofAt(i, +1)
 		}
-		return 0, s.fail(invalidEscape(b[i:]), i, +1)
+		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
 	}
 	v1, ok := hex4(b[i+2 : i+6])
-	if !ok {
-		return 0, s.fail(invalidEscape(b[i:i+6]), i, +1)
-	}
-	if !utf16.IsSurrogate(rune(v1)) {
-		return 6, nil
+	switch {
+	case !ok:
+		return 0, 0, s.fail(invalidEscape(b[i:i+6]), i, +1)
+	case !utf16.IsSurrogate(rune(v1)):
+		return 6, utf8Len(v1), nil
 	}
 	j := i + 6
 	if len(b) < j+6 {
 		if escapePrefix(b[j:], true) {
-			return 0, s.eofAt(i, +1)
+			return 0, 0, s.eofAt(i, +1)
 		}
-		return 0, s.fail(invalidEscape(b[i:]), i, +1)
+		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
 	}
 	if v2, ok := hex4(b[j+2 : j+6]); b[j] != '\\' || b[j+1] != 'u' || !ok ||
 		utf16.DecodeRune(rune(v1), rune(v2)) == utf8.RuneError {
-		return 0, s.fail(invalidEscape(b[i:j+6]), i, +1)
+		return 0, 0, s.fail(invalidEscape(b[i:j+6]), i, +1)
 	}
-	return 12, nil
+	return 12, 4, nil
 }
 
 // escapePrefix reports whether b may be the start of a \uXXXX escape cut by
@@ -602,174 +619,246 @@ func hex4(b []byte) (uint16, bool) {
 // plainRun returns the end of the run from b[i] of what a JSON string holds
 // as it is: ASCII other than '"', '\\' and control characters, and
 // well-formed multi-byte UTF-8. It stops at the first byte that needs a
-// closer look, so b[i:end] can be copied without another check.
+// closer look (the start of whatever is not such a code point), so
+// b[i:end] can be copied without another check.
 //
-// Cost: eight ASCII bytes per step; one step per multi-byte code point.
+// Cost: linear; eight ASCII bytes per step, and other text through a
+// shift-based DFA whose only dependency from byte to byte is one shift.
 func plainRun(b []byte, i int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	for {
 		for i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			// A byte's top bit is set here if it is not ASCII, is below
-			// 0x20, or is '"' or '\\' (borrows only reach bytes above one
-			// of those, which is already a stop).
-			if (w|(w-0x20*lo)|((w^'"'*lo)-lo)|((w^'\\'*lo)-lo))&hi != 0 {
-				break
+			t := notPlainASCII(binary.LittleEndian.Uint64(b[i:]))
+			if t == 0 {
+				i += 8
+				continue
 			}
-			i += 8
-		}
-		for i < len(b) {
-			c := b[i]
-			if c < utf8.RuneSelf {
-				if c < ' ' || c == '"' || c == '\\' {
-					return i
-				}
-				i++
-				break // back to eight at a time
-			}
-			n := runeLen(b[i:])
-			if n == 0 {
+			i += bits.TrailingZeros64(t) >> 3 // the first byte that is not plain ASCII
+			if b[i] < utf8.RuneSelf {
 				return i
 			}
-			i += n
+			break
 		}
-		if i >= len(b) {
-			return i
-		}
-	}
-}
-
-// runeLen is the length of the well-formed multi-byte UTF-8 sequence b
-// starts with, or 0 if it is not one (or is cut short).
-func runeLen(b []byte) int {
-	x := first[b[0]]
-	n := int(x & 7)
-	if n < 2 || len(b) < n {
-		return 0
-	}
-	r := acceptRanges[x>>4]
-	if c := b[1]; c < r.lo || r.hi < c {
-		return 0
-	}
-	if n > 2 {
-		if c := b[2]; c < 0x80 || 0xBF < c {
-			return 0
-		}
-		if n > 3 {
-			if c := b[3]; c < 0x80 || 0xBF < c {
-				return 0
+		// 16 bytes at a time through the DFA; only its state after the
+		// 16th is looked at, since a failure is final (utfError is a
+		// sink). i is a code point boundary up to which all is plain.
+		st := uint64(utfAccept)
+		j := i
+		for j+16 <= len(b) {
+			c := b[j : j+16 : j+16]
+			st = utfDFA[c[0]] >> (st & 63)
+			st = utfDFA[c[1]] >> (st & 63)
+			st = utfDFA[c[2]] >> (st & 63)
+			st = utfDFA[c[3]] >> (st & 63)
+			st = utfDFA[c[4]] >> (st & 63)
+			st = utfDFA[c[5]] >> (st & 63)
+			st = utfDFA[c[6]] >> (st & 63)
+			st = utfDFA[c[7]] >> (st & 63)
+			st = utfDFA[c[8]] >> (st & 63)
+			st = utfDFA[c[9]] >> (st & 63)
+			st = utfDFA[c[10]] >> (st & 63)
+			st = utfDFA[c[11]] >> (st & 63)
+			st = utfDFA[c[12]] >> (st & 63)
+			st = utfDFA[c[13]] >> (st & 63)
+			st = utfDFA[c[14]] >> (st & 63)
+			st = utfDFA[c[15]] >> (st & 63)
+			if st&63 == utfError {
+				return plainTail(b, i)
+			}
+			j += 16
+			i = j
+			if st&63 != utfAccept {
+				// Inside a code point: it starts at most 3 bytes back, at
+				// the last byte that is not a continuation byte.
+				for i--; b[i]&0xC0 == 0x80; i-- {
+				}
+			}
+			if st&63 == utfAccept && j+8 <= len(b) && notPlainASCII(binary.LittleEndian.Uint64(b[j:])) == 0 {
+				break // back to eight ASCII bytes at a time
 			}
 		}
+		if j+16 > len(b) {
+			return plainTail(b, i)
+		}
 	}
-	return n
 }
 
-// first and acceptRanges are unicode/utf8's tables: for a lead byte, the
-// sequence length (low bits) and which range its second byte must be in
-// (high bits); 1 for ASCII and for bytes that cannot start a sequence.
-var first = func() (t [256]uint8) {
-	for i := range t {
-		switch {
-		case i < 0x80:
-			t[i] = 1
-		case i < 0xC2, i > 0xF4:
-			t[i] = 1 // continuation, overlong lead or beyond U+10FFFF: invalid
-		case i < 0xE0:
-			t[i] = 0x02
-		case i == 0xE0:
-			t[i] = 0x13
-		case i == 0xED:
-			t[i] = 0x23
-		case i < 0xF0:
-			t[i] = 0x03
-		case i == 0xF0:
-			t[i] = 0x34
-		case i < 0xF4:
-			t[i] = 0x04
-		default: // 0xF4
-			t[i] = 0x44
+// notPlainASCII has the top bit set of each of the eight bytes of w (from
+// the lowest address up) that is not ASCII, is below 0x20, or is '"' or
+// '\\'; a borrow may set it in the bytes above one of those too, never
+// below, so the lowest bit set marks the first such byte.
+func notPlainASCII(w uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	return (w | (w - 0x20*lo) | ((w ^ '"'*lo) - lo) | ((w ^ '\\'*lo) - lo)) & hi
+}
+
+// plainTail is plainRun one byte at a time from the boundary i: the DFA,
+// remembering the last boundary it passed.
+func plainTail(b []byte, i int) int {
+	st, last := uint64(utfAccept), i
+	for j := i; j < len(b); j++ {
+		st = utfDFA[b[j]] >> (st & 63)
+		switch st & 63 {
+		case utfAccept:
+			last = j + 1
+		case utfError:
+			return last
+		}
+	}
+	return last
+}
+
+// The UTF-8 DFA's states, as bit offsets into its table's words: between
+// code points (accept), failed (error: a byte that is not plain, or
+// ill-formed UTF-8), or inside a code point, needing so many more
+// continuation bytes, the next one perhaps from a narrower range.
+const (
+	utfAccept = 6 * iota
+	utfError
+	utfNeed1        // 80–BF
+	utfNeed2        // 80–BF, then 1
+	utfNeed2AfterE0 // A0–BF: no overlong form
+	utfNeed2AfterED // 80–9F: no surrogate
+	utfNeed3        // 80–BF, then 2
+	utfNeed3AfterF0 // 90–BF: no overlong form
+	utfNeed3AfterF4 // 80–8F: nothing beyond U+10FFFF
+)
+
+// utfDFA[c] holds, at the bit offset of each state, the state that byte c
+// leads to from it.
+var utfDFA = func() (t [256]uint64) {
+	in := func(c, lo, hi int) bool { return lo <= c && c <= hi }
+	next := func(from, c int) int {
+		switch from {
+		case utfAccept:
+			switch {
+			case c < 0x80 && c >= ' ' && c != '"' && c != '\\':
+				return utfAccept
+			case in(c, 0xC2, 0xDF):
+				return utfNeed1
+			case c == 0xE0:
+				return utfNeed2AfterE0
+			case c == 0xED:
+				return utfNeed2AfterED
+			case in(c, 0xE1, 0xEF):
+				return utfNeed2
+			case c == 0xF0:
+				return utfNeed3AfterF0
+			case in(c, 0xF1, 0xF3):
+				return utfNeed3
+			case c == 0xF4:
+				return utfNeed3AfterF4
+			}
+		case utfNeed1:
+			if in(c, 0x80, 0xBF) {
+				return utfAccept
+			}
+		case utfNeed2:
+			if in(c, 0x80, 0xBF) {
+				return utfNeed1
+			}
+		case utfNeed2AfterE0:
+			if in(c, 0xA0, 0xBF) {
+				return utfNeed1
+			}
+		case utfNeed2AfterED:
+			if in(c, 0x80, 0x9F) {
+				return utfNeed1
+			}
+		case utfNeed3:
+			if in(c, 0x80, 0xBF) {
+				return utfNeed2
+			}
+		case utfNeed3AfterF0:
+			if in(c, 0x90, 0xBF) {
+				return utfNeed2
+			}
+		case utfNeed3AfterF4:
+			if in(c, 0x80, 0x8F) {
+				return utfNeed2
+			}
+		}
+		return utfError
+	}
+	for c := range t {
+		for from := utfAccept; from <= utfNeed3AfterF4; from += 6 {
+			t[c] |= uint64(next(from, c)) << from
 		}
 	}
 	return t
 }()
 
-var acceptRanges = [5]struct{ lo, hi uint8 }{
-	{0x80, 0xBF},
-	{0xA0, 0xBF}, // after E0: no overlong three-byte form
-	{0x80, 0x9F}, // after ED: no surrogate
-	{0x90, 0xBF}, // after F0: no overlong four-byte form
-	{0x80, 0x8F}, // after F4: nothing beyond U+10FFFF
-}
-
-// writeUnescaped writes the decoded form of raw, the inside of a string
-// that scanString found valid.
-func writeUnescaped(b *strings.Builder, raw []byte) {
-	for {
-		i := bytes.IndexByte(raw, '\\')
-		if i < 0 {
-			b.Write(raw)
-			return
+// unescapeInto writes into dst, exactly as long as the result, the decoded
+// form of raw: the inside of a string that scanString found valid.
+func unescapeInto(dst, raw []byte) {
+	n := 0
+	for len(raw) > 0 {
+		if raw[0] != '\\' {
+			i := bytes.IndexByte(raw, '\\')
+			if i < 0 {
+				i = len(raw)
+			}
+			n += copy(dst[n:], raw[:i])
+			raw = raw[i:]
+			continue
 		}
-		b.Write(raw[:i])
-		raw = raw[i:]
 		switch c := raw[1]; c {
 		case 'u':
-			r, n := rune(must4(raw[2:6])), 6
-			if utf16.IsSurrogate(r) {
-				r, n = utf16.DecodeRune(r, rune(must4(raw[8:12]))), 12
+			v := must4(raw[2:6])
+			switch {
+			case v < 0x80:
+				dst[n] = byte(v)
+				n++
+			case v < 0x800:
+				_ = dst[n+1]
+				dst[n], dst[n+1] = 0xC0|byte(v>>6), 0x80|byte(v)&0x3F
+				n += 2
+			case !utf16.IsSurrogate(rune(v)):
+				_ = dst[n+2]
+				dst[n], dst[n+1], dst[n+2] = 0xE0|byte(v>>12), 0x80|byte(v>>6)&0x3F, 0x80|byte(v)&0x3F
+				n += 3
+			default:
+				n += utf8.EncodeRune(dst[n:], utf16.DecodeRune(rune(v), rune(must4(raw[8:12]))))
+				raw = raw[6:]
 			}
-			b.WriteRune(r)
-			raw = raw[n:]
+			raw = raw[6:]
 			continue
 		case 'b':
-			b.WriteByte('\b')
+			dst[n] = '\b'
 		case 'f':
-			b.WriteByte('\f')
+			dst[n] = '\f'
 		case 'n':
-			b.WriteByte('\n')
+			dst[n] = '\n'
 		case 'r':
-			b.WriteByte('\r')
+			dst[n] = '\r'
 		case 't':
-			b.WriteByte('\t')
+			dst[n] = '\t'
 		default: // '"', '\\', '/'
-			b.WriteByte(c)
+			dst[n] = c
 		}
+		n++
 		raw = raw[2:]
 	}
 }
 
 func must4(b []byte) uint16 { v, _ := hex4(b); return v }
 
-// unescapedLen is the length of raw (as for writeUnescaped) once decoded.
-func unescapedLen(raw []byte) int {
-	n := 0
-	for {
-		i := bytes.IndexByte(raw, '\\')
-		if i < 0 {
-			return n + len(raw)
-		}
-		n += i
-		raw = raw[i:]
-		switch {
-		case raw[1] != 'u':
-			n++
-			raw = raw[2:]
-		case utf16.IsSurrogate(rune(must4(raw[2:6]))):
-			n += 4
-			raw = raw[12:]
-		default:
-			n += utf8.RuneLen(rune(must4(raw[2:6])))
-			raw = raw[6:]
-		}
+// utf8Len is the UTF-8 length of a code point of the BMP that is not a
+// surrogate.
+func utf8Len(v uint16) int {
+	switch {
+	case v < 0x80:
+		return 1
+	case v < 0x800:
+		return 2
 	}
+	return 3
 }
 
 // strStore holds the strings of one Request, each written once, straight
 // from the body: a string of more than ownBytes gets an allocation of its
-// own, exactly its size; shorter ones share chunks. Memory is not cleared
-// before it is written (strings.Builder grows without zeroing).
+// own, exactly its size; shorter ones share chunks.
 type strStore struct {
-	chunk strings.Builder
+	free []byte // the rest of the current chunk
 }
 
 const (
@@ -777,34 +866,31 @@ const (
 	chunkBytes = 16 << 10
 )
 
-// keep stores the inside of a string scanString found valid, decoded.
-// bound is an upper limit on the bytes that all strings from this one on
-// can need (the rest of the body), so that no chunk is bigger than what
-// can be used.
-func (st *strStore) keep(raw []byte, escaped bool, bound int) string {
-	n := len(raw)
-	if escaped {
-		n = unescapedLen(raw)
-	}
+// keep stores raw, the inside of a string scanString found valid and n
+// bytes long decoded, as a string. bound is an upper limit on the bytes
+// that all strings from this one on can need (the rest of the body), so
+// that no chunk is bigger than what can be used.
+func (st *strStore) keep(raw []byte, escaped bool, n, bound int) string {
 	if n == 0 {
 		return ""
 	}
-	b := &st.chunk
-	var own strings.Builder
+	var b []byte
 	if n > ownBytes {
-		own.Grow(n)
-		b = &own
-	} else if b.Cap()-b.Len() < n {
-		st.chunk = strings.Builder{}
-		b.Grow(min(chunkBytes, max(bound, n)))
-	}
-	start := b.Len()
-	if escaped {
-		writeUnescaped(b, raw)
+		b = make([]byte, n)
 	} else {
-		b.Write(raw)
+		if len(st.free) < n {
+			st.free = make([]byte, min(chunkBytes, max(bound, n)))
+		}
+		b, st.free = st.free[:n:n], st.free[n:]
 	}
-	return b.String()[start:]
+	if escaped {
+		unescapeInto(b, raw)
+	} else {
+		copy(b, raw)
+	}
+	// b is written only here, before the string exists, and never again:
+	// the string is immutable as Go requires.
+	return unsafe.String(&b[0], n)
 }
 
 // invalidCharacter, invalidEscape and quoteWhat give jsontext's (its
