@@ -799,18 +799,23 @@ func kindName(k kind) string {
 }
 
 // utf16Len is the length of valid UTF-8 s in UTF-16 code units: one per code
-// point, two for those above U+FFFF, whose UTF-8 lead byte is 0xF0–0xF4 (the
-// only bytes with the top four bits set). Eight bytes at a time.
+// point (a byte that is not a continuation byte, 10xxxxxx), two for those
+// above U+FFFF, whose UTF-8 lead byte is 0xF0–0xF4 (the only bytes with the
+// top four bits set). One pass, eight bytes at a time.
 func utf16Len(s string) int {
 	b := bytesOf(s)
-	n := countLeads(b)
+	n := len(b)
 	for len(b) >= 8 {
 		w := binary.LittleEndian.Uint64(b)
-		n += bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & 0x8080808080808080)
+		n += bits.OnesCount64(w&(w<<1)&(w<<2)&(w<<3)&0x8080808080808080) -
+			bits.OnesCount64(w>>7&^(w>>6)&0x0101010101010101)
 		b = b[8:]
 	}
 	for _, c := range b {
-		if c >= 0xF0 {
+		switch {
+		case c&0xC0 == 0x80:
+			n--
+		case c >= 0xF0:
 			n++
 		}
 	}

@@ -27,17 +27,19 @@ import (
 // order and gets the same answers. FuzzDecodeAgainstReference holds the two
 // to it.
 //
-// Unlike jsontext it reads each string once to validate and measure it and
-// copies it once into the memory the Request keeps (see strStore): no string
-// is unescaped rune by rune into a temporary first.
+// Unlike jsontext, which validates a string and then unescapes it rune by
+// rune into a buffer of its own, it validates and measures each string in
+// one pass (plainRun: eight ASCII bytes or one multi-byte code point per
+// step) and then writes it once, decoded, into the memory the Request
+// keeps (strStore).
 type scanner struct {
 	buf []byte
 
-	prevEnd   int     // input offset just after the last token read
-	peeked    bool    // peekKind has looked ahead and cached what it found
-	peekPos   int     // where the peeked token starts
-	peekKind_ kind    // the peeked token's kind
-	peekErr   *synErr // or the failure found in its place
+	prevEnd    int     // input offset just after the last token read
+	peeked     bool    // peekKind has looked ahead and cached what it found
+	peekPos    int     // where the peeked token starts
+	peekedKind kind    // the peeked token's kind
+	peekErr    *synErr // or the failure found in its place
 
 	// The token state machine of jsontext: a virtual top-level array, then
 	// one entry per open object or array, counting the tokens (names and
@@ -176,10 +178,10 @@ func (s *scanner) checkDelim(delim byte, next kind) *synErr {
 // failure stands in its place (the next read reports it).
 func (s *scanner) peekKind() kind {
 	if !s.peeked {
-		s.peekPos, s.peekKind_, s.peekErr = s.next()
+		s.peekPos, s.peekedKind, s.peekErr = s.next()
 		s.peeked = true
 	}
-	return s.peekKind_
+	return s.peekedKind
 }
 
 // take returns the next token's position and kind, from peekKind's cache
@@ -187,7 +189,7 @@ func (s *scanner) peekKind() kind {
 func (s *scanner) take() (int, kind, *synErr) {
 	if s.peeked {
 		s.peeked = false
-		return s.peekPos, s.peekKind_, s.peekErr
+		return s.peekPos, s.peekedKind, s.peekErr
 	}
 	return s.next()
 }
