@@ -3,8 +3,10 @@ package citecheck
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // Decode against refDecode (decode_reference_test.go), the jsontext-based
@@ -107,4 +109,33 @@ func FuzzDecodeAgainstReference(f *testing.F) {
 			t.Fatalf("%s\nbody %q", diff, body)
 		}
 	})
+}
+
+// Decode keeps one copy of each string: what it allocates is about the
+// strings the Request keeps plus the Request's own slices, never a second
+// copy of a text (the decoder before it allocated twice the texts).
+func TestDecodeAllocatesAboutTheStringsItKeeps(t *testing.T) {
+	for _, c := range decodeClasses() {
+		t.Run("decode/allocation is about the strings kept: "+c.name, func(t *testing.T) {
+			req, err := Decode(c.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := keptBytes(req)
+			structs := cap(req.Sources)*int(unsafe.Sizeof(Source{})) + cap(req.Citations)*int(unsafe.Sizeof(Citation{}))
+			var before, after runtime.MemStats
+			const runs = 4
+			runtime.ReadMemStats(&before)
+			for range runs {
+				Decode(c.body)
+			}
+			runtime.ReadMemStats(&after)
+			perRun := int(after.TotalAlloc-before.TotalAlloc) / runs
+			// Slack: the rounding of allocations to size classes, chunks
+			// not filled to the end, the maps of the rules across members.
+			if limit := kept + kept/8 + structs + 48<<10; perRun > limit {
+				t.Fatalf("Decode allocates %d bytes; the request keeps %d bytes of strings and %d of structs (limit %d)", perRun, kept, structs, limit)
+			}
+		})
+	}
 }

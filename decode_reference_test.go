@@ -1,11 +1,13 @@
 package citecheck
 
 // The previous decoder, on go-json-experiment/json's jsontext, verbatim but
-// for its names: the reference of FuzzDecodeAgainstReference. Decode must
-// give the same answer on every body: the same Request, or an Error equal in
-// code, message, path, limit, max and actual. Shared helpers that Decode
-// still uses unchanged (scanBudget, where, escapePointer, utf16Len) are not
-// copied.
+// for its names: the reference of FuzzDecodeAgainstReference and
+// TestDecodeMatchesReferenceOnSeeds (decode_diff_test.go). Decode must give
+// the same answer on every body: the same Request, or an Error equal in
+// code, message, path, limit, max and actual. Its parseInteger is kept too
+// (refParseInteger), since Decode's has a fast path of its own; the helpers
+// that are not the decoder's (scanBudget and utf16Len, where, escapePointer)
+// are shared, and tested on their own.
 
 import (
 	"bytes"
