@@ -90,8 +90,8 @@ type decodeClass struct {
 
 // decodeClasses are the bodies of issue 11's decode targets, seeded:
 //
-//	ascii_prose   one max_text_bytes source of ASCII prose with its usual
-//	              \n and \" escapes, 32 quote citations
+//	ascii_prose   a ~500 KB source of ASCII prose in paragraphs (\n\n) with a
+//	              quoted name (\"Ada\") every ~200 bytes, 32 citations
 //	multibyte     mostly multi-byte text: CJK (extension B too), kana, emoji
 //	              with skin tones and ZWJ sequences, mathematical letters,
 //	              Latin with combining marks, Hebrew, Devanagari
@@ -102,7 +102,7 @@ var decodeClasses = sync.OnceValue(func() []decodeClass {
 	rng := newRand(1101)
 	p := &proseGen{rng: rng, ascii: true}
 	prose := p.text(MaxTextBytes - 20000)
-	for _, name := range wlNames { // quoted, as in "Ada" said: a \" every ~200 bytes
+	for _, name := range wlNames { // about one word in 30
 		prose = strings.ReplaceAll(prose, name, `"`+name+`"`)
 	}
 	multi := multibyteText(rng, 400*1024)
