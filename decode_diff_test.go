@@ -65,6 +65,24 @@ func decodeSeeds(t testing.TB) [][]byte {
 			`{"claimed_start":4.0,"citation_id":"q","source_id":"s/x","version":"v\"1","selector":{"type":"Text\u0051uoteSelector","exact":"\ud83d\ude00","prefix":"","suffix":"\r\n"}}`)} {
 		seeds = append(seeds, []byte(body))
 	}
+	// What one-byte edits never reach: nesting at jsontext's depth limit,
+	// and objects with more names than are compared one by one, whose
+	// duplicate comes late (after a schema failure, as both decoders read
+	// on for I-JSON failures).
+	for _, depth := range []int{maxDepth - 2, maxDepth - 1, maxDepth, maxDepth + 1} {
+		seeds = append(seeds, []byte(`{"x":`+rep("[", depth)+rep("]", depth)+`}`),
+			[]byte(`{"x":`+rep(`{"a":`, depth)+"1"+rep("}", depth)+`}`),
+			[]byte(rep("[", depth)))
+	}
+	var many strings.Builder
+	for i := range 100 {
+		many.WriteString(`"n` + itoaT(i) + `":1,`)
+	}
+	seeds = append(seeds,
+		[]byte(`{"x":{`+many.String()+`"n\u0037":2}}`),
+		[]byte(`{"x":{`+many.String()+`"n99":2}}`),
+		[]byte(`{"x":{`+many.String()+`"n100":2}}`),
+		[]byte(`{`+many.String()+`"sources":[],"n5":0}`))
 	return seeds
 }
 
