@@ -1,17 +1,12 @@
 package citecheck
 
 import (
-	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // maxSafeInteger is 2^53−1, the largest integer I-JSON (RFC 7493 §2.2) lets
@@ -20,19 +15,36 @@ const maxSafeInteger = 1<<53 - 1
 
 // Decode reads a request body and returns the validated Request, or the
 // first failure of spec §1, in its order: size, I-JSON, schema, rules across
-// members, limits, scan budget. The body is not modified or retained; the
-// Request's strings are copies.
+// members, limits, scan budget.
 //
-// Cost: linear in the body. Decoding stops at the first I-JSON or schema
-// failure; limit failures are only reported once the whole body is known to
-// be well formed, because every invalid_input outranks every limit_exceeded.
+// The body is not modified or retained: the Request's strings are copies,
+// so the caller may reuse the body at once. Each string is copied once,
+// decoded; together they take about the memory of the strings themselves.
+//
+// Cost: linear in the body, one pass over each string to validate and
+// measure it and one to copy it. Decoding stops at the first I-JSON or
+// schema failure; limit failures are only reported once the whole body is
+// known to be well formed, because every invalid_input outranks every
+// limit_exceeded.
 func Decode(body []byte) (*Request, *Error) { return DecodeWith(body, DefaultLimits()) }
 
+// DecodeWith is [Decode] under lim instead of the contract's limits: the
+// same rules in the same order, each limit failure naming lim's bound.
+// The contract's interfaces use Decode. Cost: linear in the body, as Decode.
+func DecodeWith(body []byte, lim Limits) (*Request, *Error) {
+	if len(body) > lim.InputBytes {
+		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
+	}
+	d := decoder{s: scanner{buf: body}, lim: lim}
+	return d.request()
+}
+
 // decoder walks the token stream once. Schema failures end the walk at once
-// (after draining the rest for a syntax error, which outranks them); rule and
+// (after reading the rest for a syntax error, which outranks them); rule and
 // limit failures are remembered, earliest first, and reported after the walk.
 type decoder struct {
-	dec *jsontext.Decoder
+	s   scanner
+	st  strStore
 	lim Limits // the bounds of spec §1 steps 5 and 6
 
 	rule      *Error // first rule-across-members failure (spec §1 step 4)
@@ -42,48 +54,43 @@ type decoder struct {
 	citeIDs   map[string]int
 }
 
-// schemaFailure is the error a schema check returns, carrying the failure,
-// so that callers unwind with `if err != nil { return err }` and request can
-// tell it from jsontext's syntax errors.
-type schemaFailure struct{ e *Error }
-
-func (s schemaFailure) Error() string { return s.e.Message }
+// fault ends the walk: an I-JSON failure of the scanner, or a schema
+// failure.
+type fault struct {
+	syn    *synErr
+	schema *Error
+}
 
 func (d *decoder) request() (*Request, *Error) {
-	req, err := d.body()
-	if err == nil {
+	req, f := d.body()
+	if f == nil {
 		// A valid value must also be the only one: trailing bytes other than
-		// white space make the body not one JSON text. jsontext reads a
-		// stream of values, so a second value must be refused here.
-		if d.dec.PeekKind() != 0 {
+		// white space make the body not one JSON text.
+		if d.s.peekKind() != 0 {
 			return nil, d.secondValue()
 		}
-		if _, err = d.dec.ReadToken(); err == io.EOF {
-			err = nil
-		}
-		if err != nil {
+		if _, err := d.s.readToken(); err != nil && !err.rawEOF {
 			return nil, syntaxError(err)
 		}
 	} else {
-		var sf schemaFailure
-		if !errors.As(err, &sf) {
-			return nil, syntaxError(err)
+		if f.syn != nil {
+			return nil, syntaxError(f.syn)
 		}
 		// An I-JSON failure later in the body still outranks this schema
 		// failure (step order always wins), so read on, tokens only.
 		// A second top-level value is such a failure too.
 		for {
-			if _, terr := d.dec.ReadToken(); terr != nil {
-				if terr != io.EOF {
-					return nil, syntaxError(terr)
+			if _, err := d.s.readToken(); err != nil {
+				if !err.rawEOF {
+					return nil, syntaxError(err)
 				}
 				break
 			}
-			if d.dec.StackDepth() == 0 && d.dec.PeekKind() != 0 {
+			if d.s.depth() == 0 && d.s.peekKind() != 0 {
 				return nil, d.secondValue()
 			}
 		}
-		return nil, sf.e
+		return nil, f.schema
 	}
 	if d.rule != nil {
 		return nil, d.rule
@@ -100,35 +107,33 @@ func (d *decoder) request() (*Request, *Error) {
 // secondValue is the I-JSON failure of a body holding more than one value;
 // the decoder is at the end of the first.
 func (d *decoder) secondValue() *Error {
-	return invalidf("", "body: not one JSON text: another value follows the one that ends at byte %d", d.dec.InputOffset())
+	return invalidf("", "body: not one JSON text: another value follows the one that ends at byte %d", d.s.inputOffset())
 }
 
-// syntaxError turns a jsontext failure (malformed JSON, invalid UTF-8, a lone
-// surrogate escape, a duplicate member name, a truncated body) into the
-// invalid_input error, keeping the pointer jsontext reports.
-func syntaxError(err error) *Error {
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
+// syntaxError turns a scanner failure (malformed JSON, invalid UTF-8, a
+// lone surrogate escape, a duplicate member name, a truncated body) into
+// the invalid_input error. The path is the body's, unless one value is to
+// blame: the second of two names, the string that holds a bad surrogate.
+func syntaxError(e *synErr) *Error {
+	if e.rawEOF {
 		return invalidf("", "body: not one complete JSON text (unexpected end of input)")
 	}
-	msg := err.Error()
-	path := "" // the whole body, unless one value is to blame
-	var se *jsontext.SyntacticError
-	if errors.As(err, &se) {
-		msg = Echo(strings.TrimPrefix(se.Err.Error(), "jsontext: ")).String()
-		switch {
-		case errors.Is(se.Err, jsontext.ErrDuplicateName):
-			path = string(se.JSONPointer) // the second of the two names
-		case strings.Contains(msg, "surrogate"):
-			path = string(se.JSONPointer) // the string that holds it
-			msg = "string contains an unpaired surrogate escape (" + msg + ")"
-		}
-		msg += " at byte " + strconv.FormatInt(se.ByteOffset, 10)
+	msg, path := e.msg, ""
+	switch {
+	case e.dup:
+		path = e.ptr
+	case strings.Contains(msg, "surrogate"):
+		path = e.ptr
+		msg = "string contains an unpaired surrogate escape (" + msg + ")"
 	}
+	msg += " at byte " + strconv.Itoa(e.offset)
 	return invalidf(path, "%s: not I-JSON: %s", where(path), msg)
 }
 
-func (d *decoder) fail(path, format string, args ...any) error {
-	return schemaFailure{invalidf(path, format, args...)}
+func (d *decoder) syn(e *synErr) *fault { return &fault{syn: e} }
+
+func (d *decoder) fail(path, format string, args ...any) *fault {
+	return &fault{schema: invalidf(path, format, args...)}
 }
 
 // noteRule remembers the first rule-across-members failure.
@@ -147,42 +152,77 @@ func (d *decoder) noteLimit(at int64, e *Error) {
 	}
 }
 
-// checkBytes notes a size limit on a decoded string.
-func (d *decoder) checkBytes(at int64, path, s string, limit string, max int) {
+// checkBytes notes a size limit on a decoded string, the member name of l.
+func (d *decoder) checkBytes(at int64, l loc, name, s string, limit string, max int) {
 	if len(s) > max {
-		d.noteLimit(at, limitError(path, limit, int64(max), int64(len(s)), "bytes"))
+		d.noteLimit(at, limitError(l.member(name), limit, int64(max), int64(len(s)), "bytes"))
 	}
 }
 
-func (d *decoder) body() (*Request, error) {
+// loc names an object of the request for messages and pointers, which are
+// only built when a failure is reported: the body (arr ""), an array
+// (item -1), an item, or a citation's selector.
+type loc struct {
+	arr  string // "sources" or "citations"
+	item int
+	sel  bool
+}
+
+var bodyLoc = loc{item: -1}
+
+func (l loc) path() string {
+	if l.arr == "" {
+		return ""
+	}
+	p := "/" + l.arr
+	if l.item >= 0 {
+		p += "/" + strconv.Itoa(l.item)
+	}
+	if l.sel {
+		p += "/selector"
+	}
+	return p
+}
+
+// member is the pointer to member name of the object l.
+func (l loc) member(name string) string { return l.path() + "/" + name }
+
+func (d *decoder) body() (*Request, *fault) {
 	req := &Request{}
 	var haveSources, haveCitations bool
-	err := d.object("", func(name string) error {
-		switch name {
+	f := d.object(bodyLoc, func(name []byte) *fault {
+		switch string(name) {
 		case "sources":
 			haveSources = true
-			return d.array("/sources", LimitSources, d.lim.Sources, func(i int, path string) error {
-				s, err := d.source(path)
-				if err == nil {
+			return d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
+				l := loc{arr: "sources", item: i}
+				s, f := d.source(l)
+				if f == nil {
+					if req.Sources == nil {
+						req.Sources = make([]Source, 0, d.room(d.lim.Sources, minSourceBytes))
+					}
 					req.Sources = append(req.Sources, s)
-					d.sourceRules(i, path, req)
+					d.sourceRules(i, l, req)
 				}
-				return err
+				return f
 			})
 		case "citations":
 			haveCitations = true
-			return d.array("/citations", LimitCitations, d.lim.Citations, func(i int, path string) error {
-				c, err := d.citation(path)
-				if err == nil {
+			return d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
+				c, f := d.citation(loc{arr: "citations", item: i})
+				if f == nil {
+					if req.Citations == nil {
+						req.Citations = make([]Citation, 0, d.room(d.lim.Citations, minCitationBytes))
+					}
 					req.Citations = append(req.Citations, c)
 				}
-				return err
+				return f
 			})
 		}
-		return d.unknown("", name)
+		return d.unknown(bodyLoc, name)
 	})
-	if err != nil {
-		return nil, err
+	if f != nil {
+		return nil, f
 	}
 	if !haveSources {
 		return nil, d.fail("", "body: required member \"sources\" is missing")
@@ -193,258 +233,289 @@ func (d *decoder) body() (*Request, error) {
 	return req, nil
 }
 
+// The fewest bytes a valid source or citation takes in a body, as in
+// {"source_id":"a","version":"a","text":""}: the rest of the body bounds how
+// many more can come.
+const (
+	minSourceBytes   = len(`{"source_id":"a","version":"a","text":""}`)
+	minCitationBytes = len(`{"citation_id":"a","source_id":"a","version":"a","selector":{"type":"TextQuoteSelector","exact":"a"}}`)
+)
+
+// room is the capacity to give a slice of items of at least size bytes
+// each, the first just read: as many as the rest of the body can hold, at
+// most max (more would break a limit and are let grow).
+func (d *decoder) room(max, size int) int {
+	return min(max, 1+(len(d.s.buf)-d.s.prevEnd)/size)
+}
+
 // sourceRules checks that source i's (source_id, version) pair is new.
-func (d *decoder) sourceRules(i int, path string, req *Request) {
+func (d *decoder) sourceRules(i int, l loc, req *Request) {
 	s := req.Sources[i]
 	key := [2]string{s.SourceID, s.Version}
 	if d.sourceIDs == nil {
 		d.sourceIDs = make(map[[2]string]int)
 	}
 	if j, dup := d.sourceIDs[key]; dup {
+		path := l.path()
 		d.noteRule(invalidf(path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", path[1:], j, Echo(s.SourceID), Echo(s.Version)))
 		return
 	}
 	d.sourceIDs[key] = i
 }
 
-func (d *decoder) unknown(path, name string) error {
-	p := path + "/" + escapePointer(name)
+func (d *decoder) unknown(l loc, name []byte) *fault {
+	p := l.member(escapePointer(string(name)))
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 
-// object reads an object at path, calling member for each member name with
-// the decoder positioned at its value. member must consume the value.
-func (d *decoder) object(path string, member func(name string) error) error {
-	if k := d.dec.PeekKind(); k != '{' {
+// object reads an object at l, calling member for each member name with
+// the scanner positioned at its value. member must consume the value; the
+// name is valid until the object ends.
+func (d *decoder) object(l loc, member func(name []byte) *fault) *fault {
+	if k := d.s.peekKind(); k != '{' {
 		if k == 0 {
 			return d.peekError()
 		}
+		path := l.path()
 		return d.fail(path, "%s: must be an object, not %s", where(path), kindName(k))
 	}
-	if _, err := d.dec.ReadToken(); err != nil {
-		return err
+	if _, err := d.s.readToken(); err != nil {
+		return d.syn(err)
 	}
-	for d.dec.PeekKind() == '"' {
-		tok, err := d.dec.ReadToken()
+	for d.s.peekKind() == '"' {
+		name, err := d.s.readToken()
 		if err != nil {
-			return err
+			return d.syn(err)
 		}
-		if err := member(tok.String()); err != nil {
-			return err
+		if f := member(name); f != nil {
+			return f
 		}
 	}
-	_, err := d.dec.ReadToken() // '}', or the syntax error in its place
-	return err
-}
-
-// array reads an array at path whose items must be objects, calling item for
-// each. An empty array breaks minItems; more than max items is noted as the
-// limit, measured on the whole array.
-func (d *decoder) array(path, limit string, max int, item func(i int, path string) error) error {
-	if k := d.dec.PeekKind(); k != '[' {
-		if k == 0 {
-			return d.peekError()
-		}
-		return d.fail(path, "%s: must be an array, not %s", where(path), kindName(k))
-	}
-	at := d.dec.InputOffset()
-	if _, err := d.dec.ReadToken(); err != nil {
-		return err
-	}
-	n := 0
-	for k := d.dec.PeekKind(); k != ']'; k = d.dec.PeekKind() {
-		if k == 0 {
-			return d.peekError()
-		}
-		if err := item(n, path+"/"+strconv.Itoa(n)); err != nil {
-			return err
-		}
-		n++
-	}
-	if _, err := d.dec.ReadToken(); err != nil {
-		return err
-	}
-	if n == 0 {
-		return d.fail(path, "%s: must have at least 1 item", path[1:])
-	}
-	if n > max {
-		d.noteLimit(at, limitError(path, limit, int64(max), int64(n), "items"))
+	if _, err := d.s.readToken(); err != nil { // '}', or the syntax error in its place
+		return d.syn(err)
 	}
 	return nil
 }
 
-// peekError returns the syntax error that made PeekKind report nothing.
-func (d *decoder) peekError() error {
-	_, err := d.dec.ReadToken()
-	if err == nil {
-		err = io.ErrUnexpectedEOF
+// array reads an array at l whose items must be objects, calling item for
+// each. An empty array breaks minItems; more than max items is noted as the
+// limit, measured on the whole array.
+func (d *decoder) array(l loc, limit string, max int, item func(i int) *fault) *fault {
+	if k := d.s.peekKind(); k != '[' {
+		if k == 0 {
+			return d.peekError()
+		}
+		path := l.path()
+		return d.fail(path, "%s: must be an array, not %s", where(path), kindName(k))
 	}
-	return err
+	at := d.s.inputOffset()
+	if _, err := d.s.readToken(); err != nil {
+		return d.syn(err)
+	}
+	n := 0
+	for k := d.s.peekKind(); k != ']'; k = d.s.peekKind() {
+		if k == 0 {
+			return d.peekError()
+		}
+		if f := item(n); f != nil {
+			return f
+		}
+		n++
+	}
+	if _, err := d.s.readToken(); err != nil {
+		return d.syn(err)
+	}
+	if n == 0 {
+		path := l.path()
+		return d.fail(path, "%s: must have at least 1 item", path[1:])
+	}
+	if n > max {
+		d.noteLimit(at, limitError(l.path(), limit, int64(max), int64(n), "items"))
+	}
+	return nil
 }
 
-// str reads a string member value. minLen is the schema's minLength (0 or
-// 1): a non-empty string has at least one code point.
-func (d *decoder) str(path string, minLen int) (string, int64, error) {
-	at := d.dec.InputOffset()
-	if k := d.dec.PeekKind(); k != '"' {
+// peekError returns the failure that made peekKind report nothing.
+func (d *decoder) peekError() *fault {
+	_, err := d.s.readToken()
+	if err == nil {
+		err = &synErr{rawEOF: true}
+	}
+	return d.syn(err)
+}
+
+// rawString reads a string member value: its inside as written, whether it
+// has escapes, and the input offset before it. minLen is the schema's
+// minLength (0 or 1): a non-empty string has at least one code point.
+func (d *decoder) rawString(l loc, name string, minLen int) (raw []byte, escaped bool, n int, at int64, f *fault) {
+	at = d.s.inputOffset()
+	if k := d.s.peekKind(); k != '"' {
 		if k == 0 {
-			return "", at, d.peekError()
+			return nil, false, 0, at, d.peekError()
 		}
-		return "", at, d.fail(path, "%s: must be a string, not %s", where(path), kindName(k))
+		p := l.member(name)
+		return nil, false, 0, at, d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
 	}
-	// ReadValue validates the string (UTF-8, escapes, surrogate pairs) and
-	// returns it quoted. Most strings have no escape, so their bytes are
-	// the value: one copy, instead of jsontext unescaping rune by rune.
-	v, err := d.dec.ReadValue()
+	raw, escaped, n, err := d.s.readString()
 	if err != nil {
-		return "", at, err
+		return nil, false, 0, at, d.syn(err)
 	}
-	var s string
-	if raw := v[1 : len(v)-1]; bytes.IndexByte(raw, '\\') < 0 {
-		s = string(raw)
-	} else {
-		b, err := jsontext.AppendUnquote(nil, v)
-		if err != nil {
-			return "", at, err
-		}
-		s = string(b)
+	if n < minLen {
+		p := l.member(name)
+		return nil, false, 0, at, d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
 	}
-	if len(s) < minLen {
-		return "", at, d.fail(path, "%s: must not be empty (minLength %d)", where(path), minLen)
+	return raw, escaped, n, at, nil
+}
+
+// str reads a string member value and keeps it.
+func (d *decoder) str(l loc, name string, minLen int) (string, int64, *fault) {
+	raw, escaped, n, at, f := d.rawString(l, name, minLen)
+	if f != nil {
+		return "", at, f
 	}
-	return s, at, nil
+	return d.st.keep(raw, escaped, n, len(d.s.buf)-int(at)), at, nil
 }
 
 // label reads a source_id, version or citation_id: non-empty, and noted
 // against max_label_bytes.
-func (d *decoder) label(path string) (string, error) {
-	s, at, err := d.str(path, 1)
-	if err == nil {
-		d.checkBytes(at, path, s, LimitLabelBytes, d.lim.LabelBytes)
+func (d *decoder) label(l loc, name string) (string, *fault) {
+	s, at, f := d.str(l, name, 1)
+	if f == nil {
+		d.checkBytes(at, l, name, s, LimitLabelBytes, d.lim.LabelBytes)
 	}
-	return s, err
+	return s, f
 }
 
 // integer reads a non-negative integer member value. The literal is judged
 // exactly, as JSON Schema does: 4.0, 4e0 and 40e-1 are the integer 4; 4.5,
 // 1e-400 and 4.0000000000000001 are not integers; -0 is 0.
-func (d *decoder) integer(path string) (int, error) {
-	if k := d.dec.PeekKind(); k != '0' {
+func (d *decoder) integer(l loc, name string) (int, *fault) {
+	if k := d.s.peekKind(); k != '0' {
 		if k == 0 {
 			return 0, d.peekError()
 		}
-		return 0, d.fail(path, "%s: must be an integer, not %s", where(path), kindName(k))
+		p := l.member(name)
+		return 0, d.fail(p, "%s: must be an integer, not %s", where(p), kindName(k))
 	}
-	v, err := d.dec.ReadValue()
+	v, err := d.s.readNumber()
 	if err != nil {
-		return 0, err
+		return 0, d.syn(err)
 	}
 	n, class := parseInteger(v)
 	switch class {
 	case notInteger:
-		return 0, d.fail(path, "%s: %s is not an integer", where(path), Echo(v))
+		p := l.member(name)
+		return 0, d.fail(p, "%s: %s is not an integer", where(p), Echo(v))
 	case outOfRange:
-		return 0, d.fail(path, "%s: not I-JSON: integer %s is outside ±(2^53−1)", where(path), Echo(v))
+		p := l.member(name)
+		return 0, d.fail(p, "%s: not I-JSON: integer %s is outside ±(2^53−1)", where(p), Echo(v))
 	case negative:
-		return 0, d.fail(path, "%s: %s is negative (minimum 0)", where(path), Echo(v))
+		p := l.member(name)
+		return 0, d.fail(p, "%s: %s is negative (minimum 0)", where(p), Echo(v))
 	}
 	return n, nil
 }
 
-func (d *decoder) source(path string) (Source, error) {
+func (d *decoder) source(l loc) (Source, *fault) {
 	var s Source
 	var have [3]bool
-	err := d.object(path, func(name string) error {
-		var err error
-		p := path + "/" + name
-		switch name {
+	f := d.object(l, func(name []byte) *fault {
+		var f *fault
+		switch string(name) {
 		case "source_id":
-			s.SourceID, err = d.label(p)
+			s.SourceID, f = d.label(l, "source_id")
 			have[0] = true
 		case "version":
-			s.Version, err = d.label(p)
+			s.Version, f = d.label(l, "version")
 			have[1] = true
 		case "text":
 			var at int64
-			s.Text, at, err = d.str(p, 0)
-			d.checkBytes(at, p, s.Text, LimitTextBytes, d.lim.TextBytes)
+			s.Text, at, f = d.str(l, "text", 0)
+			d.checkBytes(at, l, "text", s.Text, LimitTextBytes, d.lim.TextBytes)
 			have[2] = true
 		default:
-			err = d.unknown(path, name)
+			f = d.unknown(l, name)
 		}
-		return err
+		return f
 	})
-	if err != nil {
-		return s, err
+	if f != nil {
+		return s, f
 	}
 	for i, name := range [3]string{"source_id", "version", "text"} {
 		if !have[i] {
+			path := l.path()
 			return s, d.fail(path, "%s: required member %q is missing", path[1:], name)
 		}
 	}
 	return s, nil
 }
 
-func (d *decoder) citation(path string) (Citation, error) {
+func (d *decoder) citation(l loc) (Citation, *fault) {
 	var c Citation
 	var have [4]bool // citation_id, source_id, version, selector
 	var quoteSeen bool
-	err := d.object(path, func(name string) error {
-		var err error
-		p := path + "/" + name
-		switch name {
+	f := d.object(l, func(name []byte) *fault {
+		var f *fault
+		switch string(name) {
 		case "citation_id":
-			c.CitationID, err = d.label(p)
+			c.CitationID, f = d.label(l, "citation_id")
 			have[0] = true
 		case "source_id":
-			c.SourceID, err = d.label(p)
+			c.SourceID, f = d.label(l, "source_id")
 			have[1] = true
 		case "version":
-			c.Version, err = d.label(p)
+			c.Version, f = d.label(l, "version")
 			have[2] = true
 		case "selector":
-			c.Selector, err = d.selector(p)
+			sel := l
+			sel.sel = true
+			c.Selector, f = d.selector(sel)
 			have[3] = true
 		case "quote":
 			var at int64
-			c.Quote, at, err = d.str(p, 1)
-			d.checkBytes(at, p, c.Quote, LimitQuoteBytes, d.lim.QuoteBytes)
+			c.Quote, at, f = d.str(l, "quote", 1)
+			d.checkBytes(at, l, "quote", c.Quote, LimitQuoteBytes, d.lim.QuoteBytes)
 			quoteSeen = true
 		case "claimed_start":
-			c.ClaimedStart, err = d.integer(p)
+			c.ClaimedStart, f = d.integer(l, "claimed_start")
 			c.HasClaimedStart = true
 		default:
-			err = d.unknown(path, name)
+			f = d.unknown(l, name)
 		}
-		return err
+		return f
 	})
-	if err != nil {
-		return c, err
+	if f != nil {
+		return c, f
 	}
 	for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
 		if !have[i] {
+			path := l.path()
 			return c, d.fail(path, "%s: required member %q is missing", path[1:], name)
 		}
 	}
-	d.citationRules(path, &c, quoteSeen)
+	d.citationRules(l, &c, quoteSeen)
 	return c, nil
 }
 
 // citationRules checks spec §1 step 4 for one citation: its selector type
 // decides whether quote and claimed_start belong, and its id must be new.
-func (d *decoder) citationRules(path string, c *Citation, quoteSeen bool) {
+func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 	switch {
 	case c.Selector.Type == PositionSelector && !quoteSeen:
+		path := l.path()
 		d.noteRule(invalidf(path, "%s: a TextPositionSelector citation needs a 'quote' (what T[start:end] reads)", path[1:]))
 	case c.Selector.Type == QuoteSelector && quoteSeen:
+		path := l.path()
 		d.noteRule(invalidf(path+"/quote", "%s/quote: a TextQuoteSelector citation takes no 'quote' (its selector's 'exact' is the quote)", path[1:]))
 	case c.Selector.Type == PositionSelector && c.HasClaimedStart:
+		path := l.path()
 		d.noteRule(invalidf(path+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", path[1:]))
 	}
 	if d.citeIDs == nil {
-		d.citeIDs = make(map[string]int)
+		d.citeIDs = make(map[string]int, d.room(d.lim.Citations, minCitationBytes))
 	}
 	if j, dup := d.citeIDs[c.CitationID]; dup {
+		path := l.path()
 		d.noteRule(invalidf(path+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", path[1:], j, Echo(c.CitationID)))
 		return
 	}
@@ -455,43 +526,47 @@ func (d *decoder) citationRules(path string, c *Citation, quoteSeen bool) {
 // type-checked as they come (each name has one type in both branches of the
 // schema's anyOf); which branch applies is known only at the end, since
 // "type" may come last.
-func (d *decoder) selector(path string) (Selector, error) {
+func (d *decoder) selector(l loc) (Selector, *fault) {
 	var s Selector
-	var typ string
+	var typ string // the type as written, decoded; not kept
 	var seen struct{ typ, start, end, exact, prefix, suffix bool }
 	var contextAt [2]int64
-	err := d.object(path, func(name string) error {
-		var err error
-		p := path + "/" + name
-		switch name {
+	f := d.object(l, func(name []byte) *fault {
+		var f *fault
+		switch string(name) {
 		case "type":
-			typ, _, err = d.str(p, 0)
+			var raw []byte
+			var escaped bool
+			var n int
+			raw, escaped, n, _, f = d.rawString(l, "type", 0)
+			typ = selectorTypeName(raw, escaped, n)
 			seen.typ = true
 		case "start":
-			s.Start, err = d.integer(p)
+			s.Start, f = d.integer(l, "start")
 			seen.start = true
 		case "end":
-			s.End, err = d.integer(p)
+			s.End, f = d.integer(l, "end")
 			seen.end = true
 		case "exact":
 			var at int64
-			s.Exact, at, err = d.str(p, 1)
-			d.checkBytes(at, p, s.Exact, LimitQuoteBytes, d.lim.QuoteBytes)
+			s.Exact, at, f = d.str(l, "exact", 1)
+			d.checkBytes(at, l, "exact", s.Exact, LimitQuoteBytes, d.lim.QuoteBytes)
 			seen.exact = true
 		case "prefix":
-			s.Prefix, contextAt[0], err = d.str(p, 0)
+			s.Prefix, contextAt[0], f = d.str(l, "prefix", 0)
 			seen.prefix = true
 		case "suffix":
-			s.Suffix, contextAt[1], err = d.str(p, 0)
+			s.Suffix, contextAt[1], f = d.str(l, "suffix", 0)
 			seen.suffix = true
 		default:
-			err = d.unknown(path, name)
+			f = d.unknown(l, name)
 		}
-		return err
+		return f
 	})
-	if err != nil {
-		return s, err
+	if f != nil {
+		return s, f
 	}
+	path := l.path
 	switch typ {
 	case "TextPositionSelector":
 		s.Type = PositionSelector
@@ -500,7 +575,7 @@ func (d *decoder) selector(path string) (Selector, error) {
 			ok   bool
 		}{{"exact", seen.exact}, {"prefix", seen.prefix}, {"suffix", seen.suffix}} {
 			if m.ok {
-				return s, d.fail(path+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", path[1:], m.name, m.name)
+				return s, d.fail(path()+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", path()[1:], m.name, m.name)
 			}
 		}
 		if !seen.start || !seen.end {
@@ -508,7 +583,7 @@ func (d *decoder) selector(path string) (Selector, error) {
 			if seen.start {
 				missing = "end"
 			}
-			return s, d.fail(path, "%s: a TextPositionSelector needs %q", path[1:], missing)
+			return s, d.fail(path(), "%s: a TextPositionSelector needs %q", path()[1:], missing)
 		}
 	case "TextQuoteSelector":
 		s.Type = QuoteSelector
@@ -517,24 +592,40 @@ func (d *decoder) selector(path string) (Selector, error) {
 			ok   bool
 		}{{"start", seen.start}, {"end", seen.end}} {
 			if m.ok {
-				return s, d.fail(path+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", path[1:], m.name, m.name)
+				return s, d.fail(path()+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", path()[1:], m.name, m.name)
 			}
 		}
 		if !seen.exact {
-			return s, d.fail(path, "%s: a TextQuoteSelector needs \"exact\"", path[1:])
+			return s, d.fail(path(), "%s: a TextQuoteSelector needs \"exact\"", path()[1:])
 		}
-		d.checkBytes(contextAt[0], path+"/prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
-		d.checkBytes(contextAt[1], path+"/suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
+		d.checkBytes(contextAt[0], l, "prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
+		d.checkBytes(contextAt[1], l, "suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
 	default:
 		if !seen.typ {
-			return s, d.fail(path, "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", path[1:])
+			return s, d.fail(path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", path()[1:])
 		}
-		return s, d.fail(path+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", path[1:], Echo(typ))
+		return s, d.fail(path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", path()[1:], Echo(typ))
 	}
 	return s, nil
 }
 
-// scanBudget enforces max_scan_units (spec §1 step 6): every quote citation
+// selectorTypeName is a selector's type as written, decoded: one of the
+// two type names without allocating, anything else as a new string.
+func selectorTypeName(raw []byte, escaped bool, n int) string {
+	switch {
+	case escaped:
+		b := make([]byte, n)
+		unescapeInto(b, raw)
+		return string(b)
+	case string(raw) == "TextPositionSelector":
+		return "TextPositionSelector"
+	case string(raw) == "TextQuoteSelector":
+		return "TextQuoteSelector"
+	}
+	return string(raw)
+}
+
+// scanBudget enforces max_scan_units (SPEC §1 step 6): every quote citation
 // that names a supplied source scans that source's text once, counted in
 // UTF-16 code units. Linear in the texts, each measured once.
 func scanBudget(req *Request, maxUnits int) *Error {
@@ -575,6 +666,17 @@ const (
 // JSON) by its exact decimal value, never its nearest binary64. Linear in
 // the literal; exponents of any size are handled without overflow.
 func parseInteger(lit []byte) (int, integerClass) {
+	if len(lit) <= 15 { // the common case: plain digits, below 10^15 < 2^53
+		v := 0
+		for _, c := range lit {
+			if c < '0' || c > '9' {
+				goto general
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, isInteger
+	}
+general:
 	neg := len(lit) > 0 && lit[0] == '-'
 	if neg {
 		lit = lit[1:]
@@ -684,7 +786,7 @@ func isLineBreaking(r rune) bool {
 	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 }
 
-func kindName(k jsontext.Kind) string {
+func kindName(k kind) string {
 	switch k {
 	case 'n':
 		return "null"
@@ -703,18 +805,23 @@ func kindName(k jsontext.Kind) string {
 }
 
 // utf16Len is the length of valid UTF-8 s in UTF-16 code units: one per code
-// point, two for those above U+FFFF, whose UTF-8 lead byte is 0xF0–0xF4 (the
-// only bytes with the top four bits set). Eight bytes at a time.
+// point (a byte that is not a continuation byte, 10xxxxxx), two for those
+// above U+FFFF, whose UTF-8 lead byte is 0xF0–0xF4 (the only bytes with the
+// top four bits set). One pass, eight bytes at a time.
 func utf16Len(s string) int {
 	b := bytesOf(s)
-	n := countLeads(b)
+	n := len(b)
 	for len(b) >= 8 {
 		w := binary.LittleEndian.Uint64(b)
-		n += bits.OnesCount64(w & (w << 1) & (w << 2) & (w << 3) & 0x8080808080808080)
+		n += bits.OnesCount64(w&(w<<1)&(w<<2)&(w<<3)&0x8080808080808080) -
+			bits.OnesCount64(w>>7&^(w>>6)&0x0101010101010101)
 		b = b[8:]
 	}
 	for _, c := range b {
-		if c >= 0xF0 {
+		switch {
+		case c&0xC0 == 0x80:
+			n--
+		case c >= 0xF0:
 			n++
 		}
 	}

@@ -1,11 +1,6 @@
 package citecheck
 
-import (
-	"bytes"
-	"math"
-
-	"github.com/go-json-experiment/json/jsontext"
-)
+import "math"
 
 // Limits are the bounds [DecodeWith] enforces, one per limit of the
 // contract. Byte sizes are UTF-8 bytes of the decoded string; ScanUnits
@@ -34,16 +29,4 @@ func DefaultLimits() Limits {
 		TextBytes: MaxTextBytes, QuoteBytes: MaxQuoteBytes, ContextBytes: MaxContextBytes,
 		LabelBytes: MaxLabelBytes, ScanUnits: MaxScanUnits,
 	}
-}
-
-// DecodeWith is [Decode] under lim instead of the contract's limits: the
-// same rules in the same order, each limit failure naming lim's bound.
-// Cost: linear in the body, as Decode.
-func DecodeWith(body []byte, lim Limits) (*Request, *Error) {
-	if len(body) > lim.InputBytes {
-		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
-	}
-	// A bytes.Buffer lets jsontext parse body in place, without a copy.
-	d := decoder{dec: jsontext.NewDecoder(bytes.NewBuffer(body)), lim: lim}
-	return d.request()
 }

@@ -1,0 +1,161 @@
+package citecheck
+
+import (
+	"github.com/citecheck/citecheck/internal/testkit"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// Decode against refDecode (decode_reference_test.go), the jsontext-based
+// decoder it replaced: on every body the same Request, or an Error equal in
+// every member. Its messages and offsets included: the scanner promises
+// jsontext's failures to the byte.
+
+// sameDecoding reports how Decode's answer on body differs from the
+// reference's, or "" when it does not.
+func sameDecoding(body []byte) string {
+	req, err := Decode(body)
+	wreq, werr := refDecode(body)
+	switch {
+	case (err == nil) != (werr == nil):
+		return "one accepts, the other refuses: got " + describe(req, err) + ", want " + describe(wreq, werr)
+	case err != nil:
+		if *err != *werr {
+			return "errors differ:\n got  " + describe(nil, err) + "\n want " + describe(nil, werr)
+		}
+	case !equalRequests(req, wreq):
+		return "requests differ"
+	}
+	return ""
+}
+
+func describe(req *Request, e *Error) string {
+	if e == nil {
+		return "a request"
+	}
+	s := e.Code + " " + e.Limit + " at " + "\"" + e.Path + "\": " + e.Message
+	if e.Limit != "" {
+		s += " (max " + strconv.Itoa(int(e.Max)) + ", actual " + strconv.Itoa(int(e.Actual)) + ")"
+	}
+	return s
+}
+
+// decodeSeeds are bodies both decoders are held to, and the fuzz seeds:
+// the conformance cases, the contract's examples, JSONTestSuite's files
+// when present, and the bodies of the benchmark workloads.
+func decodeSeeds(t testing.TB) [][]byte {
+	var seeds [][]byte
+	for _, c := range testkit.Conformance(t) {
+		seeds = append(seeds, c.Body)
+	}
+	for _, ex := range contractExamples(t) {
+		seeds = append(seeds, []byte(ex.Input))
+	}
+	files, _ := filepath.Glob(filepath.Join(jsonTestSuiteDir, "*.json"))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			seeds = append(seeds, b)
+		}
+	}
+	for _, body := range []string{dOK, dBody(`{"text":"caf\u00e9 \ud83d\ude00\r\n","version":"v\"1","source_id":"s\/x"}`,
+		`{"citation_id":"p","source_id":"s/x","version":"v\"1","selector":{"end":2,"start":1,"type":"TextPositionSelector"},"quote":"a"},`+
+			`{"claimed_start":4.0,"citation_id":"q","source_id":"s/x","version":"v\"1","selector":{"type":"Text\u0051uoteSelector","exact":"\ud83d\ude00","prefix":"","suffix":"\r\n"}}`)} {
+		seeds = append(seeds, []byte(body))
+	}
+	// What one-byte edits never reach: nesting at jsontext's depth limit,
+	// and objects with more names than are compared one by one, whose
+	// duplicate comes late (after a schema failure, as both decoders read
+	// on for I-JSON failures).
+	for _, depth := range []int{maxDepth - 2, maxDepth - 1, maxDepth, maxDepth + 1} {
+		seeds = append(seeds, []byte(`{"x":`+rep("[", depth)+rep("]", depth)+`}`),
+			[]byte(`{"x":`+rep(`{"a":`, depth)+"1"+rep("}", depth)+`}`),
+			[]byte(rep("[", depth)))
+	}
+	var many strings.Builder
+	for i := range 100 {
+		many.WriteString(`"n` + strconv.Itoa(i) + `":1,`)
+	}
+	seeds = append(seeds,
+		[]byte(`{"x":{`+many.String()+`"n\u0037":2}}`),
+		[]byte(`{"x":{`+many.String()+`"n99":2}}`),
+		[]byte(`{"x":{`+many.String()+`"n100":2}}`),
+		[]byte(`{`+many.String()+`"sources":[],"n5":0}`))
+	return seeds
+}
+
+// TestDecodeMatchesReferenceOnSeeds: every seed, and every body one edit
+// away from a small valid one (each truncation; each byte replaced by, or
+// preceded by, a byte that matters to JSON), decodes as the reference does.
+func TestDecodeMatchesReferenceOnSeeds(t *testing.T) {
+	check := func(name string, body []byte) {
+		t.Helper()
+		if diff := sameDecoding(body); diff != "" {
+			t.Errorf("%s: %s\nbody %q", name, diff, body)
+		}
+	}
+	for i, b := range decodeSeeds(t) {
+		check("seed "+strconv.Itoa(i), b)
+	}
+	for _, w := range benchWorkloads() {
+		check(w.name, w.body)
+	}
+	const edits = "\"\\{}[]:,0-+.eE1uUdDcCfF/bnrtx \t\n\r\x00\x1f\x7f\xc3\xa9\xe2\xed\xf0\xf4\xff~"
+	for _, base := range []string{dOK, strings.Replace(dOK, `"efg"`, `"e\ud83d\ude00\u00e9\n\"g"`, 1)} {
+		for i := 0; i <= len(base); i++ {
+			check("truncated", []byte(base[:i]))
+			for _, c := range []byte(edits) {
+				if i < len(base) {
+					check("replaced", []byte(base[:i]+string(c)+base[i+1:]))
+				}
+				check("inserted", []byte(base[:i]+string(c)+base[i:]))
+			}
+		}
+	}
+}
+
+// FuzzDecodeAgainstReference: for any bytes, Decode answers as the
+// reference does.
+func FuzzDecodeAgainstReference(f *testing.F) {
+	for _, b := range decodeSeeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if diff := sameDecoding(body); diff != "" {
+			t.Fatalf("%s\nbody %q", diff, body)
+		}
+	})
+}
+
+// Decode keeps one copy of each string: what it allocates is about the
+// strings the Request keeps plus the Request's own slices, never a second
+// copy of a text (the decoder before it allocated twice the texts).
+func TestDecodeAllocatesAboutTheStringsItKeeps(t *testing.T) {
+	for _, c := range decodeClasses() {
+		t.Run("decode/allocation is about the strings kept: "+c.name, func(t *testing.T) {
+			req, err := Decode(c.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept := keptBytes(req)
+			structs := cap(req.Sources)*int(unsafe.Sizeof(Source{})) + cap(req.Citations)*int(unsafe.Sizeof(Citation{}))
+			var before, after runtime.MemStats
+			const runs = 4
+			runtime.ReadMemStats(&before)
+			for range runs {
+				Decode(c.body)
+			}
+			runtime.ReadMemStats(&after)
+			perRun := int(after.TotalAlloc-before.TotalAlloc) / runs
+			// Slack: the rounding of allocations to size classes, chunks
+			// not filled to the end, the maps of the rules across members.
+			if limit := kept + kept/8 + structs + 48<<10; perRun > limit {
+				t.Fatalf("Decode allocates %d bytes; the request keeps %d bytes of strings and %d of structs (limit %d)", perRun, kept, structs, limit)
+			}
+		})
+	}
+}

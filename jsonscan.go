@@ -1,0 +1,934 @@
+package citecheck
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// scanner reads one JSON text held whole in memory, token by token, with the
+// strictness of RFC 8259 and I-JSON (spec §1 step 2): UTF-8 only, no lone
+// surrogate escape, no duplicate member name (compared unescaped), white
+// space only space, tab, LF and CR.
+//
+// Its failures are, to the byte, those of go-json-experiment/json's
+// jsontext.Decoder reading the same body through a bytes.Buffer, which the
+// previous decoder used: the same message, the same offset and, for a
+// duplicate name or a bad surrogate, the same JSON Pointer. Its token API
+// (peekKind, readToken, readString, readNumber, inputOffset, depth) mirrors
+// the Decoder's PeekKind, ReadToken, ReadValue, InputOffset and StackDepth,
+// so that the request walk in decode.go asks the same questions in the same
+// order and gets the same answers. FuzzDecodeAgainstReference holds the two
+// to it.
+//
+// Unlike jsontext, which validates a string and then unescapes it rune by
+// rune into a buffer of its own, it validates and measures each string in
+// one pass (plainRun: eight ASCII bytes or one multi-byte code point per
+// step) and then writes it once, decoded, into the memory the Request
+// keeps (strStore).
+type scanner struct {
+	buf []byte
+
+	prevEnd    int     // input offset just after the last token read
+	peeked     bool    // peekKind has looked ahead and cached what it found
+	peekPos    int     // where the peeked token starts
+	peekedKind kind    // the peeked token's kind
+	peekErr    *synErr // or the failure found in its place
+
+	// The token state machine of jsontext: a virtual top-level array, then
+	// one entry per open object or array, counting the tokens (names and
+	// values) read in it.
+	stack []entry
+	last  entry
+
+	// One frame per open object, for duplicate names and for pointers.
+	objs []nameFrame
+	nobj int
+}
+
+// kind is a token's first byte, normalised as jsontext does: every number
+// is '0'; 0 is invalid.
+type kind byte
+
+var normKind = [256]kind{
+	'n': 'n', 'f': 'f', 't': 't', '"': '"', '{': '{', '}': '}', '[': '[', ']': ']',
+	'-': '0', '0': '0', '1': '0', '2': '0', '3': '0', '4': '0', '5': '0', '6': '0', '7': '0', '8': '0', '9': '0',
+}
+
+// maxDepth is jsontext's maxNestingDepth: the open objects and arrays a
+// body may nest.
+const maxDepth = 10000
+
+// entry is a state machine entry: the top bit says object, the rest counts
+// the tokens read in it.
+type entry uint64
+
+const objectEntry entry = 1 << 63
+
+func (e entry) isObject() bool  { return e&objectEntry != 0 }
+func (e entry) length() int64   { return int64(e &^ objectEntry) }
+func (e entry) needName() bool  { return e.isObject() && e&1 == 0 }
+func (e entry) needValue() bool { return e.isObject() && e&1 == 1 }
+
+// needDelim is the delimiter that must come before a token of kind next.
+func (s *scanner) needDelim(next kind) byte {
+	switch {
+	case s.last.needValue():
+		return ':'
+	case s.last.length() > 0 && next != '}' && next != ']' && len(s.stack) != 0:
+		return ','
+	}
+	return 0
+}
+
+// nameFrame is what the scanner knows of one open object: its names so far
+// (to refuse a second of any) and the last of them (for pointers).
+type nameFrame struct {
+	names [][]byte
+	set   map[string]struct{} // all names, once there are too many to compare one by one
+	last  []byte
+}
+
+// synErr is an I-JSON (syntax) failure. rawEOF is the body ending where a
+// top-level value should start (jsontext's bare io.EOF); otherwise msg is
+// what jsontext's error says, off the byte offset, and ptr the pointer it
+// gives.
+type synErr struct {
+	rawEOF bool
+	msg    string
+	offset int
+	ptr    string
+	dup    bool
+}
+
+const msgUnexpectedEOF = "unexpected EOF" // io.ErrUnexpectedEOF's text
+
+func (s *scanner) fail(msg string, offset, where int) *synErr {
+	return &synErr{msg: msg, offset: offset, ptr: s.pointer(where)}
+}
+
+func (s *scanner) eofAt(offset, where int) *synErr { return s.fail(msgUnexpectedEOF, offset, where) }
+
+func (s *scanner) skipWS(pos int) int {
+	for pos < len(s.buf) {
+		switch s.buf[pos] {
+		case ' ', '\t', '\n', '\r':
+			pos++
+			continue
+		}
+		break
+	}
+	return pos
+}
+
+// next finds the next token: its position and kind, after white space and
+// the delimiter it needs.
+func (s *scanner) next() (int, kind, *synErr) {
+	pos := s.skipWS(s.prevEnd)
+	if pos == len(s.buf) {
+		if len(s.stack) == 0 {
+			return pos, 0, &synErr{rawEOF: true}
+		}
+		return pos, 0, s.eofAt(pos, 0)
+	}
+	var delim byte
+	if c := s.buf[pos]; c == ':' || c == ',' {
+		delim = c
+		pos = s.skipWS(pos + 1)
+		if pos == len(s.buf) {
+			err := s.eofAt(pos, 0)
+			if s.needDelim('"') != delim {
+				err = s.checkDelim(delim, '"')
+			}
+			return pos, 0, err
+		}
+	}
+	k := normKind[s.buf[pos]]
+	if s.needDelim(k) != delim {
+		return pos, 0, s.checkDelim(delim, k)
+	}
+	return pos, k, nil
+}
+
+// checkDelim is the failure of a delimiter that does not fit the token
+// after it.
+func (s *scanner) checkDelim(delim byte, next kind) *synErr {
+	where := "at start of value"
+	switch s.needDelim(next) {
+	case ':':
+		where = "after object name (expecting ':')"
+	case ',':
+		if s.last.isObject() {
+			where = "after object value (expecting ',' or '}')"
+		} else {
+			where = "after array element (expecting ',' or ']')"
+		}
+	}
+	pos := s.skipWS(s.prevEnd)
+	return s.fail(invalidCharacter(s.buf[pos:], where), pos, 0)
+}
+
+// peekKind is the kind of the next token, or 0 when it is invalid or a
+// failure stands in its place (the next read reports it).
+func (s *scanner) peekKind() kind {
+	if !s.peeked {
+		s.peekPos, s.peekedKind, s.peekErr = s.next()
+		s.peeked = true
+	}
+	return s.peekedKind
+}
+
+// take returns the next token's position and kind, from peekKind's cache
+// when it has looked.
+func (s *scanner) take() (int, kind, *synErr) {
+	if s.peeked {
+		s.peeked = false
+		return s.peekPos, s.peekedKind, s.peekErr
+	}
+	return s.next()
+}
+
+// inputOffset is the offset just after the last token read.
+func (s *scanner) inputOffset() int64 { return int64(s.prevEnd) }
+
+// depth is the number of open objects and arrays.
+func (s *scanner) depth() int { return len(s.stack) }
+
+// readToken reads the next token; a string is validated but not kept (its
+// name, when it is one, is returned unescaped and valid until the object
+// closes).
+func (s *scanner) readToken() ([]byte, *synErr) {
+	pos, k, err := s.take()
+	if err != nil {
+		return nil, err
+	}
+	switch k {
+	case 'n':
+		return nil, s.literal(pos, "null")
+	case 'f':
+		return nil, s.literal(pos, "false")
+	case 't':
+		return nil, s.literal(pos, "true")
+	case '"':
+		if s.last.needName() {
+			return s.name(pos)
+		}
+		end, _, _, err := s.scanString(pos)
+		if err != nil {
+			return nil, err
+		}
+		s.last++
+		s.prevEnd = end
+		return nil, nil
+	case '0':
+		_, err := s.readNumberAt(pos)
+		return nil, err
+	case '{':
+		if err := s.push(pos, objectEntry); err != nil {
+			return nil, err
+		}
+		if s.nobj == len(s.objs) {
+			s.objs = append(s.objs, nameFrame{})
+		}
+		f := &s.objs[s.nobj]
+		f.names, f.set, f.last = f.names[:0], nil, nil
+		s.nobj++
+		return nil, nil
+	case '}':
+		if !s.last.isObject() {
+			return nil, s.mismatch(pos)
+		}
+		if s.last.needValue() {
+			return nil, s.fail("missing value after object name", pos, +1)
+		}
+		s.pop(pos)
+		s.nobj--
+		return nil, nil
+	case '[':
+		return nil, s.push(pos, 0)
+	case ']':
+		if s.last.isObject() || len(s.stack) == 0 {
+			return nil, s.mismatch(pos)
+		}
+		s.pop(pos)
+		return nil, nil
+	}
+	return nil, s.fail(invalidCharacter(s.buf[pos:], "at start of value"), pos, +1)
+}
+
+func (s *scanner) push(pos int, typ entry) *synErr {
+	switch {
+	case s.last.needName():
+		return s.fail("object member name must be a string", pos, +1)
+	case len(s.stack) == maxDepth:
+		return s.fail("exceeded max depth", pos, +1)
+	}
+	s.last++
+	s.stack = append(s.stack, s.last)
+	s.last = typ
+	s.prevEnd = pos + 1
+	return nil
+}
+
+func (s *scanner) pop(pos int) {
+	s.last = s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	s.prevEnd = pos + 1
+}
+
+// mismatch is the failure of a '}' or ']' that closes nothing open.
+func (s *scanner) mismatch(pos int) *synErr {
+	where := "at start of value"
+	if len(s.stack) > 0 && s.last.length() > 0 {
+		if s.last.isObject() {
+			where = "after object value (expecting ',' or '}')"
+		} else {
+			where = "after array element (expecting ',' or ']')"
+		}
+	}
+	return s.fail(invalidCharacter(s.buf[pos:], where), pos, +1)
+}
+
+func (s *scanner) literal(pos int, lit string) *synErr {
+	b := s.buf[pos:]
+	for i := 0; i < len(b) && i < len(lit); i++ {
+		if b[i] != lit[i] {
+			return s.fail(invalidCharacter(b[i:], "in literal "+lit+" (expecting "+strconv.QuoteRune(rune(lit[i]))+")"), pos+i, +1)
+		}
+	}
+	if len(b) < len(lit) {
+		return s.eofAt(len(s.buf), +1)
+	}
+	if s.last.needName() {
+		return s.fail("object member name must be a string", pos, +1)
+	}
+	s.last++
+	s.prevEnd = pos + len(lit)
+	return nil
+}
+
+// name reads a member name at pos, refusing one the object already has.
+func (s *scanner) name(pos int) ([]byte, *synErr) {
+	end, escaped, n, err := s.scanString(pos)
+	if err != nil {
+		return nil, err
+	}
+	name := s.buf[pos+1 : end-1]
+	if escaped { // rare: an allocation is fine
+		b := make([]byte, n)
+		unescapeInto(b, name)
+		name = b
+	}
+	f := &s.objs[s.nobj-1]
+	if f.has(name) {
+		return nil, &synErr{msg: "duplicate object member name", offset: pos, dup: true,
+			ptr: s.pointer(+1) + "/" + escapePointer(string(name))}
+	}
+	f.last = name
+	s.last++
+	s.prevEnd = end
+	return name, nil
+}
+
+// has reports whether name is already in f, and adds it if not. Objects of
+// the contract have a handful of members, compared one by one; an object
+// with many (which the schema refuses, but only after the whole body is
+// read for I-JSON failures) gets a map.
+func (f *nameFrame) has(name []byte) bool {
+	const few = 32
+	if f.set == nil {
+		for _, n := range f.names {
+			if string(n) == string(name) {
+				return true
+			}
+		}
+		f.names = append(f.names, name)
+		if len(f.names) > few {
+			f.set = make(map[string]struct{}, 2*few)
+			for _, n := range f.names {
+				f.set[string(n)] = struct{}{}
+			}
+		}
+		return false
+	}
+	if _, ok := f.set[string(name)]; ok {
+		return true
+	}
+	f.set[string(name)] = struct{}{}
+	return false
+}
+
+// pointer is jsontext's stack pointer: where 0 names the last value read
+// (in an object, only once its name is read), where +1 the next one.
+func (s *scanner) pointer(where int) string {
+	var b []byte
+	depth := len(s.stack) + 1
+	obj := 0
+	for i := 1; i < depth; i++ {
+		e := s.last
+		if i < len(s.stack) {
+			e = s.stack[i]
+		}
+		delta := int64(-1) // the array item being read
+		if i == depth-1 {
+			switch {
+			case where == 0 && !e.needValue(), where > 0 && e.needName():
+				return string(b)
+			case where > 0 && !e.isObject():
+				delta = 0 // the item about to be read
+			}
+		}
+		if e.isObject() {
+			b = append(b, '/')
+			b = append(b, escapePointer(string(s.objs[obj].last))...)
+			obj++
+		} else {
+			b = strconv.AppendInt(append(b, '/'), e.length()+delta, 10)
+		}
+	}
+	return string(b)
+}
+
+// readString reads the string value at the peeked position and returns its
+// inside as written (valid while the body is), whether it holds an escape,
+// and its length decoded.
+func (s *scanner) readString() ([]byte, bool, int, *synErr) {
+	pos, _, err := s.take()
+	if err != nil {
+		return nil, false, 0, err
+	}
+	end, escaped, n, err := s.scanString(pos)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	s.last++
+	s.prevEnd = end
+	return s.buf[pos+1 : end-1], escaped, n, nil
+}
+
+// readNumber reads the number value at the peeked position and returns its
+// literal, valid while the body is.
+func (s *scanner) readNumber() ([]byte, *synErr) {
+	pos, _, err := s.take()
+	if err != nil {
+		return nil, err
+	}
+	return s.readNumberAt(pos)
+}
+
+func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
+	n, err := s.scanNumber(pos)
+	if err != nil {
+		return nil, err
+	}
+	if s.last.needName() {
+		return nil, s.fail("object member name must be a string", pos, +1)
+	}
+	s.last++
+	s.prevEnd = pos + n
+	return s.buf[pos : pos+n], nil
+}
+
+// scanNumber returns the length of the number literal at pos, with
+// jsontext's failures: a missing digit is an invalid character where it
+// should be; a body that ends inside the literal ends at its start.
+func (s *scanner) scanNumber(pos int) (int, *synErr) {
+	b := s.buf[pos:]
+	n := 0
+	digit := func() *synErr {
+		switch {
+		case n >= len(b):
+			return s.eofAt(pos, +1)
+		case '0' <= b[n] && b[n] <= '9':
+			n++
+			return nil
+		}
+		return s.fail(invalidCharacter(b[n:], "in number (expecting digit)"), pos+n, +1)
+	}
+	digits := func() {
+		for n < len(b) && '0' <= b[n] && b[n] <= '9' {
+			n++
+		}
+	}
+	if b[0] == '-' {
+		n++
+	}
+	if n < len(b) && b[n] == '0' {
+		n++
+	} else {
+		if err := digit(); err != nil {
+			return 0, err
+		}
+		digits()
+	}
+	if n < len(b) && b[n] == '.' {
+		n++
+		if err := digit(); err != nil {
+			return 0, err
+		}
+		digits()
+	}
+	if n < len(b) && (b[n] == 'e' || b[n] == 'E') {
+		n++
+		if n < len(b) && (b[n] == '-' || b[n] == '+') {
+			n++
+		}
+		if err := digit(); err != nil {
+			return 0, err
+		}
+		digits()
+	}
+	return n, nil
+}
+
+// scanString validates the string at pos (s.buf[pos] is '"') and returns
+// the offset just after its closing quote, whether it holds an escape, and
+// its length in bytes once decoded. Failures are jsontext's: the first
+// invalid byte, escape or control character; a body that ends inside the
+// string, at the start of a cut escape or sequence.
+//
+// Cost: linear; eight bytes per step over ASCII, one code point per step
+// over other text, one escape per step (see plainRun).
+func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
+	b := s.buf
+	i := pos + 1
+	for {
+		if i < len(b) && b[i] != '\\' { // escapes often come in runs
+			j := plainRun(b, i)
+			n += j - i
+			i = j
+		}
+		if i >= len(b) {
+			return 0, false, 0, s.eofAt(len(b), +1)
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, n, nil
+		case c == '\\':
+			escaped = true
+			// The most common escape, a \uXXXX of the BMP, without a call.
+			if i+6 <= len(b) && b[i+1] == 'u' {
+				if v, ok := hex4(b[i+2 : i+6]); ok && !utf16.IsSurrogate(rune(v)) {
+					i += 6
+					n += utf8Len(v)
+					continue
+				}
+			}
+			m, k, err := s.escape(i)
+			if err != nil {
+				return 0, false, 0, err
+			}
+			i += m
+			n += k
+		case c < ' ':
+			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
+		case !utf8.FullRune(b[i:]):
+			return 0, false, 0, s.eofAt(i, +1)
+		default:
+			return 0, false, 0, s.fail("invalid UTF-8", i, +1)
+		}
+	}
+}
+
+// escape validates the escape sequence at s.buf[i] ('\\') and returns its
+// length (2, 6, or 12 for a surrogate pair) and that of what it stands for
+// in UTF-8.
+func (s *scanner) escape(i int) (int, int, *synErr) {
+	b := s.buf
+	if len(b) < i+2 {
+		return 0, 0, s.eofAt(i, +1)
+	}
+	switch b[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, 1, nil
+	case 'u':
+	default:
+		return 0, 0, s.fail(invalidEscape(b[i:i+2]), i, +1)
+	}
+	if len(b) < i+6 {
+		if escapePrefix(b[i:], false) {
+			return 0, 0, s.eofAt(i, +1)
+		}
+		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
+	}
+	v1, ok := hex4(b[i+2 : i+6])
+	switch {
+	case !ok:
+		return 0, 0, s.fail(invalidEscape(b[i:i+6]), i, +1)
+	case !utf16.IsSurrogate(rune(v1)):
+		return 6, utf8Len(v1), nil
+	}
+	j := i + 6
+	if len(b) < j+6 {
+		if escapePrefix(b[j:], true) {
+			return 0, 0, s.eofAt(i, +1)
+		}
+		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
+	}
+	if v2, ok := hex4(b[j+2 : j+6]); b[j] != '\\' || b[j+1] != 'u' || !ok ||
+		utf16.DecodeRune(rune(v1), rune(v2)) == utf8.RuneError {
+		return 0, 0, s.fail(invalidEscape(b[i:j+6]), i, +1)
+	}
+	return 12, 4, nil
+}
+
+// escapePrefix reports whether b may be the start of a \uXXXX escape cut by
+// the end of the body (for the low half of a pair, \uDC00–\uDFFF).
+func escapePrefix(b []byte, low bool) bool {
+	for i, c := range b {
+		switch {
+		case i == 0 && c != '\\', i == 1 && c != 'u':
+			return false
+		case i == 2 && low && c != 'd' && c != 'D':
+			return false
+		case i == 3 && low && !('c' <= c && c <= 'f') && !('C' <= c && c <= 'F'):
+			return false
+		case i >= 2 && i < 6 && hexVal[c] < 0:
+			return false
+		}
+	}
+	return true
+}
+
+var hexVal = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = int8(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = int8(c - 'a' + 10)
+		t[c-'a'+'A'] = int8(c - 'a' + 10)
+	}
+	return t
+}()
+
+func hex4(b []byte) (uint16, bool) {
+	a, c, d, e := hexVal[b[0]], hexVal[b[1]], hexVal[b[2]], hexVal[b[3]]
+	if a|c|d|e < 0 {
+		return 0, false
+	}
+	return uint16(a)<<12 | uint16(c)<<8 | uint16(d)<<4 | uint16(e), true
+}
+
+// plainRun returns the end of the run from b[i] of what a JSON string holds
+// as it is: ASCII other than '"', '\\' and control characters, and
+// well-formed multi-byte UTF-8. It stops at the first byte that needs a
+// closer look (the start of whatever is not such a code point), so
+// b[i:end] can be copied without another check.
+//
+// Cost: linear; eight ASCII bytes per step, and other text through a
+// shift-based DFA whose only dependency from byte to byte is one shift.
+func plainRun(b []byte, i int) int {
+	for {
+		for i+8 <= len(b) {
+			t := notPlainASCII(binary.LittleEndian.Uint64(b[i:]))
+			if t == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(t) >> 3 // the first byte that is not plain ASCII
+			if b[i] < utf8.RuneSelf {
+				return i
+			}
+			break
+		}
+		// 16 bytes at a time through the DFA; only its state after the
+		// 16th is looked at, since a failure is final (utfError is a
+		// sink). i is a code point boundary up to which all is plain.
+		st := uint64(utfAccept)
+		j := i
+		for j+16 <= len(b) {
+			c := b[j : j+16 : j+16]
+			st = utfDFA[c[0]] >> (st & 63)
+			st = utfDFA[c[1]] >> (st & 63)
+			st = utfDFA[c[2]] >> (st & 63)
+			st = utfDFA[c[3]] >> (st & 63)
+			st = utfDFA[c[4]] >> (st & 63)
+			st = utfDFA[c[5]] >> (st & 63)
+			st = utfDFA[c[6]] >> (st & 63)
+			st = utfDFA[c[7]] >> (st & 63)
+			st = utfDFA[c[8]] >> (st & 63)
+			st = utfDFA[c[9]] >> (st & 63)
+			st = utfDFA[c[10]] >> (st & 63)
+			st = utfDFA[c[11]] >> (st & 63)
+			st = utfDFA[c[12]] >> (st & 63)
+			st = utfDFA[c[13]] >> (st & 63)
+			st = utfDFA[c[14]] >> (st & 63)
+			st = utfDFA[c[15]] >> (st & 63)
+			if st&63 == utfError {
+				return plainTail(b, i)
+			}
+			j += 16
+			i = j
+			if st&63 != utfAccept {
+				// Inside a code point: it starts at most 3 bytes back, at
+				// the last byte that is not a continuation byte.
+				for i--; b[i]&0xC0 == 0x80; i-- {
+				}
+			}
+			if st&63 == utfAccept && j+8 <= len(b) && notPlainASCII(binary.LittleEndian.Uint64(b[j:])) == 0 {
+				break // back to eight ASCII bytes at a time
+			}
+		}
+		if j+16 > len(b) {
+			return plainTail(b, i)
+		}
+	}
+}
+
+// notPlainASCII has the top bit set of each of the eight bytes of w (from
+// the lowest address up) that is not ASCII, is below 0x20, or is '"' or
+// '\\'; a borrow may set it in the bytes above one of those too, never
+// below, so the lowest bit set marks the first such byte.
+func notPlainASCII(w uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	return (w | (w - 0x20*lo) | ((w ^ '"'*lo) - lo) | ((w ^ '\\'*lo) - lo)) & hi
+}
+
+// plainTail is plainRun one byte at a time from the boundary i: the DFA,
+// remembering the last boundary it passed.
+func plainTail(b []byte, i int) int {
+	st, last := uint64(utfAccept), i
+	for j := i; j < len(b); j++ {
+		st = utfDFA[b[j]] >> (st & 63)
+		switch st & 63 {
+		case utfAccept:
+			last = j + 1
+		case utfError:
+			return last
+		}
+	}
+	return last
+}
+
+// The UTF-8 DFA's states, as bit offsets into its table's words: between
+// code points (accept), failed (error: a byte that is not plain, or
+// ill-formed UTF-8), or inside a code point, needing so many more
+// continuation bytes, the next one perhaps from a narrower range.
+const (
+	utfAccept = 6 * iota
+	utfError
+	utfNeed1        // 80–BF
+	utfNeed2        // 80–BF, then 1
+	utfNeed2AfterE0 // A0–BF: no overlong form
+	utfNeed2AfterED // 80–9F: no surrogate
+	utfNeed3        // 80–BF, then 2
+	utfNeed3AfterF0 // 90–BF: no overlong form
+	utfNeed3AfterF4 // 80–8F: nothing beyond U+10FFFF
+)
+
+// utfDFA[c] holds, at the bit offset of each state, the state that byte c
+// leads to from it.
+var utfDFA = func() (t [256]uint64) {
+	in := func(c, lo, hi int) bool { return lo <= c && c <= hi }
+	next := func(from, c int) int {
+		switch from {
+		case utfAccept:
+			switch {
+			case c < 0x80 && c >= ' ' && c != '"' && c != '\\':
+				return utfAccept
+			case in(c, 0xC2, 0xDF):
+				return utfNeed1
+			case c == 0xE0:
+				return utfNeed2AfterE0
+			case c == 0xED:
+				return utfNeed2AfterED
+			case in(c, 0xE1, 0xEF):
+				return utfNeed2
+			case c == 0xF0:
+				return utfNeed3AfterF0
+			case in(c, 0xF1, 0xF3):
+				return utfNeed3
+			case c == 0xF4:
+				return utfNeed3AfterF4
+			}
+		case utfNeed1:
+			if in(c, 0x80, 0xBF) {
+				return utfAccept
+			}
+		case utfNeed2:
+			if in(c, 0x80, 0xBF) {
+				return utfNeed1
+			}
+		case utfNeed2AfterE0:
+			if in(c, 0xA0, 0xBF) {
+				return utfNeed1
+			}
+		case utfNeed2AfterED:
+			if in(c, 0x80, 0x9F) {
+				return utfNeed1
+			}
+		case utfNeed3:
+			if in(c, 0x80, 0xBF) {
+				return utfNeed2
+			}
+		case utfNeed3AfterF0:
+			if in(c, 0x90, 0xBF) {
+				return utfNeed2
+			}
+		case utfNeed3AfterF4:
+			if in(c, 0x80, 0x8F) {
+				return utfNeed2
+			}
+		}
+		return utfError
+	}
+	for c := range t {
+		for from := utfAccept; from <= utfNeed3AfterF4; from += 6 {
+			t[c] |= uint64(next(from, c)) << from
+		}
+	}
+	return t
+}()
+
+// unescapeInto writes into dst, exactly as long as the result, the decoded
+// form of raw: the inside of a string that scanString found valid.
+func unescapeInto(dst, raw []byte) {
+	n := 0
+	for len(raw) > 0 {
+		if raw[0] != '\\' {
+			i := bytes.IndexByte(raw, '\\')
+			if i < 0 {
+				i = len(raw)
+			}
+			n += copy(dst[n:], raw[:i])
+			raw = raw[i:]
+			continue
+		}
+		switch c := raw[1]; c {
+		case 'u':
+			v := must4(raw[2:6])
+			switch {
+			case v < 0x80:
+				dst[n] = byte(v)
+				n++
+			case v < 0x800:
+				_ = dst[n+1]
+				dst[n], dst[n+1] = 0xC0|byte(v>>6), 0x80|byte(v)&0x3F
+				n += 2
+			case !utf16.IsSurrogate(rune(v)):
+				_ = dst[n+2]
+				dst[n], dst[n+1], dst[n+2] = 0xE0|byte(v>>12), 0x80|byte(v>>6)&0x3F, 0x80|byte(v)&0x3F
+				n += 3
+			default:
+				n += utf8.EncodeRune(dst[n:], utf16.DecodeRune(rune(v), rune(must4(raw[8:12]))))
+				raw = raw[6:]
+			}
+			raw = raw[6:]
+			continue
+		case 'b':
+			dst[n] = '\b'
+		case 'f':
+			dst[n] = '\f'
+		case 'n':
+			dst[n] = '\n'
+		case 'r':
+			dst[n] = '\r'
+		case 't':
+			dst[n] = '\t'
+		default: // '"', '\\', '/'
+			dst[n] = c
+		}
+		n++
+		raw = raw[2:]
+	}
+}
+
+func must4(b []byte) uint16 { v, _ := hex4(b); return v }
+
+// utf8Len is the UTF-8 length of a code point of the BMP that is not a
+// surrogate.
+func utf8Len(v uint16) int {
+	switch {
+	case v < 0x80:
+		return 1
+	case v < 0x800:
+		return 2
+	}
+	return 3
+}
+
+// strStore holds the strings of one Request, each written once, straight
+// from the body: a string of more than ownBytes gets an allocation of its
+// own, exactly its size; shorter ones share chunks.
+type strStore struct {
+	free []byte // the rest of the current chunk
+}
+
+const (
+	ownBytes   = 512
+	chunkBytes = 16 << 10
+)
+
+// keep stores raw, the inside of a string scanString found valid and n
+// bytes long decoded, as a string. bound is an upper limit on the bytes
+// that all strings from this one on can need (the rest of the body), so
+// that no chunk is bigger than what can be used.
+func (st *strStore) keep(raw []byte, escaped bool, n, bound int) string {
+	if n == 0 {
+		return ""
+	}
+	var b []byte
+	if n > ownBytes {
+		b = make([]byte, n)
+	} else {
+		if len(st.free) < n {
+			st.free = make([]byte, min(chunkBytes, max(bound, n)))
+		}
+		b, st.free = st.free[:n:n], st.free[n:]
+	}
+	if escaped {
+		unescapeInto(b, raw)
+	} else {
+		copy(b, raw)
+	}
+	// b is written only here, before the string exists, and never again:
+	// the string is immutable as Go requires.
+	return unsafe.String(&b[0], n)
+}
+
+// invalidCharacter, invalidEscape and quoteWhat give jsontext's (its
+// internal jsonwire's) words for an invalid character, escape or surrogate
+// pair; what follows is the raw text at fault.
+func invalidCharacter(b []byte, where string) string {
+	_, n := utf8.DecodeRune(b)
+	return invalidText("character", b[:n], where)
+}
+
+func invalidEscape(what []byte) string {
+	if len(what) > 6 {
+		return invalidText("surrogate pair", what, "in string")
+	}
+	return invalidText("escape sequence", what, "in string")
+}
+
+func invalidText(label string, what []byte, where string) string {
+	var q string
+	switch {
+	case utf8.RuneCount(what) == 1:
+		q = quoteRune(what)
+	case bytes.ContainsFunc(what, func(r rune) bool {
+		return r == '`' || r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r)
+	}):
+		q = strconv.Quote(string(what))
+	default:
+		q = "`" + string(what) + "`"
+	}
+	return strings.TrimSuffix("invalid "+label+" "+q+" "+where, " ")
+}
+
+func quoteRune(b []byte) string {
+	r, n := utf8.DecodeRune(b)
+	if r == utf8.RuneError && n == 1 {
+		return `'\x` + strconv.FormatUint(uint64(b[0]), 16) + `'`
+	}
+	return strconv.QuoteRune(r)
+}
