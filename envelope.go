@@ -1,7 +1,6 @@
 package citecheck
 
 import (
-	"io"
 	"strconv"
 )
 
@@ -37,25 +36,4 @@ func AppendEnvelope(dst []byte, res *Result, err *Error) []byte {
 		dst = res.AppendJSON(dst)
 	}
 	return append(dst, '}')
-}
-
-// ReadBody reads a request body from r, reading at most MaxInputBytes+1
-// bytes: a larger body is limit_exceeded (actual = MaxInputBytes+1, since
-// the rest is never read). A read failure is reported as invalid_input with
-// the reader's message.
-func ReadBody(r io.Reader) ([]byte, *Error) {
-	body, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
-	if err != nil {
-		return nil, invalidf("", "body: could not be read: %v", err)
-	}
-	if len(body) > MaxInputBytes {
-		return nil, BodyTooLarge(int64(len(body)))
-	}
-	return body, nil
-}
-
-// BodyTooLarge is the limit_exceeded error for a body of actual bytes, over
-// max_input_bytes. A reader that stops at the limit reports MaxInputBytes+1.
-func BodyTooLarge(actual int64) *Error {
-	return limitError("", LimitInputBytes, MaxInputBytes, actual, "bytes")
 }

@@ -8,23 +8,17 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/citecheck/citecheck"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Config is how a Server is set up. The zero value is a usable local
@@ -375,93 +369,4 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return serr
 	}
 	return err
-}
-
-// mcpHandler is /mcp: the official SDK's streamable HTTP handler in
-// stateless JSON mode (the tool is pure, so there is no session to keep and
-// nothing to stream), behind the same check slots as execute.
-func (s *Server) mcpHandler() http.Handler {
-	srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() })
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:           true,
-		JSONResponse:        true,
-		MaxRequestBodyBytes: maxMCPBody,
-		Logger:              s.log,
-		// We make the SDK's DNS-rebinding check ourselves (rebinding), so
-		// that the public URL's host passes and a refusal is an error object.
-		DisableLocalhostProtection: true,
-	})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		e := s.crossOrigin(r)
-		if e == nil {
-			e = s.rebinding(r)
-		}
-		if e != nil {
-			writeJSON(w, http.StatusForbidden, citecheck.AppendEnvelope(nil, nil, e))
-			setOutcome(r, e.Code)
-			return
-		}
-		body, a := s.admitBody(w, r, maxMCPBody, readMCPBody, mcpTooLarge)
-		if a == nil {
-			return
-		}
-		defer a.end()
-		if p := vetMessage(body); p != nil {
-			a.answer(w, func() {
-				writeError(w, r, &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: "mcp: " + p.message})
-			})
-			return
-		}
-		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		a.check(w, r, func() (int, func()) {
-			ans := &mcpAnswer{header: make(http.Header)}
-			h.ServeHTTP(ans, r)
-			return ans.body.Len(), func() { ans.writeTo(w, r) }
-		})
-	})
-}
-
-// rebinding refuses an MCP request that reached a loopback listener under a
-// name that is neither loopback nor the configured public URL's host: a
-// web page could otherwise point its own name at 127.0.0.1 (DNS
-// rebinding) and drive a local MCP server from the browser. This is the MCP
-// SDK's own rule, plus the public host, so a proxy that keeps the Host
-// header works.
-func (s *Server) rebinding(r *http.Request) *citecheck.Error {
-	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	if !ok || local == nil || !isLoopback(local.String()) || isLoopback(r.Host) {
-		return nil
-	}
-	if s.cfg.PublicURL != "" {
-		if u, err := url.Parse(s.cfg.PublicURL); err == nil && strings.EqualFold(u.Host, r.Host) {
-			return nil
-		}
-	}
-	return &citecheck.Error{Code: citecheck.CodeInvalidInput,
-		Message: fmt.Sprintf("mcp: Host %q", citecheck.Echo(r.Host)) + " reached a loopback address; use localhost, or set --public-url to this host"}
-}
-
-// isLoopback reports whether a host or host:port names the loopback.
-func isLoopback(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		host = strings.Trim(hostport, "[]")
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback()
-}
-
-// maxMCPBody bounds one MCP message on /mcp: an input of max_input_bytes
-// with room to spare for the JSON-RPC envelope around it. A bigger message
-// cannot carry a valid input.
-const maxMCPBody = 2 * citecheck.MaxInputBytes
-
-func mcpTooLarge() *citecheck.Error {
-	e := tooLarge()
-	e.Message = "MCP message is over " + itoa(maxMCPBody) + " bytes, so its input is over " +
-		citecheck.LimitInputBytes + " " + itoa(citecheck.MaxInputBytes)
-	return e
 }
