@@ -44,7 +44,7 @@ func TestTypeScriptMCPClientCallsExplain(t *testing.T) {
 
 	// stdio: the real binary, as a desktop client starts it.
 	bin := filepath.Join(t.TempDir(), "citecheck")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags", testBuildTags, "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

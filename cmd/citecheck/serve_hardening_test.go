@@ -53,7 +53,7 @@ func binary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "citecheck")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-tags", testBuildTags, "-o", binPath, ".").CombinedOutput(); err != nil {
 			binErr = err
 			t.Logf("%s", out)
 		}

@@ -20,7 +20,7 @@ func buildCitecheck(t *testing.T) string {
 		t.Skip("builds the binary")
 	}
 	bin := filepath.Join(t.TempDir(), "citecheck")
-	cmd := exec.Command("go", "build", "-buildvcs=auto", "-o", bin, ".")
+	cmd := exec.Command("go", "build", "-buildvcs=auto", "-tags", testBuildTags, "-o", bin, ".")
 	cmd.Env = append(os.Environ(), "GOFLAGS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
