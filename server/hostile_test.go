@@ -413,9 +413,11 @@ func TestIdleConnectionsAreShed(t *testing.T) {
 	if _, err := idle[0].Read(make([]byte, 1)); err != io.EOF {
 		t.Errorf("the longest-idle connection is still open (%v)", err)
 	}
-	if shed := metricValue(t, ts, `citecheck_connections_shed_total{closed="idle"}`); shed < max {
-		t.Errorf("%v idle connections shed, want at least %d", shed, max)
-	}
+	// The kernel completes a dial before the server accepts it, so the
+	// last silent connections may still be on their way to Accept.
+	waitFor(t, "every idle connection to be shed", func() bool {
+		return metricValue(t, ts, `citecheck_connections_shed_total{closed="idle"}`) >= max
+	})
 }
 
 // TestConnectionsInRequestsAreNotShed: when every connection is in a
