@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The MCP Inspector (npm @modelcontextprotocol/inspector, pinned in
 # .ci/inspector/package-lock.json), in CLI mode, lists and calls citecheck's
-# tool over stdio (`citecheck mcp`) and streamable HTTP (`citecheck serve`,
+# tools over stdio (`citecheck mcp`) and streamable HTTP (`citecheck serve`,
 # /mcp). Every call's structured content must be the answer `citecheck run`
-# gives in-process for the same input: the contract's examples and a
-# refused input. Any difference fails CI.
+# (for explain, `citecheck run --explain`) gives in-process for the same
+# input: the contract's examples and a refused input. Any difference fails CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +20,8 @@ cleanup() {
 trap cleanup EXIT
 
 bin=$work/citecheck
-GOFLAGS= go build -o "$bin" ./cmd/citecheck
+# The full build: it serves mcp and serve itself, as a client's would.
+GOFLAGS= go build -tags citecheck_server -o "$bin" ./cmd/citecheck
 
 # The inputs: each example of the embedded contract, and one the tool refuses.
 "$bin" contract | node -e '
@@ -43,35 +44,40 @@ same() {
   ' "$1" "$2" "$3"
 }
 
-# check TRANSPORT TARGET…: tools/list names execute; tools/call answers as run.
+# check TRANSPORT TARGET…: tools/list names execute and explain; tools/call
+# of each answers as run (--explain).
 check() {
   local transport=$1; shift
   "$inspector" --cli "$@" --method tools/list > "$work/list.json"
   node -e '
     const l = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const names = l.tools.map(t => t.name);
-    if (names.length !== 1 || names[0] !== "execute") { console.error("inspector: tools/list: " + names); process.exit(1); }
+    if (names.join(",") !== "execute,explain") { console.error("inspector: tools/list: " + names); process.exit(1); }
   ' "$work/list.json"
   local n=0
-  for input in "$work"/input-*.json; do
-    # The in-process answer is the expected one (exit 1 or 2 is an answer too).
-    "$bin" run citation-batch-check 1.0.0 --input "$input" > "$work/want.json" || true
-    # A refused input is a tool error (isError), on which the CLI exits non-zero.
-    "$inspector" --cli "$@" --method tools/call --tool-name execute \
-      --tool-arg id=citation-batch-check version=1.0.0 "input=$(cat "$input")" > "$work/call.json" || true
-    node -e '
-      const fs = require("fs");
-      const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-      fs.writeFileSync(process.argv[2], JSON.stringify(r.structuredContent));
-      fs.writeFileSync(process.argv[3], r.content[0].text);
-      const want = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
-      if (!!r.isError !== ("error" in want)) { console.error("inspector: isError " + r.isError + " for " + JSON.stringify(want)); process.exit(1); }
-    ' "$work/call.json" "$work/structured.json" "$work/text.json" "$work/want.json"
-    same "$work/structured.json" "$work/want.json" "$transport $(basename "$input") structured content"
-    same "$work/text.json" "$work/want.json" "$transport $(basename "$input") text content"
-    n=$((n + 1))
+  for tool in execute explain; do
+    local flags=()
+    [ "$tool" = explain ] && flags=(--explain)
+    for input in "$work"/input-*.json; do
+      # The in-process answer is the expected one (exit 1 or 2 is an answer too).
+      "$bin" run citation-batch-check 1.0.0 "${flags[@]}" --input "$input" > "$work/want.json" || true
+      # A refused input is a tool error (isError), on which the CLI exits non-zero.
+      "$inspector" --cli "$@" --method tools/call --tool-name "$tool" \
+        --tool-arg id=citation-batch-check version=1.0.0 "input=$(cat "$input")" > "$work/call.json" || true
+      node -e '
+        const fs = require("fs");
+        const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+        fs.writeFileSync(process.argv[2], JSON.stringify(r.structuredContent));
+        fs.writeFileSync(process.argv[3], r.content[0].text);
+        const want = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
+        if (!!r.isError !== ("error" in want)) { console.error("inspector: isError " + r.isError + " for " + JSON.stringify(want)); process.exit(1); }
+      ' "$work/call.json" "$work/structured.json" "$work/text.json" "$work/want.json"
+      same "$work/structured.json" "$work/want.json" "$transport $tool $(basename "$input") structured content"
+      same "$work/text.json" "$work/want.json" "$transport $tool $(basename "$input") text content"
+      n=$((n + 1))
+    done
   done
-  echo "inspector: $transport: tools/list and $n tools/call answers as citecheck run"
+  echo "inspector: $transport: tools/list and $n tools/call answers (execute and explain) as citecheck run"
 }
 
 check stdio "$bin" mcp
