@@ -5,8 +5,8 @@
 #   2. the start-up of `citecheck run` on examples/valid.json beside a Go
 #      hello world (bench/hello), whole process, paired runs with hyperfine
 #      (goal: within 1.5 ms);
-#   3. when $CITECHECK_BENCH_KIT names the shared benchmark kit, `citecheck
-#      run` on each of the kit's workloads beside the scan floor
+#   3. `citecheck run` on each workload of the benchmark kit (bench/kit, or
+#      $CITECHECK_BENCH_KIT) beside the scan floor
 #      (bench/scanfloor: read the body, look at every byte once; goal: at
 #      most 1.5x) and the kit's hand-written Python (goal: at least 10x
 #      slower), whole process, with hyperfine.
@@ -57,12 +57,7 @@ print(f"| citecheck run (examples/valid.json) | {ms(min(c))} | {ms(statistics.me
 print(f"| difference | {ms(min(c) - min(h))} | {ms(statistics.median(c) - statistics.median(h))} |")
 PY
 
-kit=${CITECHECK_BENCH_KIT:-}
-if [ -z "$kit" ]; then
-  echo
-  echo "(kit table skipped: set CITECHECK_BENCH_KIT to the shared benchmark kit's folder)"
-  exit 0
-fi
+kit=${CITECHECK_BENCH_KIT:-bench/kit} # the kit as vendored in this repository
 echo
 echo "## Whole process on the kit's workloads (hyperfine; Python: fewer runs, cut at ${PY_TIMEOUT:=120} s)"
 work=$out/kit
