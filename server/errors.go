@@ -56,12 +56,17 @@ func writeEnvelope(w http.ResponseWriter, r *http.Request, res *citecheck.Result
 // envelope is the status and body writeEnvelope writes, for a handler that
 // must know the answer's size before it writes it.
 func envelope(r *http.Request, res *citecheck.Result, e *citecheck.Error) (int, []byte) {
-	status := http.StatusOK
-	if e != nil {
-		status = HTTPStatus(e.Code)
-	}
 	setOutcome(r, outcomeOf(res, e))
-	return status, citecheck.AppendEnvelope(make([]byte, 0, 512), res, e)
+	return answerStatus(e), citecheck.AppendEnvelope(make([]byte, 0, 512), res, e)
+}
+
+// answerStatus is the status of a tool call's answer: 200 for a result
+// (a failed citation included), else the status of the error's code.
+func answerStatus(e *citecheck.Error) int {
+	if e != nil {
+		return HTTPStatus(e.Code)
+	}
+	return http.StatusOK
 }
 
 // writeError writes {"error": e} with the status of its code.

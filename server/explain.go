@@ -13,12 +13,8 @@ import (
 func (s *Server) serveExplain(w http.ResponseWriter, r *http.Request) {
 	s.serveBody(w, r, func(body []byte) (int, []byte) {
 		ex, e := citecheck.RunExplain(body)
-		status := http.StatusOK
-		if e != nil {
-			status = HTTPStatus(e.Code)
-		}
 		setOutcome(r, explainOutcome(ex, e))
-		return status, citecheck.AppendExplainEnvelope(nil, ex, e)
+		return answerStatus(e), citecheck.AppendExplainEnvelope(nil, ex, e)
 	})
 }
 
