@@ -142,16 +142,17 @@ type explainer struct {
 func (e *explainer) foldedSource(j int) *foldedSearch {
 	if e.folded[j] == nil {
 		f := fold(e.c.req.Sources[j].Text, allFolds, true)
-		e.folded[j] = &foldedSearch{foldedText: f, ranks: textRanks(f.text)}
+		e.folded[j] = &foldedSearch{foldedText: f, searcher: &searcher{text: f.text}}
 	}
 	return e.folded[j]
 }
 
-// foldedSearch is a folded source and the ranks of its bytes, so that the
-// matcher's prefilter picks bytes rare in the folded text itself.
+// foldedSearch is a folded source and its searcher: the matcher's
+// prefilter picks bytes rare in the folded text itself, and many failing
+// citations of one source get the searcher's index.
 type foldedSearch struct {
 	foldedText
-	ranks *byteRanks
+	*searcher
 }
 
 // byteAt returns the byte offset v counted in units u stands for in source
@@ -378,7 +379,7 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 		return nil
 	}
 	ft := e.foldedSource(j)
-	o := findOccurrencesRanked(ft.text, fc, ft.ranks, nil)
+	o := ft.first(fc, 0, 2)
 	var fs []Finding
 	for _, b := range o.first[:min(o.count, 2)] {
 		sp := Span{int(ft.from[b]), int(ft.to[b+len(fc)-1])}
@@ -404,6 +405,10 @@ var ellipses = []string{"[...]", "[…]", "...", "…"}
 // around them dropped, and returns nil when the claim has no ellipsis or
 // nothing around it. Linear in the claim.
 func elisionParts(claim string) []string {
+	// Every mark holds "..." or "…": most claims have neither.
+	if !strings.Contains(claim, "...") && !strings.Contains(claim, "…") {
+		return nil
+	}
 	var parts []string
 	found, from := false, 0
 	cut := func(to int) {
@@ -452,11 +457,11 @@ func elided(x *textIndex, claim string) *Finding {
 	spans := make([]Span, 0, len(parts))
 	at := 0
 	for _, p := range parts {
-		i := strings.Index(x.text[at:], p)
-		if i < 0 {
+		o := x.firstMany(p, at, 1)
+		if o.count == 0 {
 			return nil
 		}
-		b := at + i
+		b := o.first[0]
 		at = b + len(p)
 		spans = append(spans, Span{x.cpAt(b), x.cpAt(at)})
 	}

@@ -104,6 +104,44 @@ var failingMaxNormalizedBody = sync.OnceValue(func() []byte {
 	return req.Body()
 })
 
+// fabricatedMaxBody is a maximum-size request of position citations whose
+// quotes are made of the source's own words in another order, each
+// quoteWords words long: every quote fails, occurs nowhere under any fold,
+// and is explained by its longest leading part, the costliest search there
+// is (a binary search over the length). With few words the request holds
+// max_citations citations; with many, long quotes up to the body's size.
+func fabricatedMaxBody(seed uint64, quoteWords int) []byte {
+	corpus := testkit.NewCorpus(seed)
+	rng := corpus.Rand
+	text := corpus.Prose(MaxTextBytes)
+	words := strings.Fields(text)
+	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("corpus", "v1", text)}}
+	const room = MaxInputBytes - 2048
+	size := len(req.Body())
+	for i := 0; i < MaxCitations; i++ {
+		var b strings.Builder
+		for b.Len() < MaxQuoteBytes/2 && b.Len() < quoteWords*8 {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(words[rng.IntN(len(words))])
+		}
+		q := b.String()
+		if strings.Contains(text, q) {
+			i--
+			continue
+		}
+		start := rng.IntN(len(text) / 2)
+		c := testkit.PositionCitation("x"+strconv.Itoa(i), "corpus", "v1", start, start+runeCount(q), q)
+		if size+len(c.AppendJSON(nil))+1 > room {
+			break
+		}
+		size += len(c.AppendJSON(nil)) + 1
+		req.Citations = append(req.Citations, c)
+	}
+	return req.Body()
+}
+
 func TestFailingMaxBodyFailsEverywhere(t *testing.T) {
 	body := failingMaxBody()
 	if req, err := Decode(failingMaxNormalizedBody()); err != nil || CheckAll(req).Failed != len(req.Citations) {
@@ -151,11 +189,24 @@ func BenchmarkExplainFailingMax(b *testing.B) {
 	for _, w := range []struct {
 		name string
 		body func() []byte
-	}{{"mixed", failingMaxBody}, {"normalized", failingMaxNormalizedBody}} {
-		req, err := Decode(w.body())
+	}{
+		{"mixed", failingMaxBody},
+		{"normalized", failingMaxNormalizedBody},
+		{"fabricated_short", func() []byte { return fabricatedMaxBody(911, 6) }},
+		{"fabricated_long", func() []byte { return fabricatedMaxBody(912, 600) }},
+	} {
+		body := w.body()
+		req, err := Decode(body)
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Run(w.name+"/decode", func(b *testing.B) {
+			cpu := processCPU()
+			for b.Loop() {
+				Decode(body)
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+		})
 		b.Run(w.name+"/check_all", func(b *testing.B) {
 			b.ReportAllocs()
 			cpu := processCPU()

@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -109,15 +110,31 @@ func (w *folder) fold(s string) {
 	}
 	var seg []byte
 	cp := int32(0)
-	for i := 0; i < len(s) && !w.diff; {
+	for i := 0; i < len(s); {
 		// An ASCII character followed by another (or the end) is a
-		// normalization segment of its own, unchanged by NFC and NFKC.
-		if c := s[i]; c < utf8.RuneSelf && (!normalize || i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
-			w.ascii(c, cp)
-			i, cp = i+1, cp+1
+		// normalization segment of its own, unchanged by NFC and NFKC:
+		// all of a run of ASCII but its last character, and that one too
+		// at the end of s or when nothing normalizes.
+		j, end := i, min(len(s), i+asciiChunk)
+		for j+8 <= end && load64(s, j)&0x8080808080808080 == 0 {
+			j += 8
+		}
+		for j < end && s[j] < utf8.RuneSelf {
+			j++
+		}
+		if normalize && j < len(s) && s[j] >= utf8.RuneSelf && !form.PropertiesString(s[j:]).BoundaryBefore() {
+			j-- // the next character may combine with it: a segment of both
+		}
+		if j > i {
+			w.ascii(s[i:j], cp)
+			cp += int32(j - i)
+			i = j
 			continue
 		}
-		if !normalize {
+		// Without normalization, or a character normalization leaves as it
+		// is and nothing next to it combines with (inert: most of the
+		// typographer's and of CJK), a code point is folded alone.
+		if !normalize || form.PropertiesString(s[i:]).BoundaryAfter() && !hangul(s[i:]) {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			w.rune(r, cp, cp+1)
 			i, cp = i+size, cp+1
@@ -135,6 +152,14 @@ func (w *folder) fold(s string) {
 	}
 }
 
+// hangul reports whether s starts with a Hangul syllable or jamo: they
+// compose by rule, not by the tables the properties come from, so they
+// always take the normalization by segments.
+func hangul(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return 0x1100 <= r && r <= 0x11FF || 0xA960 <= r && r <= 0xA97F || 0xAC00 <= r && r <= 0xD7FF
+}
+
 // folder accumulates the folded text; white space is held back until a
 // character that is not white space follows it, which drops it at both ends.
 type folder struct {
@@ -144,35 +169,98 @@ type folder struct {
 	from, to           []int32
 	space              bool  // a run of white space is pending
 	spaceFrom, spaceTo int32 // the pending run's code points
-	// want, when not nil, is what the output should be: folding stops at
-	// the first byte that differs from it (diff), for foldsEqual.
-	want []byte
-	diff bool
 }
 
-// ascii is rune for an ASCII character at code point cp, inline: most of
-// any text is ASCII, and it needs no table.
-func (w *folder) ascii(c byte, cp int32) {
-	switch {
-	case c == '`' && w.folds&FoldTypography != 0:
-		c = '\''
-	case 'a' <= c && c <= 'z' && w.folds&FoldCase != 0:
-		c -= 'a' - 'A'
-	case (c == ' ' || '\t' <= c && c <= '\r') && w.folds&FoldWhitespace != 0:
-		w.folded(rune(c), cp, cp+1)
-		return
+// asciiChunk is how much ASCII fold folds at a time.
+const asciiChunk = 256
+
+// asciiSpace marks white space under the white space fold in asciiFolded.
+const asciiSpace = 0xFF
+
+// asciiFolded is what each fold set makes of each ASCII character:
+// asciiFolded[f][c] is c read under f, or asciiSpace. (A row of 256, so
+// that indexing it by a byte needs no bounds check.) Most of any text is
+// ASCII, and a table lookup a byte folds it at memory speed.
+var asciiFolded = func() (t [allFolds + 1][256]byte) {
+	for f := range t {
+		for c := range utf8.RuneSelf {
+			r := rune(c)
+			if Folds(f)&FoldTypography != 0 && r == '`' {
+				r = '\''
+			}
+			if Folds(f)&FoldCase != 0 {
+				r = foldCase(r)
+			}
+			if Folds(f)&FoldWhitespace != 0 && isWhiteSpace(r) {
+				r = asciiSpace
+			}
+			t[f][c] = byte(r)
+		}
 	}
-	if w.space && w.folds&FoldWhitespace != 0 {
-		w.folded(rune(c), cp, cp+1)
-		return
-	}
-	w.out = append(w.out, c)
+	return t
+}()
+
+// ascii folds run, ASCII characters that are each a normalization segment
+// of their own, the first at code point cp. Most of any text is ASCII:
+// this is the loop folding runs at.
+func (w *folder) ascii(run string, cp int32) {
+	t := &asciiFolded[w.folds]
 	if w.mapping {
-		w.from, w.to = append(w.from, cp), append(w.to, cp+1)
+		w.asciiMapped(run, cp, t)
+		return
 	}
-	if w.want != nil && (len(w.out) > len(w.want) || w.want[len(w.out)-1] != c) {
-		w.diff = true
+	// On locals, which stay in registers (the fields of w would be loaded
+	// and stored at every byte), into room made once for the run and a
+	// pending space.
+	out := slices.Grow(w.out, len(run)+1)
+	n, dst, space := len(out), out[:cap(out)], w.space
+	for k := 0; k < len(run); k++ {
+		c := t[run[k]]
+		if c == asciiSpace {
+			space = true
+			continue
+		}
+		if space {
+			space = false
+			if n > 0 {
+				dst[n] = ' '
+				n++
+			}
+		}
+		dst[n] = c
+		n++
 	}
+	w.out, w.space = dst[:n], space
+}
+
+// asciiMapped is ascii with the map back to code points.
+func (w *folder) asciiMapped(run string, cp int32, t *[256]byte) {
+	out := slices.Grow(w.out, len(run)+1)
+	from, to := slices.Grow(w.from, len(run)+1), slices.Grow(w.to, len(run)+1)
+	n, dst := len(out), out[:cap(out)]
+	from, to = from[:cap(from)], to[:cap(to)]
+	space, spaceFrom, spaceTo := w.space, w.spaceFrom, w.spaceTo
+	for k := 0; k < len(run); k++ {
+		c, at := t[run[k]], cp+int32(k)
+		if c == asciiSpace {
+			if !space {
+				space, spaceFrom = true, at
+			}
+			spaceTo = at + 1
+			continue
+		}
+		if space {
+			space = false
+			if n > 0 {
+				dst[n], from[n], to[n] = ' ', spaceFrom, spaceTo
+				n++
+			}
+		}
+		dst[n], from[n], to[n] = c, at, at+1
+		n++
+	}
+	w.out, w.from, w.to = dst[:n], from[:n], to[:n]
+	w.space, w.spaceFrom, w.spaceTo = space, spaceFrom, spaceTo
 }
 
 // rune folds one code point (after normalization) produced by the
@@ -218,9 +306,6 @@ func (w *folder) emit(r rune, from, to int32) {
 		for range len(w.out) - n {
 			w.from, w.to = append(w.from, from), append(w.to, to)
 		}
-	}
-	if w.want != nil && (len(w.out) > len(w.want) || string(w.out[n:]) != string(w.want[n:len(w.out)])) {
-		w.diff = true
 	}
 }
 
@@ -320,26 +405,177 @@ func changedBy(s string) Folds {
 	return f
 }
 
-// foldsEqual reports whether a and b read alike under f. Linear in both.
-// b is folded against a's folding and stops at the first difference.
+// foldsEqual reports whether a and b read alike under f. Each side is
+// folded a piece at a time, the one whose folding is shorter first, and
+// the foldings compared as they grow: a comparison that fails stops about
+// a piece after the first difference. Linear in both.
 func foldsEqual(a, b string, f Folds) bool {
-	fa := foldInto(make([]byte, 0, len(a)), a, f, false).out
-	w := &folder{folds: f, out: make([]byte, 0, len(fa)), want: fa}
-	w.fold(b)
-	return !w.diff && len(w.out) == len(fa)
+	wa, wb := &folder{folds: f}, &folder{folds: f}
+	ia, ib, same := 0, 0, 0 // same: how much of both foldings is known equal
+	for {
+		switch {
+		case ia < len(a) && (len(wa.out) <= len(wb.out) || ib == len(b)):
+			ia = wa.foldPiece(a, ia)
+		case ib < len(b):
+			ib = wb.foldPiece(b, ib)
+		default:
+			return len(wa.out) == len(wb.out) && string(wa.out[same:]) == string(wb.out[same:])
+		}
+		n := min(len(wa.out), len(wb.out))
+		if string(wa.out[same:n]) != string(wb.out[same:n]) {
+			return false
+		}
+		same = n
+	}
 }
 
+// foldPiece folds s from byte i on, about foldPieceBytes of it, and
+// returns where it stopped: where folding s in pieces gives what folding
+// it whole does, before an ASCII character that follows another, or
+// before a character normalization leaves alone (inert: every
+// normalization segment ends before it), or at the end.
+func (w *folder) foldPiece(s string, i int) int {
+	form, normalize := norm.NFC, w.folds&(FoldNFC|FoldNFKC) != 0
+	if w.folds&FoldNFKC != 0 {
+		form = norm.NFKC
+	}
+	k := min(len(s), i+foldPieceBytes)
+	for ; k < len(s); k++ {
+		if s[k] < utf8.RuneSelf && s[k-1] < utf8.RuneSelf ||
+			utf8.RuneStart(s[k]) && (!normalize || form.PropertiesString(s[k:]).BoundaryBefore() && !hangul(s[k:])) {
+			break
+		}
+	}
+	w.fold(s[i:k])
+	return k
+}
+
+// foldPieceBytes is about how much foldPiece folds at a time.
+const foldPieceBytes = 256
+
 // minimalFolds returns the first fold set in foldSetsInOrder under which
-// source and claim read alike, and false when none does. A set made only
-// of folds that change neither side is skipped without folding: its
-// pipeline leaves both sides as they are, and they differ. At most 31
-// comparisons, each linear in both.
+// source and claim read alike, and false when none does. When both cut
+// into as many pieces (see differingPieces), a set is decided by the
+// pieces that differ, folded alone, and only when their foldings leave it
+// open (one a prefix of the other) by comparing source and claim whole.
+// Otherwise a set made only of folds that change neither side is skipped
+// without folding (its pipeline leaves both sides as they are, and they
+// differ) and the others are compared whole. At most 31 comparisons, each
+// linear in both.
 func minimalFolds(source, claim string) (Folds, bool) {
-	active := changedBy(source) | changedBy(claim) // the folds that change one side or the other
+	pieces, aligned := differingPieces(source, claim)
+	var active Folds
+	if !aligned {
+		active = changedBy(source) | changedBy(claim) // the folds that change one side or the other
+	}
 	for _, set := range foldSetsInOrder {
-		if set&active != 0 && foldsEqual(source, claim, set) {
+		if aligned {
+			switch piecesRead(pieces, set) {
+			case readAlike:
+				return set, true
+			case readApart:
+				continue
+			}
+		} else if set&active == 0 {
+			continue
+		}
+		if foldsEqual(source, claim, set) {
 			return set, true
 		}
 	}
 	return 0, false
+}
+
+// differingPieces cuts a and b at their word cuts, between the first two
+// ASCII letters or digits of every word, and returns the pairs of pieces
+// that differ, in order, and false when a and b have not as many cuts.
+// A word cut lies between two ASCII characters that are not white space,
+// so every fold reads a text cut there as the concatenation of its pieces
+// read alone: a normalization segment ends there, no white space is
+// pending, and nothing after it is leading white space. Most retypings
+// (quotation marks, dashes, white space, case) leave the words' starts
+// where they were, so the pieces that differ are short. Linear in both:
+// where both go on alike, a word-wide comparison skips to the last cut.
+func differingPieces(a, b string) ([][2]string, bool) {
+	var pieces [][2]string
+	ia, ib := 0, 0 // at a cut of each, or their starts
+	for {
+		// A cut is decided by the two bytes before it and the one after
+		// (the byte before ia and ib is a letter or digit on both sides),
+		// so where both go on alike their cuts are alike.
+		l := commonPrefixLen(a[ia:], b[ib:])
+		if k := lastWordCut(a, ia, ia+l); k > ia {
+			ia, ib = k, ib+k-ia
+		}
+		ka, kb := nextWordCut(a, ia), nextWordCut(b, ib)
+		if (ka == len(a)) != (kb == len(b)) {
+			return nil, false
+		}
+		if a[ia:ka] != b[ib:kb] {
+			pieces = append(pieces, [2]string{a[ia:ka], b[ib:kb]})
+		}
+		if ka == len(a) {
+			return pieces, true
+		}
+		ia, ib = ka, kb
+	}
+}
+
+// wordCut reports whether k is a word cut of s.
+func wordCut(s string, k int) bool {
+	return 0 < k && k < len(s) && asciiAlnum[s[k]] && asciiAlnum[s[k-1]] && (k < 2 || !asciiAlnum[s[k-2]])
+}
+
+// nextWordCut returns the first word cut of s after byte i, or len(s).
+func nextWordCut(s string, i int) int {
+	for k := i + 1; k < len(s); k++ {
+		if wordCut(s, k) {
+			return k
+		}
+	}
+	return len(s)
+}
+
+// lastWordCut returns the last word cut of s in (from, to), or from.
+func lastWordCut(s string, from, to int) int {
+	for k := to - 1; k > from; k-- {
+		if wordCut(s, k) {
+			return k
+		}
+	}
+	return from
+}
+
+var asciiAlnum = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+// piecesReading is what the pieces that differ say about a fold set.
+type piecesReading uint8
+
+const (
+	readAlike piecesReading = iota // every pair reads alike: so do the texts
+	readApart                      // the first pair that does not read alike differs inside both: so do the texts
+	readOpen                       // one of that pair's readings is a prefix of the other's: compare the texts
+)
+
+// piecesRead folds each pair of differing pieces under f until one pair
+// does not read alike. The texts agree up to that pair (their pieces
+// before it are alike or read alike), so where the pair's readings differ
+// inside both, the texts' readings differ.
+func piecesRead(pieces [][2]string, f Folds) piecesReading {
+	for _, p := range pieces {
+		x, y := fold(p[0], f, false).text, fold(p[1], f, false).text
+		if x == y {
+			continue
+		}
+		if n := min(len(x), len(y)); x[:n] == y[:n] {
+			return readOpen
+		}
+		return readApart
+	}
+	return readAlike
 }

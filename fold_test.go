@@ -3,6 +3,7 @@ package citecheck
 import (
 	"math/rand/v2"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestChangedByIsWhatFoldChanges: changedBy, which decides without
@@ -80,4 +81,88 @@ func TestFoldsEqualIsTheReferenceComparison(t *testing.T) {
 	if equal < 1000 {
 		t.Fatalf("only %d equal pairs: the test reaches too little", equal)
 	}
+}
+
+// referenceMinimalFolds is minimalFolds by its definition: the first set
+// of foldSetsInOrder under which the reference foldings are equal.
+func referenceMinimalFolds(a, b string) (Folds, bool) {
+	for _, set := range foldSetsInOrder {
+		if referenceFold(a, set) == referenceFold(b, set) {
+			return set, true
+		}
+	}
+	return 0, false
+}
+
+// TestMinimalFoldsIsTheReference: minimalFolds, which decides most sets
+// by the pieces that differ and skips sets that change neither side, gives
+// the first set under which the reference foldings are equal, for texts
+// and their retypings, prefixes and unrelated texts, and for every pair
+// of short texts over the folds' own characters.
+func TestMinimalFoldsIsTheReference(t *testing.T) {
+	t.Parallel()
+	check := func(a, b string) {
+		got, ok := minimalFolds(a, b)
+		want, wantOK := referenceMinimalFolds(a, b)
+		if got != want || ok != wantOK {
+			t.Fatalf("minimalFolds(%q, %q) = %v %v, reference %v %v", a, b, got.Names(), ok, want.Names(), wantOK)
+		}
+	}
+	r := rand.New(rand.NewPCG(21, 22))
+	for range 3000 {
+		a := explainText(r, 1+r.IntN(12))
+		check(a, variant(r, a))
+		check(a, variant(r, variant(r, a)))
+		check(a, explainText(r, 1+r.IntN(12)))
+	}
+	short := []string{""}
+	for _, tok := range []string{"a", "A", " \n", "’", "'", "ﬁ", "e\u0301", "\u00ad", "…"} {
+		short = append(short, tok)
+	}
+	var pairs []string
+	for _, x := range short {
+		for _, y := range short {
+			pairs = append(pairs, x+y)
+		}
+	}
+	for _, a := range pairs {
+		for _, b := range pairs {
+			check("xy"+a+"zw", "xy"+b+"zw") // inside words and at word cuts
+			check(a, b)
+		}
+	}
+}
+
+// FuzzFold: fold, its map back to code points, foldsEqual and
+// minimalFolds against the reference foldings, for any two texts and any
+// fold set.
+func FuzzFold(f *testing.F) {
+	f.Add("The court’s “ruling”", "the court's \"ruling\"", uint8(FoldTypography|FoldCase))
+	f.Add("ﬁrst  floor\n", "first floor", uint8(FoldNFKC|FoldWhitespace))
+	f.Add("cafe\u0301", "café", uint8(FoldNFC))
+	f.Add("co\u00adop…", "coop...", uint8(FoldTypography))
+	f.Add("한국어", "\u1112\u1161\u11ab국어", uint8(FoldNFC))
+	f.Fuzz(func(t *testing.T, a, b string, bits uint8) {
+		if !utf8.ValidString(a) || !utf8.ValidString(b) || len(a)+len(b) > 4096 {
+			return
+		}
+		set := Folds(bits) & allFolds
+		ft := fold(a, set, true)
+		if ft.text != referenceFold(a, set) {
+			t.Fatalf("fold(%q, %v) = %q, reference %q", a, set.Names(), ft.text, referenceFold(a, set))
+		}
+		n := runeCount(a)
+		for i := range ft.text {
+			if ft.from[i] < 0 || ft.from[i] >= ft.to[i] || int(ft.to[i]) > n || i > 0 && ft.from[i] < ft.from[i-1] {
+				t.Fatalf("fold(%q, %v): byte %d maps to [%d,%d)", a, set.Names(), i, ft.from[i], ft.to[i])
+			}
+		}
+		if got, want := foldsEqual(a, b, set), referenceFold(a, set) == referenceFold(b, set); got != want {
+			t.Fatalf("foldsEqual(%q, %q, %v) = %v, reference %v", a, b, set.Names(), got, want)
+		}
+		got, ok := minimalFolds(a, b)
+		if want, wantOK := referenceMinimalFolds(a, b); got != want || ok != wantOK {
+			t.Fatalf("minimalFolds(%q, %q) = %v %v, reference %v %v", a, b, got.Names(), ok, want.Names(), wantOK)
+		}
+	})
 }

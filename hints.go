@@ -126,61 +126,54 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 
 // occurrenceStarts counts the occurrences of pattern in the text and lists
 // the first MaxHintStarts of them, as code point indexes moved right by
-// skip code points (to where exact starts inside prefix+exact+suffix). Each
-// scan yields two starts, so the listing costs MaxHintStarts/2 scans at most.
+// skip code points (to where exact starts inside prefix+exact+suffix).
 func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
-	o := x.find(pattern, nil)
-	total := o.count
-	var starts []int
-	for from := 0; ; { // from: the byte offset the current scan started at
-		for _, f := range o.first[:min(o.count, 2)] {
-			if len(starts) < MaxHintStarts {
-				starts = append(starts, x.cpAt(from+f)+skip)
-			}
+	if pattern == "" { // at every code point boundary (the matcher counts bytes)
+		starts := make([]int, min(x.n+1, MaxHintStarts))
+		for i := range starts {
+			starts[i] = i + skip
 		}
-		if o.count <= 2 || len(starts) == MaxHintStarts {
-			return total, starts
-		}
-		// Go on from the code point after the second start: occurrences
-		// start at distinct code points, so none is skipped or repeated.
-		from += o.first[1]
-		_, size := utf8.DecodeRuneInString(x.text[from:])
-		from += size
-		o = findOccurrencesRanked(x.text[from:], pattern, x.byteRanks(), nil)
+		return x.n + 1, starts
 	}
+	o := x.findMany(pattern, 0, make([]int, 0, MaxHintStarts))
+	starts := make([]int, len(o.kept))
+	for i, b := range o.kept {
+		starts[i] = x.cpAt(b) + skip
+	}
+	return o.count, starts
 }
 
 // longestLeadingPart finds the longest leading part of claimed that occurs in
-// the text, by binary search over its length in code points: when a part
-// occurs, every shorter leading part occurs too. O((n+m)·log m).
+// the text, by binary search over its length in bytes, at code point
+// boundaries: when a part occurs, every shorter leading part occurs too.
+// O(log m) questions of the text (see textIndex.firstMany).
 func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
-	offs := make([]int, 0, len(claimed)+1) // byte offset of each code point, and the end
-	for i := range claimed {
-		offs = append(offs, i)
-	}
-	offs = append(offs, len(claimed))
-	m := len(offs) - 1
-	// Invariant: claimed[:offs[lo]] occurs, first at byte first (lo = 0
-	// trivially); claimed[:offs[hi+1]] does not.
-	lo, hi, first := 0, m, -1
+	// Invariant: lo and hi are code point boundaries; claimed[:lo] occurs,
+	// first at byte first (lo = 0 trivially); nothing longer than
+	// claimed[:hi] does.
+	lo, hi, first := 0, len(claimed), -1
 	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if o := x.find(claimed[:offs[mid]], nil); o.count > 0 {
+		mid := lo + (hi-lo+1)/2
+		for mid < hi && !utf8.RuneStart(claimed[mid]) {
+			mid++
+		}
+		if o := x.firstMany(claimed[:mid], 0, 1); o.count > 0 {
 			lo, first = mid, o.first[0]
 		} else {
-			hi = mid - 1
+			for hi = mid - 1; hi > lo && !utf8.RuneStart(claimed[hi]); hi-- {
+			}
 		}
 	}
-	p := &PartialMatch{Length: lo, Start: -1, At: -1}
-	if lo < m {
-		p.Claimed = firstRune(claimed[offs[lo]:])
+	p := &PartialMatch{Length: runeCount(claimed[:lo]), Start: -1, At: -1}
+	if lo < len(claimed) {
+		p.Claimed = firstRune(claimed[lo:])
 	}
 	if lo == 0 {
 		return p
 	}
 	p.Start = x.cpAt(first)
-	p.At = p.Start + lo
-	if b := first + offs[lo]; b < len(x.text) {
+	p.At = p.Start + p.Length
+	if b := first + lo; b < len(x.text) {
 		ch := firstRune(x.text[b:])
 		p.Source = &ch
 	}
@@ -196,7 +189,7 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 // is unique.
 func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *string) {
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
-	unique := func(pattern string) bool { return x.find(pattern, nil).count == 1 }
+	unique := func(pattern string) bool { return x.firstMany(pattern, 0, 2).count == 1 }
 	shortest := func(lo, hi int, pattern func(k int) string) *string {
 		// lo: ambiguous (the citation's own context); hi: the longest allowed.
 		if hi <= lo || !unique(pattern(hi)) {

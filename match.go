@@ -168,24 +168,23 @@ const (
 func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
 	n, m := len(text), len(pat)
 	switch {
-	case m == 0:
-		o.count = n + 1
-		o.first[0] = 0
-		if n > 0 {
-			o.first[1] = 1
+	case m == 0: // at every byte offset
+		for i := 0; i <= n && (i < 2 || len(o.kept) < cap(o.kept)); i++ {
+			o.add(i)
 		}
+		o.count = n + 1
 		return o
 	case m > n:
 		return o
 	case m == 1:
 		// strings.Count of one byte is SIMD; occurrences never overlap.
-		o.count = strings.Count(text, pat)
-		if i := strings.IndexByte(text, pat[0]); i >= 0 {
-			o.first[0] = i
-			if j := strings.IndexByte(text[i+1:], pat[0]); j >= 0 {
-				o.first[1] = i + 1 + j
-			}
+		count := strings.Count(text, pat)
+		for at := 0; o.count < count && (o.count < 2 || len(o.kept) < cap(o.kept)); {
+			i := at + strings.IndexByte(text[at:], pat[0])
+			o.add(i)
+			at = i + 1
 		}
+		o.count = count
 		return o
 	}
 	// The phases in the order they are tried: the q-gram skip first for

@@ -1,0 +1,230 @@
+package citecheck
+
+import (
+	"math/bits"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Explaining a request (and hinting at a fix) asks many questions of the
+// same source text: where a quote occurs, its longest leading part found
+// (a binary search, one query a step), the shortest context that is
+// unique (another), the parts of an elided quote. The check asks each
+// question once and scans; a scan per question would make explaining a
+// request of many failing citations cost a scan of the text each, hundreds
+// of times the check. A searcher answers these questions by scanning until
+// its scans have read the text indexAfterScans times over, and then from a
+// gramIndex of the text, built once: after that a question costs about the
+// pattern's length, not the text's, on any text whose 4-byte grams vary.
+
+// indexAfterScans is how many times over a searcher's scans read its text
+// before it builds the index: about what the build costs, counted in
+// scans, so that a text asked few questions never pays for an index and
+// one asked many pays at most about twice what the index alone would cost.
+const indexAfterScans = 2
+
+// searcher finds patterns in one text for explain and hints (see above).
+// Not safe for concurrent use: the first queries decide when to index.
+type searcher struct {
+	text    string
+	ranks   *byteRanks // the text's own byte ranks, for scans
+	scanned int        // bytes the scans have read
+	index   *gramIndex // built once the scans have read enough
+}
+
+// indexed returns the text's index, building it once the scans have read
+// enough, or nil.
+func (s *searcher) indexed() *gramIndex {
+	if s.index == nil && s.scanned >= indexAfterScans*len(s.text) && len(s.text) >= indexMinText {
+		s.index = newGramIndex(s.text)
+	}
+	return s.index
+}
+
+// find returns the occurrences of pattern in the text at byte offset from
+// or after (byte offsets from the start of the text), overlapping ones
+// counted, keeping up to cap(keep) of them: what a scan of text[from:]
+// gives, offsets moved by from. Linear in the text as a scan; from the
+// index, linear in the pattern plus the candidates of its rarest grams,
+// and never much worse than a scan (see gramIndex.find).
+func (s *searcher) find(pattern string, from int, keep []int) occurrences {
+	if g := s.indexed(); g != nil {
+		if o, ok := g.find(s.text, pattern, from, keep, 0); ok {
+			return o
+		}
+	}
+	s.scanned += len(s.text) - from
+	if s.ranks == nil {
+		s.ranks = textRanks(s.text)
+	}
+	o := findOccurrencesRanked(s.text[from:], pattern, s.ranks, keep)
+	for i := range min(o.count, 2) {
+		o.first[i] += from
+	}
+	for i := range o.kept {
+		o.kept[i] += from
+	}
+	return o
+}
+
+// first returns the first n (1 or 2) occurrences of pattern at byte offset
+// from or after, in o.first, and how many there are up to n in o.count:
+// whether a pattern occurs, where first, and whether only once, which is
+// all most questions ask. A scan stops at the n-th occurrence.
+func (s *searcher) first(pattern string, from, n int) occurrences {
+	if g := s.indexed(); g != nil {
+		if o, ok := g.find(s.text, pattern, from, nil, n); ok {
+			return o
+		}
+	}
+	o := occurrences{first: [2]int{-1, -1}}
+	at := from
+	for o.count < n {
+		i := strings.Index(s.text[at:], pattern)
+		if i < 0 {
+			at = len(s.text)
+			break
+		}
+		o.add(at + i)
+		at += i + 1
+	}
+	s.scanned += min(at+len(pattern), len(s.text)) - from
+	return o
+}
+
+// indexMinText is the shortest text a searcher indexes: below it a scan
+// costs less than looking up the buckets.
+const indexMinText = 4 << 10
+
+// gramIndex holds the byte offsets of the 4-byte grams of a text at every
+// gramStep-th offset, bucketed by a hash of the gram: a counting sort, two
+// passes over the text, a byte of memory per byte of text. An occurrence
+// of a pattern of gramStep+gramLen-1 bytes or more holds a sampled gram at
+// one of gramStep offsets in the pattern (one per residue of where it
+// starts), so a query walks one bucket per residue.
+type gramIndex struct {
+	start []int32 // bucket h holds pos[start[h]:start[h+1]], in increasing order
+	pos   []int32
+	shift uint8 // a gram's bucket is the top 32-shift bits of its hash
+	// A query goes through at most maxCandidates offsets and compares at
+	// most maxCompared bytes, or leaves the question to a scan (see find).
+	maxCandidates, maxCompared int
+}
+
+const (
+	gramLen  = 4
+	gramStep = 2
+	// gramBits is the most bits of a bucket number: 64K buckets, about
+	// one per 4 offsets of the longest text; shorter texts get fewer.
+	gramBits = 16
+	// gramProbes is how many of a long pattern's grams a query compares
+	// the buckets of per residue, spread evenly over the pattern: enough
+	// to find a rare one, and the cost stays bounded for long patterns.
+	gramProbes = 32
+	// indexMinPattern is the shortest pattern the index answers.
+	indexMinPattern = gramStep + gramLen - 1
+)
+
+// bucket returns the bucket of the gram at byte i of s.
+func (g *gramIndex) bucket(s string, i int) uint32 {
+	s = s[i : i+gramLen]
+	v := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+	return (v * 0x9E3779B1) >> g.shift
+}
+
+// newGramIndex indexes text. Linear in the text.
+func newGramIndex(text string) *gramIndex {
+	n := max(0, (len(text)-gramLen)/gramStep+1)
+	b := min(gramBits, max(4, bits.Len(uint(n/4))))
+	g := &gramIndex{start: make([]int32, 1<<b+1), pos: make([]int32, n), shift: uint8(32 - b),
+		maxCandidates: len(text) / indexDensity, maxCompared: 2 * len(text)}
+	for k := range n {
+		g.start[g.bucket(text, k*gramStep)+1]++
+	}
+	for h := 1; h < len(g.start); h++ {
+		g.start[h] += g.start[h-1]
+	}
+	next := make([]int32, 1<<b)
+	copy(next, g.start)
+	for k := range n {
+		h := g.bucket(text, k*gramStep)
+		g.pos[next[h]] = int32(k * gramStep)
+		next[h]++
+	}
+	return g
+}
+
+// find is searcher.find (limit 0) or searcher.first (limit n) from the
+// index, and false when the index would be no faster than a scan: a
+// pattern shorter than indexMinPattern, buckets holding more than
+// maxCandidates offsets (text whose grams repeat: tiny alphabets, periodic
+// text), or comparisons at the candidates past maxCompared bytes (many
+// long occurrences). A false answer has cost O(pattern + maxCandidates)
+// at most.
+func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) (occurrences, bool) {
+	m := len(pattern)
+	if m < indexMinPattern || m > len(text) {
+		return occurrences{}, false
+	}
+	// For each residue d of an occurrence's start p (p+d a multiple of
+	// gramStep), the probe at offset at ≡ d whose bucket is smallest: the
+	// occurrence puts that gram at p+at, a sampled offset.
+	var at [gramStep]int
+	var bucket [gramStep][]int32
+	total := 0
+	for d := range gramStep {
+		probes := (m-gramLen-d)/gramStep + 1
+		best := -1
+		for k := range min(probes, gramProbes) {
+			j := k
+			if probes > gramProbes {
+				j = k * (probes - 1) / (gramProbes - 1)
+			}
+			i := d + j*gramStep
+			h := g.bucket(pattern, i)
+			if b := g.pos[g.start[h]:g.start[h+1]]; best < 0 || len(b) < best {
+				at[d], bucket[d], best = i, b, len(b)
+			}
+		}
+		total += best
+	}
+	if total > g.maxCandidates {
+		return occurrences{}, false
+	}
+	var found []int
+	compared := 0
+	for d := range gramStep {
+		b, a := bucket[d], at[d]
+		// Offsets before from+a cannot start an occurrence at from or after.
+		k := sort.Search(len(b), func(i int) bool { return int(b[i]) >= from+a })
+		for n := 0; k < len(b) && (limit == 0 || n < limit); k++ {
+			p := int(b[k]) - a
+			if p+m > len(text) {
+				break // the offsets increase: none later fits either
+			}
+			if text[p:p+m] == pattern {
+				found = append(found, p)
+				n++
+				if compared += m; compared > g.maxCompared {
+					return occurrences{}, false
+				}
+			}
+		}
+	}
+	slices.Sort(found)
+	if limit > 0 {
+		found = found[:min(len(found), limit)]
+	}
+	o := occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
+	for _, p := range found {
+		o.add(p)
+	}
+	return o, true
+}
+
+// indexDensity: buckets holding more than one offset in indexDensity of
+// the text are as slow to go through as a scan, whose skips move about
+// that far a step on the texts where grams repeat; comparisons that read
+// twice the text cost what a scan does.
+const indexDensity = 16

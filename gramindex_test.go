@@ -1,0 +1,195 @@
+package citecheck
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
+)
+
+// indexUnderTest is a text's index, and its byte ranks for the scans.
+type indexUnderTest struct {
+	*gramIndex
+	ranks *byteRanks
+}
+
+func newIndexUnderTest(text string) indexUnderTest {
+	return indexUnderTest{newGramIndex(text), textRanks(text)}
+}
+
+// unguarded is text's index with its guards off, so that it answers every
+// question a pattern's length allows, however slowly: the index itself
+// under test.
+func unguarded(text string) indexUnderTest {
+	g := newIndexUnderTest(text)
+	g.maxCandidates, g.maxCompared = math.MaxInt, math.MaxInt
+	return g
+}
+
+// bruteFrom is bruteOccurrences of text[from:], offsets from the start,
+// all kept, and only the first limit of them when limit > 0.
+func bruteFrom(text, pattern string, from, limit int) []int {
+	var at []int
+	for i := from; i+len(pattern) <= len(text) && (limit == 0 || len(at) < limit); i++ {
+		if text[i:i+len(pattern)] == pattern {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// checkIndexAgainstBrute fails t unless g's answer (when it gives one) and
+// the searcher's (with and without an index) are the brute force's.
+func checkIndexAgainstBrute(t *testing.T, g indexUnderTest, text, pattern string, from int) {
+	for _, limit := range []int{0, 1, 2} {
+		want := bruteFrom(text, pattern, from, limit)
+		o, ok := g.find(text, pattern, from, make([]int, 0, len(want)+1), limit)
+		if ok != (len(pattern) >= indexMinPattern && len(pattern) <= len(text)) && g.maxCandidates == math.MaxInt {
+			t.Fatalf("index of %q, %q from %d: answered %v", text, pattern, from, ok)
+		}
+		if ok && (o.count != len(want) || !equalInts(o.kept, want)) {
+			t.Fatalf("index of %q, %q from %d limit %d: %d at %v, want %v", text, pattern, from, limit, o.count, o.kept, want)
+		}
+	}
+	want := bruteFrom(text, pattern, from, 0)
+	for _, indexed := range []bool{false, true} {
+		s := &searcher{text: text, ranks: g.ranks}
+		if indexed {
+			s.index = g.gramIndex
+		}
+		if o := s.find(pattern, from, make([]int, 0, len(want)+1)); o.count != len(want) || !equalInts(o.kept, want) {
+			t.Fatalf("searcher (indexed %v) of %q, %q from %d: %d at %v, want %v", indexed, text, pattern, from, o.count, o.kept, want)
+		}
+		for _, n := range []int{1, 2} {
+			want := bruteFrom(text, pattern, from, n)
+			o := s.first(pattern, from, n)
+			if o.count != len(want) || !equalInts(o.first[:o.count], want) {
+				t.Fatalf("searcher (indexed %v) of %q, first %d of %q from %d: %v, want %v", indexed, text, n, pattern, from, o.first[:o.count], want)
+			}
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGramIndexFindsEveryOccurrenceOverTinyAlphabets: over two and three
+// letters, every text up to 9 and 6 bytes and every pattern from one byte
+// shorter than the index answers to two bytes longer, from the start and
+// the next offset, the index (guards off), and the searcher with and
+// without it, give every occurrence, overlapping ones, in order: the
+// sampled grams miss none whatever the residue of where an occurrence
+// starts.
+func TestGramIndexFindsEveryOccurrenceOverTinyAlphabets(t *testing.T) {
+	t.Parallel()
+	for _, alphabet := range []string{"ab", "abc"} {
+		max := 9
+		if len(alphabet) == 3 {
+			max = 6
+		}
+		if testing.Short() {
+			max -= 2
+		}
+		texts := allStringsUpTo(alphabet, max)
+		for _, text := range texts {
+			if len(text) < indexMinPattern {
+				continue
+			}
+			g := unguarded(text)
+			for _, pattern := range texts {
+				if len(pattern) > len(text) || len(pattern) < indexMinPattern-1 || len(pattern) > indexMinPattern+2 {
+					continue
+				}
+				for _, from := range []int{0, 1} {
+					checkIndexAgainstBrute(t, g, text, pattern, from)
+				}
+			}
+		}
+	}
+}
+
+// TestGramIndexOnProseAndRepeats: on prose, patterns cut from it (found)
+// and altered (mostly not), and on periodic text, the guarded index
+// answers as the brute force does when it answers, and leaves periodic
+// text to the scan.
+func TestGramIndexOnProseAndRepeats(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(11, 12))
+	prose := testkit.NewCorpus(13).Prose(64 << 10)
+	g := newIndexUnderTest(prose)
+	answered := 0
+	for range 300 {
+		i := r.IntN(len(prose) - 200)
+		p := prose[i : i+1+r.IntN(200)]
+		if r.IntN(2) == 0 {
+			b := []byte(p)
+			b[r.IntN(len(b))] ^= 0x20
+			p = string(b)
+		}
+		if _, ok := g.find(prose, p, 0, nil, 0); ok {
+			answered++
+		}
+		checkIndexAgainstBrute(t, g, prose, p, r.IntN(len(prose)))
+	}
+	if answered < 200 {
+		t.Errorf("the index answered %d of 300 questions of prose", answered)
+	}
+	periodic := strings.Repeat("abcab", 4<<10)
+	if _, ok := newGramIndex(periodic).find(periodic, "abcababcababcab", 0, nil, 0); ok {
+		t.Errorf("the index answered a question of periodic text, which a scan answers faster")
+	}
+}
+
+// TestSearcherIndexesAfterScans: a searcher scans until its scans have
+// read the text indexAfterScans times, and indexes it then.
+func TestSearcherIndexesAfterScans(t *testing.T) {
+	t.Parallel()
+	text := testkit.NewCorpus(14).Prose(indexMinText * 4)
+	s := &searcher{text: text}
+	for k := 0; k < indexAfterScans; k++ {
+		s.find("absent from the text", 0, nil)
+		if s.index != nil {
+			t.Fatalf("indexed after %d scans", k+1)
+		}
+	}
+	s.find("absent from the text", 0, nil)
+	if s.index == nil {
+		t.Fatalf("not indexed after %d scans", indexAfterScans+1)
+	}
+	small := &searcher{text: text[:indexMinText-1]}
+	for range 4 * indexAfterScans {
+		small.find("absent", 0, nil)
+	}
+	if small.index != nil {
+		t.Errorf("a text shorter than indexMinText was indexed")
+	}
+}
+
+func FuzzGramIndexAgainstBrute(f *testing.F) {
+	f.Add("the cat sat on the mat", "at on the", uint16(0))
+	f.Add("aaaaaaaaaaaa", "aaaaa", uint16(3))
+	f.Add("abababababababab", "babab", uint16(1))
+	f.Add("xyzzyxyzzy", "zzyxyzz", uint16(9))
+	f.Fuzz(func(t *testing.T, text, pattern string, from uint16) {
+		if len(text) > 1<<12 || len(pattern) > 64 {
+			return
+		}
+		at := int(from) % (len(text) + 1)
+		checkIndexAgainstBrute(t, unguarded(text), text, pattern, at)
+		if len(text) > 0 {
+			i := int(from) % len(text)
+			checkIndexAgainstBrute(t, unguarded(text), text, text[i:min(len(text), i+len(pattern)+indexMinPattern)], at)
+		}
+	})
+}
