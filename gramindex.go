@@ -135,7 +135,10 @@ func (g *gramIndex) bucket(s string, i int) uint32 {
 
 // newGramIndex indexes text. Linear in the text.
 func newGramIndex(text string) *gramIndex {
-	n := max(0, (len(text)-gramLen)/gramStep+1)
+	n := 0 // offsets sampled
+	if len(text) >= gramLen {
+		n = (len(text)-gramLen)/gramStep + 1
+	}
 	b := min(gramBits, max(4, bits.Len(uint(n/4))))
 	g := &gramIndex{start: make([]int32, 1<<b+1), pos: make([]int32, n), shift: uint8(32 - b),
 		maxCandidates: len(text) / indexDensity, maxCompared: 2 * len(text)}
