@@ -80,7 +80,7 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 	}
 	o := occurrences{first: [2]int{-1, -1}}
 	at := from
-	for o.count < n {
+	for o.count < n && at <= len(s.text) { // an empty pattern occurs at the end too
 		i := strings.Index(s.text[at:], pattern)
 		if i < 0 {
 			at = len(s.text)
