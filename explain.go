@@ -107,15 +107,18 @@ const normalizedListed = 2
 // each failing one (spec §5). req must come from [Decode] or satisfy the
 // same rules. The verdicts are CheckAll's, unchanged.
 //
-// Cost: CheckAll's, plus for each failing citation a few scans of its
-// source, each linear in text and claim: the claim's occurrences (at most
-// MaxHintStarts/2 scans), one search of the folded source, the elided
-// passages; a partial match takes O(log m) scans of a claim of m code
-// points, an ambiguous anchor O(log max_context_bytes) scans per match
-// (both binary searches over a length). The folded reading of a source,
-// with its map back to code points, is built once per request and only
-// when a failing citation needs it; fold sets are compared over the
-// candidate span and the claim only.
+// Cost: CheckAll's, plus for each failing citation a few questions of its
+// source: the claim's occurrences, one search of the folded source, the
+// elided passages, O(log m) questions for a partial match of a claim of m
+// bytes and O(log max_context_bytes) per match of an ambiguous anchor (both
+// binary searches over a length). A source's first questions are scans,
+// linear in text and claim; once they have read it twice over, the source
+// is indexed (linear, once per request) and a question costs about its
+// pattern (see searcher). The folded reading of a source is built once per
+// request and only when a failing citation needs it, its map back to code
+// points only when a claim is found in it; fold sets are compared over
+// the candidate span and the claim only, most of them over the pieces
+// that differ (see minimalFolds).
 func Explain(req *Request) *Explanation {
 	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
 	all := checkAll(e.c)
@@ -137,22 +140,36 @@ type explainer struct {
 	utf16  []*utf16Index
 }
 
-// foldedSource returns source j read under every fold, with the byte ranks
-// its searches use, both built once per request.
+// foldedSource returns source j read under every fold, and its searcher,
+// built once per request.
 func (e *explainer) foldedSource(j int) *foldedSearch {
 	if e.folded[j] == nil {
-		f := fold(e.c.req.Sources[j].Text, allFolds, true)
-		e.folded[j] = &foldedSearch{foldedText: f, searcher: &searcher{text: f.text}}
+		f := fold(e.c.req.Sources[j].Text, allFolds, false)
+		e.folded[j] = &foldedSearch{source: e.c.req.Sources[j].Text, searcher: searcher{text: f.text}}
 	}
 	return e.folded[j]
 }
 
-// foldedSearch is a folded source and its searcher: the matcher's
-// prefilter picks bytes rare in the folded text itself, and many failing
-// citations of one source get the searcher's index.
+// foldedSearch is a folded source and its searcher (so that the
+// matcher's prefilter picks bytes rare in the folded text itself, and many
+// failing citations of one source get its index), with the map back to
+// code points built when a claim is first found in it: most failing
+// citations are found under no fold, and the map costs more than the
+// folding.
 type foldedSearch struct {
-	foldedText
-	*searcher
+	source string
+	searcher
+	mapped *foldedText
+}
+
+// span returns the code points of the source that read as the folded
+// text's bytes [b, e).
+func (f *foldedSearch) span(b, e int) Span {
+	if f.mapped == nil {
+		m := fold(f.source, allFolds, true)
+		f.mapped = &m
+	}
+	return Span{int(f.mapped.from[b]), int(f.mapped.to[e-1])}
 }
 
 // byteAt returns the byte offset v counted in units u stands for in source
@@ -382,7 +399,7 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 	o := ft.first(fc, 0, 2)
 	var fs []Finding
 	for _, b := range o.first[:min(o.count, 2)] {
-		sp := Span{int(ft.from[b]), int(ft.to[b+len(fc)-1])}
+		sp := ft.span(b, b+len(fc))
 		if len(fs) == normalizedListed || len(fs) > 0 && fs[len(fs)-1].Start == sp.Start && fs[len(fs)-1].End == sp.End {
 			continue
 		}

@@ -67,9 +67,10 @@ type PartialMatch struct {
 // starts. d must come from checking req ([Check], [CheckAll] or
 // [Checker.Citation]); Hint returns nil when d is nil.
 //
-// Cost: O((n+m)·log m) for a text of n and a claimed text of m code points
-// (a binary search over lengths, each step one linear scan), and at most
-// MaxHintStarts/2 further scans to list occurrences; never quadratic.
+// Cost: O((n+m)·log m) for a text of n and a claimed text of m bytes (a
+// binary search over lengths, each step a question of the text, a linear
+// scan at worst: see textIndex.firstMany), and one more to list
+// occurrences; never quadratic.
 func Hint(req *Request, d *Discrepancy) *Suggestion {
 	if d == nil {
 		return nil
