@@ -474,7 +474,7 @@ func elided(x *textIndex, claim string) *Finding {
 	spans := make([]Span, 0, len(parts))
 	at := 0
 	for _, p := range parts {
-		o := x.firstMany(p, at, 1)
+		o := x.search().first(p, at, 1)
 		if o.count == 0 {
 			return nil
 		}

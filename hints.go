@@ -69,7 +69,7 @@ type PartialMatch struct {
 //
 // Cost: O((n+m)·log m) for a text of n and a claimed text of m bytes (a
 // binary search over lengths, each step a question of the text, a linear
-// scan at worst: see textIndex.firstMany), and one more to list
+// scan at worst: see searcher), and one more to list
 // occurrences; never quadratic.
 func Hint(req *Request, d *Discrepancy) *Suggestion {
 	if d == nil {
@@ -136,7 +136,7 @@ func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
 		}
 		return x.n + 1, starts
 	}
-	o := x.findMany(pattern, 0, make([]int, 0, MaxHintStarts))
+	o := x.search().find(pattern, 0, make([]int, 0, MaxHintStarts))
 	starts := make([]int, len(o.kept))
 	for i, b := range o.kept {
 		starts[i] = x.cpAt(b) + skip
@@ -147,7 +147,7 @@ func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
 // longestLeadingPart finds the longest leading part of claimed that occurs in
 // the text, by binary search over its length in bytes, at code point
 // boundaries: when a part occurs, every shorter leading part occurs too.
-// O(log m) questions of the text (see textIndex.firstMany).
+// O(log m) questions of the text (see searcher).
 func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 	// Invariant: lo and hi are code point boundaries; claimed[:lo] occurs,
 	// first at byte first (lo = 0 trivially); nothing longer than
@@ -158,7 +158,7 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 		for mid < hi && !utf8.RuneStart(claimed[mid]) {
 			mid++
 		}
-		if o := x.firstMany(claimed[:mid], 0, 1); o.count > 0 {
+		if o := x.search().first(claimed[:mid], 0, 1); o.count > 0 {
 			lo, first = mid, o.first[0]
 		} else {
 			for hi = mid - 1; hi > lo && !utf8.RuneStart(claimed[hi]); hi-- {
@@ -190,7 +190,7 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 // is unique.
 func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *string) {
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
-	unique := func(pattern string) bool { return x.firstMany(pattern, 0, 2).count == 1 }
+	unique := func(pattern string) bool { return x.search().first(pattern, 0, 2).count == 1 }
 	shortest := func(lo, hi int, pattern func(k int) string) *string {
 		// lo: ambiguous (the citation's own context); hi: the longest allowed.
 		if hi <= lo || !unique(pattern(hi)) {

@@ -22,7 +22,7 @@ type textIndex struct {
 	n     int        // length in code points
 	marks []int32    // marks[k]: code points that start before byte k*indexBlock; nil for ASCII
 	ranks *byteRanks // the text's own byte ranks for the matcher, built on first find
-	many  *searcher  // for explain's and hints' many questions, built on first findMany
+	many  *searcher  // for explain's and hints' many questions, made on first use
 }
 
 // find returns the occurrences of pattern in the text (byte offsets), with
@@ -32,24 +32,14 @@ func (x *textIndex) find(pattern string, keep []int) occurrences {
 	return findOccurrencesRanked(x.text, pattern, x.byteRanks(), keep)
 }
 
-// findMany is find for explain and hints, which ask many questions of one
-// text: occurrences at byte offset from or after, found by scans until
-// they have read the text a few times over, then from an index of the
-// text (see searcher).
-func (x *textIndex) findMany(pattern string, from int, keep []int) occurrences {
+// search returns the text's searcher, for explain and hints, which ask
+// many questions of one text: it scans until its scans have read the text
+// a few times over, then answers from an index of the text.
+func (x *textIndex) search() *searcher {
 	if x.many == nil {
 		x.many = &searcher{text: x.text, ranks: x.byteRanks()}
 	}
-	return x.many.find(pattern, from, keep)
-}
-
-// firstMany is findMany for the first n occurrences only (see
-// searcher.first).
-func (x *textIndex) firstMany(pattern string, from, n int) occurrences {
-	if x.many == nil {
-		x.many = &searcher{text: x.text, ranks: x.byteRanks()}
-	}
-	return x.many.first(pattern, from, n)
+	return x.many
 }
 
 // byteRanks returns the text's own byte ranks, sampled on first use.
