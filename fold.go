@@ -103,11 +103,7 @@ func foldInto(out []byte, s string, f Folds, mapping bool) *folder {
 
 // fold appends s, folded, to the output.
 func (w *folder) fold(s string) {
-	f := w.folds
-	form, normalize := norm.NFC, f&(FoldNFC|FoldNFKC) != 0
-	if f&FoldNFKC != 0 {
-		form = norm.NFKC
-	}
+	form, normalize := w.form()
 	var seg []byte
 	cp := int32(0)
 	for i := 0; i < len(s); {
@@ -158,6 +154,14 @@ func (w *folder) fold(s string) {
 func hangul(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return 0x1100 <= r && r <= 0x11FF || 0xA960 <= r && r <= 0xA97F || 0xAC00 <= r && r <= 0xD7FF
+}
+
+// form returns the normalization the folds ask for, and false for none.
+func (w *folder) form() (norm.Form, bool) {
+	if w.folds&FoldNFKC != 0 {
+		return norm.NFKC, true
+	}
+	return norm.NFC, w.folds&FoldNFC != 0
 }
 
 // folder accumulates the folded text; white space is held back until a
@@ -432,13 +436,10 @@ func foldsEqual(a, b string, f Folds) bool {
 // foldPiece folds s from byte i on, about foldPieceBytes of it, and
 // returns where it stopped: where folding s in pieces gives what folding
 // it whole does, before an ASCII character that follows another, or
-// before a character normalization leaves alone (inert: every
-// normalization segment ends before it), or at the end.
+// before a character that starts a normalization segment and combines
+// with nothing before it, or at the end.
 func (w *folder) foldPiece(s string, i int) int {
-	form, normalize := norm.NFC, w.folds&(FoldNFC|FoldNFKC) != 0
-	if w.folds&FoldNFKC != 0 {
-		form = norm.NFKC
-	}
+	form, normalize := w.form()
 	k := min(len(s), i+foldPieceBytes)
 	for ; k < len(s); k++ {
 		if s[k] < utf8.RuneSelf && s[k-1] < utf8.RuneSelf ||
