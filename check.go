@@ -35,6 +35,11 @@ func Check(req *Request) *Result {
 type Checker struct {
 	req   *Request
 	index []*textIndex // by source, built on first use
+	// anchor is where each quote citation writes prefix+exact+suffix, the
+	// pattern it scans for, reused from one citation to the next: long
+	// anchors (up to 18 KiB) then cost one allocation per request, not one
+	// per citation (fresh memory is what a one-shot run pays most for).
+	anchor []byte
 }
 
 // NewChecker returns a Checker for req (see [Check] for what req must be).
@@ -55,7 +60,7 @@ func (c *Checker) Citation(k int) *Discrepancy {
 	case cit.Selector.Type == PositionSelector:
 		d.Reason = checkPosition(c.text(j), cit, &d.Detail)
 	default:
-		d.Reason = checkQuote(c.text(j), cit, &d.Detail)
+		d.Reason = checkQuote(c.text(j), cit, &d.Detail, &c.anchor)
 	}
 	if d.Reason == ReasonNone {
 		return nil
@@ -140,13 +145,15 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 // they are few (up to keptOccurrences), from OF when there is no suffix,
 // else from one more scan for prefix+exact. At most three scans, each
 // linear in text plus pattern, whatever the number of occurrences.
-func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
+//
+// scratch holds the anchor's bytes; the anchor is not kept past the call.
+func checkQuote(x *textIndex, cit *Citation, d *Detail, scratch *[]byte) Reason {
 	sel := &cit.Selector
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
 	anchor := e
 	if p != "" || s != "" {
-		var buf [512]byte // most anchors: no allocation
-		anchor = unsafe.String(unsafe.SliceData(append(append(append(buf[:0], p...), e...), s...)), len(p)+len(e)+len(s))
+		*scratch = append(append(append((*scratch)[:0], p...), e...), s...)
+		anchor = unsafe.String(unsafe.SliceData(*scratch), len(*scratch))
 	}
 	of := shift(x.find(anchor, nil), len(p)) // byte offsets of exact where the whole anchor occurs
 	if of.count == 1 && (!cit.HasClaimedStart || cit.ClaimedStart == x.cpAt(of.first[0])) {
