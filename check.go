@@ -19,8 +19,12 @@ func Run(body []byte) (*Result, *Error) {
 // per quote citation, one linear scan of its source for prefix+exact+suffix
 // when it passes, at most three (adding exact and prefix+exact) when it
 // fails, whatever the number of occurrences.
-func Check(req *Request) *Result {
-	c := NewChecker(req)
+func Check(req *Request) *Result { return checkFrom(NewChecker(req)) }
+
+// checkFrom is Check with the Checker given (CheckParallel's, when it
+// decides against workers, keeps the indexes it has built).
+func checkFrom(c *Checker) *Result {
+	req := c.req
 	for k := range req.Citations {
 		if d := c.Citation(k); d != nil {
 			return &Result{Reason: d.Reason, FirstDiscrepancy: d, CitationsChecked: k + 1}

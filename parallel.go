@@ -10,18 +10,30 @@ import (
 // workers and however they are scheduled. Citations are handed out in
 // array order; a citation after the first failure found so far is not
 // started, and the failure reported is the one with the lowest index, so
-// every citation before it was checked, as Check does. Each worker has its
-// own [Checker] (a source cited by several workers is indexed by each, a
-// linear pass; the scans, at least one per quote citation, are the cost
-// shared out). With workers <= 1, or fewer than two citations, it is Check.
+// every citation before it was checked, as Check does.
 //
-// It is for one large request on an otherwise idle machine (a command-line
+// Workers are started only when the quote citations scan at least
+// parallelMinScanBytes of text between them; below that, Check alone is
+// faster than starting them. Each source is indexed once, before the
+// workers start, and they share the indexes (read-only from then on).
+//
+// It is for one large request on otherwise idle cores (a command-line
 // run); a service answering many requests at once gains nothing from it.
 func CheckParallel(req *Request, workers int) *Result {
+	return checkParallel(req, workers, parallelMinScanBytes)
+}
+
+// checkParallel is CheckParallel with workers started from minScan bytes
+// of quote scans on (the tests start them for every request).
+func checkParallel(req *Request, workers, minScan int) *Result {
 	n := len(req.Citations)
 	workers = min(workers, n)
 	if workers <= 1 {
 		return Check(req)
+	}
+	shared := NewChecker(req)
+	if !shared.indexForScans(minScan) {
+		return checkFrom(shared)
 	}
 	var (
 		next  atomic.Int64 // the next citation to hand out
@@ -32,7 +44,7 @@ func CheckParallel(req *Request, workers int) *Result {
 	first.Store(int64(n))
 	for range workers {
 		wg.Go(func() {
-			c := NewChecker(req)
+			c := &Checker{req: req, index: shared.index} // its own anchor buffer
 			for {
 				k := next.Add(1) - 1
 				if k >= int64(n) || k > first.Load() {
@@ -53,4 +65,39 @@ func CheckParallel(req *Request, workers int) *Result {
 	}
 	d := found[k]
 	return &Result{Reason: d.Reason, FirstDiscrepancy: d, CitationsChecked: k + 1}
+}
+
+// parallelMinScanBytes is the least text, summed over the quote citations,
+// for which CheckParallel starts workers. Scans run at a few GB/s, so this
+// is a few hundred µs of work, well above what waking a second thread
+// costs (tens of µs); the kit's small bodies (rag_typical, many_small)
+// scan less and gain nothing from workers.
+const parallelMinScanBytes = 4 << 20
+
+// indexForScans reports whether the request's quote citations scan at
+// least minScan bytes between them and, if so, builds every index
+// a citation will read (with the byte ranks of each source a quote
+// citation scans), so that the Checker's indexes are only read from then
+// on and may be shared.
+func (c *Checker) indexForScans(minScan int) bool {
+	scan := 0
+	for k := range c.req.Citations {
+		cit := &c.req.Citations[k]
+		if j, _ := c.lookup(cit); j >= 0 && cit.Selector.Type == QuoteSelector {
+			scan += len(c.req.Sources[j].Text)
+		}
+	}
+	if scan < minScan {
+		return false
+	}
+	for k := range c.req.Citations {
+		cit := &c.req.Citations[k]
+		if j, _ := c.lookup(cit); j >= 0 {
+			x := c.text(j)
+			if cit.Selector.Type == QuoteSelector {
+				x.byteRanks()
+			}
+		}
+	}
+	return true
 }

@@ -16,14 +16,16 @@ import (
 var parallelWorkers = []int{1, 2, 3, 8, 64}
 
 // requireSameAsCheck fails unless CheckParallel answers req as Check does,
-// field for field and byte for byte, with every worker count.
+// field for field and byte for byte, with every worker count, and with
+// workers started whatever the size of the request.
 func requireSameAsCheck(t *testing.T, name string, req *Request) {
 	t.Helper()
 	want := Check(req)
 	for _, w := range parallelWorkers {
-		got := CheckParallel(req, w)
-		if !reflect.DeepEqual(got, want) || !bytes.Equal(AppendEnvelope(nil, got, nil), AppendEnvelope(nil, want, nil)) {
-			t.Fatalf("%s, %d workers:\n got %s\nwant %s", name, w, AppendEnvelope(nil, got, nil), AppendEnvelope(nil, want, nil))
+		for _, got := range []*Result{CheckParallel(req, w), checkParallel(req, w, 0)} {
+			if !reflect.DeepEqual(got, want) || !bytes.Equal(AppendEnvelope(nil, got, nil), AppendEnvelope(nil, want, nil)) {
+				t.Fatalf("%s, %d workers:\n got %s\nwant %s", name, w, AppendEnvelope(nil, got, nil), AppendEnvelope(nil, want, nil))
+			}
 		}
 	}
 }
@@ -79,7 +81,7 @@ func TestCheckParallelReportsTheFirstFailureInArrayOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := CheckParallel(r, 8)
+			res := checkParallel(r, 8, 0)
 			if res.Valid || res.FirstDiscrepancy.CitationID != "slow" || res.CitationsChecked != slowAt+1 {
 				t.Fatalf("slow failure at %d of %d: got %s", slowAt, n, AppendEnvelope(nil, res, nil))
 			}
@@ -135,6 +137,34 @@ func TestCheckParallelAnswersAsCheckAtEveryFailurePosition(t *testing.T) {
 				cs[at+3] = breakers[(b+1)%len(breakers)](cs[at+3]) // a second failure after the first
 			}
 			requireSameAsCheck(t, fmt.Sprintf("failure %d at %d", b, at), body(cs))
+		}
+	}
+}
+
+// Workers start only when the quote citations scan parallelMinScanBytes of
+// text between them, counted once per citation; below that, starting them
+// costs more than it saves.
+func TestCheckParallelStartsWorkersOnlyForLargeScans(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("abcdefgh", 1<<16) // 512 KiB
+	quotes := func(n int) *Request {
+		cs := []testkit.Citation{testkit.PositionCitation("pos", "s", "v1", 0, 3, "abc")}
+		for i := range n {
+			cs = append(cs, testkit.QuoteCitation(fmt.Sprintf("q%d", i), "s", "v1", "defgha"))
+		}
+		r, err := Decode(testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v1", text)}, Citations: cs}.Body())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	atLimit := parallelMinScanBytes / len(text)
+	for _, c := range []struct {
+		quotes int
+		want   bool
+	}{{1, false}, {atLimit - 1, false}, {atLimit, true}, {32, true}} {
+		if got := NewChecker(quotes(c.quotes)).indexForScans(parallelMinScanBytes); got != c.want {
+			t.Errorf("%d quote citations of %d bytes: workers %v, want %v", c.quotes, len(text), got, c.want)
 		}
 	}
 }
