@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/citecheck/citecheck"
 	reportpkg "github.com/citecheck/citecheck/report"
@@ -154,8 +155,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return runFix(body, stdout, stderr)
 		}
 		if !o.all && !o.explain && !text {
-			res, e := citecheck.Run(body)
-			return report(stdout, stderr, res, e)
+			// citecheck.Run, with the citations of a large request shared
+			// among the cores: a one-shot run has them to itself.
+			req, e := citecheck.Decode(body)
+			if e != nil {
+				return report(stdout, stderr, nil, e)
+			}
+			return report(stdout, stderr, citecheck.CheckParallel(req, runtime.GOMAXPROCS(0)), nil)
 		}
 		return runExtended(body, o.all, o.explain, text, color, stdout, stderr)
 	})
