@@ -168,3 +168,25 @@ func TestCheckParallelStartsWorkersOnlyForLargeScans(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheckParallelAgainstCheck: on any body that decodes, CheckParallel
+// with workers (started whatever the request's size) answers as Check.
+//
+//	go test -run '^$' -fuzz '^FuzzCheckParallelAgainstCheck$' -fuzztime 15m -parallel 1 .
+func FuzzCheckParallelAgainstCheck(f *testing.F) {
+	for _, c := range testkit.Conformance(f) {
+		f.Add(c.Body)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := Decode(body)
+		if err != nil {
+			return
+		}
+		want := AppendEnvelope(nil, Check(req), nil)
+		for _, w := range []int{2, 3} {
+			if got := AppendEnvelope(nil, checkParallel(req, w, 0), nil); !bytes.Equal(got, want) {
+				t.Fatalf("%d workers:\n got %s\nwant %s", w, got, want)
+			}
+		}
+	})
+}
