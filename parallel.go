@@ -42,22 +42,23 @@ func checkParallel(req *Request, workers, minScan int) *Result {
 		wg    sync.WaitGroup
 	)
 	first.Store(int64(n))
-	for range workers {
-		wg.Go(func() {
-			c := &Checker{req: req, index: shared.index} // its own anchor buffer
-			for {
-				k := next.Add(1) - 1
-				if k >= int64(n) || k > first.Load() {
-					return
-				}
-				if d := c.Citation(int(k)); d != nil {
-					found[k] = d // k is handed out once: no other goroutine writes found[k]
-					for f := first.Load(); k < f && !first.CompareAndSwap(f, k); f = first.Load() {
-					}
+	work := func(c *Checker) {
+		for {
+			k := next.Add(1) - 1
+			if k >= int64(n) || k > first.Load() {
+				return
+			}
+			if d := c.Citation(int(k)); d != nil {
+				found[k] = d // k is handed out once: no other goroutine writes found[k]
+				for f := first.Load(); k < f && !first.CompareAndSwap(f, k); f = first.Load() {
 				}
 			}
-		})
+		}
 	}
+	for range workers - 1 {
+		wg.Go(func() { work(&Checker{req: req, index: shared.index}) }) // its own anchor buffer
+	}
+	work(shared) // the caller is a worker too: one goroutine fewer to start and wake
 	wg.Wait()
 	k := int(first.Load())
 	if k == n {
