@@ -28,9 +28,8 @@ import (
 
 // input is the body of one request read from --input.
 type input struct {
-	body   []byte
-	unmap  func() // releases a mapped body; nil when body is on the heap
-	mapped bool
+	body  []byte
+	unmap func() // releases a mapped body; nil when body is on the heap
 }
 
 // readInput reads the body from a file or, for "-", standard input, through
@@ -49,7 +48,7 @@ func readInput(name string, stdin io.Reader) (*input, *citecheck.Error) {
 	}
 	if f, ok := r.(*os.File); ok && size >= mapMinBytes {
 		if body, unmap, ok := mapFile(f, int(size)); ok {
-			return &input{body: body, unmap: unmap, mapped: true}, nil
+			return &input{body: body, unmap: unmap}, nil
 		}
 	}
 	return readSized(r, int(size))
@@ -88,7 +87,7 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // reads it makes the read fault; that fault is answered as the read error
 // it stands for, not a crash.
 func (in *input) use(stdout, stderr io.Writer, f func(body []byte) int) (code int) {
-	if !in.mapped {
+	if in.unmap == nil {
 		return f(in.body)
 	}
 	defer in.unmap()
