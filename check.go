@@ -19,8 +19,12 @@ func Run(body []byte) (*Result, *Error) {
 // per quote citation, one linear scan of its source for prefix+exact+suffix
 // when it passes, at most three (adding exact and prefix+exact) when it
 // fails, whatever the number of occurrences.
-func Check(req *Request) *Result {
-	c := NewChecker(req)
+func Check(req *Request) *Result { return checkFrom(NewChecker(req)) }
+
+// checkFrom is Check with the Checker given (CheckParallel's, when it
+// decides against workers, keeps the indexes it has built).
+func checkFrom(c *Checker) *Result {
+	req := c.req
 	for k := range req.Citations {
 		if d := c.Citation(k); d != nil {
 			return &Result{Reason: d.Reason, FirstDiscrepancy: d, CitationsChecked: k + 1}
@@ -35,6 +39,11 @@ func Check(req *Request) *Result {
 type Checker struct {
 	req   *Request
 	index []*textIndex // by source, built on first use
+	// anchor is where each quote citation writes prefix+exact+suffix, the
+	// pattern it scans for, reused from one citation to the next: long
+	// anchors (up to 18 KiB) then cost one allocation per request, not one
+	// per citation (fresh memory is what a one-shot run pays most for).
+	anchor []byte
 }
 
 // NewChecker returns a Checker for req (see [Check] for what req must be).
@@ -46,7 +55,9 @@ func NewChecker(req *Request) *Checker {
 // discrepancy to report, its reason included.
 func (c *Checker) Citation(k int) *Discrepancy {
 	cit := &c.req.Citations[k]
-	d := &Discrepancy{CitationIndex: k, CitationID: cit.CitationID, SelectorType: cit.Selector.Type}
+	// d is copied to the heap only when the citation fails: one that
+	// holds, the usual case, allocates nothing.
+	d := Discrepancy{CitationIndex: k, CitationID: cit.CitationID, SelectorType: cit.Selector.Type}
 	switch j, versions := c.lookup(cit); {
 	case j < 0 && versions == nil:
 		d.Detail.Field, d.Reason = "source_id", ReasonUnknownSource
@@ -55,12 +66,13 @@ func (c *Checker) Citation(k int) *Discrepancy {
 	case cit.Selector.Type == PositionSelector:
 		d.Reason = checkPosition(c.text(j), cit, &d.Detail)
 	default:
-		d.Reason = checkQuote(c.text(j), cit, &d.Detail)
+		d.Reason = checkQuote(c.text(j), cit, &d.Detail, &c.anchor)
 	}
 	if d.Reason == ReasonNone {
 		return nil
 	}
-	return d
+	failed := d
+	return &failed
 }
 
 // lookup finds the citation's source (spec §2.1): its index in the
@@ -91,7 +103,10 @@ func (c *Checker) text(j int) *textIndex {
 // exactly as the quote. O(quote) after the index.
 func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 	start, end, n := cit.Selector.Start, cit.Selector.End, x.n
-	d.Start, d.End, d.TextLength = &start, &end, &n
+	if start <= end && end <= n && x.text[x.byteAt(start):x.byteAt(end)] == cit.Quote {
+		return ReasonNone // nothing to report, nothing allocated
+	}
+	d.Start, d.End, d.TextLength = intPtr(start), intPtr(end), intPtr(n)
 	switch {
 	case start > end:
 		d.Field = "end"
@@ -103,10 +118,7 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 		}
 		return ReasonSpanOutOfRange
 	}
-	s, q := x.text[x.byteAt(start):x.byteAt(end)], cit.Quote
-	if s == q {
-		return ReasonNone
-	}
+	s, q := x.text[x.byteAt(start):x.byteAt(end)], cit.Quote // they differ
 	// b: the first differing byte, moved back to the start of its code point
 	// (the bytes before it are equal, so it is a boundary in both strings).
 	b := 0
@@ -140,13 +152,15 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 // they are few (up to keptOccurrences), from OF when there is no suffix,
 // else from one more scan for prefix+exact. At most three scans, each
 // linear in text plus pattern, whatever the number of occurrences.
-func checkQuote(x *textIndex, cit *Citation, d *Detail) Reason {
+//
+// scratch holds the anchor's bytes; the anchor is not kept past the call.
+func checkQuote(x *textIndex, cit *Citation, d *Detail, scratch *[]byte) Reason {
 	sel := &cit.Selector
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
 	anchor := e
 	if p != "" || s != "" {
-		var buf [512]byte // most anchors: no allocation
-		anchor = unsafe.String(unsafe.SliceData(append(append(append(buf[:0], p...), e...), s...)), len(p)+len(e)+len(s))
+		*scratch = append(append(append((*scratch)[:0], p...), e...), s...)
+		anchor = unsafe.String(unsafe.SliceData(*scratch), len(*scratch))
 	}
 	of := shift(x.find(anchor, nil), len(p)) // byte offsets of exact where the whole anchor occurs
 	if of.count == 1 && (!cit.HasClaimedStart || cit.ClaimedStart == x.cpAt(of.first[0])) {

@@ -182,3 +182,17 @@ func ExampleApplyFixes() {
 	//  "citations": [{"citation_id": "c1", "source_id": "log", "version": "v1",
 	//                 "selector": {"type": "TextQuoteSelector", "exact": "liftoff"}, "claimed_start": 2}]}
 }
+
+// CheckParallel checks the citations on several goroutines and answers as
+// Check does: the first failure in array order, the same counts.
+func ExampleCheckParallel() {
+	req, err := citecheck.Decode([]byte(exampleBody))
+	if err != nil {
+		fmt.Println("refused:", err.Code)
+		return
+	}
+	res := citecheck.CheckParallel(req, 4)
+	fmt.Println(res.Valid, res.Reason, res.FirstDiscrepancy.CitationID, res.CitationsChecked)
+	// Output:
+	// false version_mismatch c2 2
+}

@@ -3,6 +3,7 @@ package citecheck
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -34,6 +35,24 @@ func BenchmarkKitWorkload(b *testing.B) {
 			for b.Loop() {
 				if res := Check(req); !res.Valid {
 					b.Fatalf("%s fails: %s", name, res.Reason)
+				}
+			}
+		})
+		b.Run(name+"/stage=check_parallel", func(b *testing.B) {
+			// What `citecheck run` does: CheckParallel on every core.
+			b.ReportAllocs()
+			for b.Loop() {
+				if res := CheckParallel(req, runtime.GOMAXPROCS(0)); !res.Valid {
+					b.Fatalf("%s fails: %s", name, res.Reason)
+				}
+			}
+		})
+		b.Run(name+"/stage=decode", func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Decode(body); err != nil {
+					b.Fatal(err.Message)
 				}
 			}
 		})

@@ -13,11 +13,21 @@
 # Raw figures stay in bench/out/ (classes.txt, startup.json, kit-*.json).
 #
 #   bench/classes.sh [COUNT]      (COUNT benchmark runs per class, default 6)
+#   bench/classes.sh --kit        (section 3 alone)
+#
+# With CITECHECK_BEFORE=/path/to/an/older/citecheck, section 3 also times
+# that build in the same paired runs (a "before" column), e.g. one built at
+# the commit before a change:
+#   git worktree add /tmp/before c88877d && (cd /tmp/before && go build -o /tmp/citecheck-before ./cmd/citecheck)
+#   CITECHECK_BEFORE=/tmp/citecheck-before bench/classes.sh --kit
+# Section 3 takes the fastest of ${KIT_RUNS:-300} runs of each program.
 #
 # Needs go, hyperfine (Debian: apt-get install hyperfine), python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+kit_only=
+if [ "${1:-}" = --kit ]; then kit_only=1; shift; fi
 count=${1:-6}
 out=$root/bench/out
 mkdir -p "$out"
@@ -25,6 +35,7 @@ go build -o "$out/citecheck" ./cmd/citecheck
 go build -o "$out/hello" ./bench/hello
 go build -o "$out/scanfloor" ./bench/scanfloor
 
+if [ -z "$kit_only" ]; then
 echo "## Check per scan unit, by text class (best of $count runs; ratio to max_limits of the same run)"
 go test -run '^$' -bench 'CheckClass' -count "$count" -timeout 60m . > "$out/classes.txt"
 python3 - "$out/classes.txt" <<'PY'
@@ -56,6 +67,7 @@ print(f"| Go hello world | {ms(min(h))} | {ms(statistics.median(h))} |")
 print(f"| citecheck run (examples/valid.json) | {ms(min(c))} | {ms(statistics.median(c))} |")
 print(f"| difference | {ms(min(c) - min(h))} | {ms(statistics.median(c) - statistics.median(h))} |")
 PY
+fi
 
 kit=${CITECHECK_BENCH_KIT:-bench/kit} # the kit as vendored in this repository
 echo
@@ -66,8 +78,10 @@ cp "$kit"/{gen_workloads.py,refcheck.py,naive_check.py} "$work/"
 [ -f "$work/workloads/MANIFEST.json" ] || (cd "$work" && python3 gen_workloads.py >&2)
 for w in rag_typical many_small unicode_heavy max_scan_benign adversarial_periodic adversarial_overlap; do
   f=$work/workloads/$w.json
-  hyperfine -N --warmup 10 --runs 200 -i --export-json "$out/kit-$w.json" \
-    "$out/scanfloor $f" "$out/citecheck run citation-batch-check 1.0.0 --input $f" > /dev/null
+  before=()
+  [ -n "${CITECHECK_BEFORE:-}" ] && before=("$CITECHECK_BEFORE run citation-batch-check 1.0.0 --input $f")
+  hyperfine -N --warmup 20 --runs "${KIT_RUNS:-300}" -i --export-json "$out/kit-$w.json" \
+    "$out/scanfloor $f" "$out/citecheck run citation-batch-check 1.0.0 --input $f" "${before[@]}" > /dev/null
   start=$(date +%s.%N)
   if timeout "$PY_TIMEOUT" python3 "$work/naive_check.py" "$f" --reps 1 > /dev/null; then py_cut=""; else py_cut=">"; fi
   python3 -c "import time,sys; print(time.time() - float(sys.argv[1]))" "$start" > "$out/kit-$w.py"
@@ -77,12 +91,16 @@ python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
 ms = lambda s: f"{s * 1e3:.3g} ms"
-print("| workload | scan floor | citecheck run | ÷ scan floor | hand-written Python (one run) | Python ÷ citecheck |")
-print("|---|---|---|---|---|---|")
+r0 = json.load(open(f"{out}/kit-rag_typical.json"))["results"]
+before = len(r0) > 2
+head = "| workload | scan floor | citecheck run | ÷ scan floor |" + (" before | before ÷ scan floor |" if before else "")
+print(head + " hand-written Python (one run) | Python ÷ citecheck |")
+print("|---" * (head.count("|") + 1) + "|")
 for w in ["rag_typical", "many_small", "unicode_heavy", "max_scan_benign", "adversarial_periodic", "adversarial_overlap"]:
     r = json.load(open(f"{out}/kit-{w}.json"))["results"]
     floor, cc = min(r[0]["times"]), min(r[1]["times"])
     py, cut = open(f"{out}/kit-{w}.py").read().split("\n")[:2]
     py = float(py)
-    print(f"| {w} | {ms(floor)} | {ms(cc)} | {cc / floor:.2f}x | {cut}{py:.3g} s | {cut}{py / cc:.0f}x |")
+    b = f" {ms(min(r[2]['times']))} | {min(r[2]['times']) / floor:.2f}x |" if before else ""
+    print(f"| {w} | {ms(floor)} | {ms(cc)} | {cc / floor:.2f}x |{b} {cut}{py:.3g} s | {cut}{py / cc:.0f}x |")
 PY

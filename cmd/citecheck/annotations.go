@@ -17,7 +17,6 @@ import (
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/annotation"
-	"github.com/citecheck/citecheck/htmltext"
 )
 
 const annotationsUsage = `usage:
@@ -61,6 +60,9 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return annotationsUsageError(stderr, "--fix writes the annotations themselves; --format does not apply")
 	}
 	sources, err := loadSources(specs, manifest, asHTML)
+	if errors.Is(err, errHTMLInFullBuild) {
+		return annotationsInFullBuild(ctx, args, stdin, stdout, stderr)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "citecheck: %v\n", err)
 		return exitError
@@ -289,6 +291,9 @@ func loadSources(specs []string, manifest string, asHTML bool) ([]annotation.Sou
 			entries = append(entries, entry{e[0], e[1], e[2]})
 		}
 	}
+	if !htmlHere && slices.ContainsFunc(entries, func(e entry) bool { return isHTML(e.file, asHTML) }) {
+		return nil, errHTMLInFullBuild // before any file is read, so the full build reads them all
+	}
 	sources := make([]annotation.Source, 0, len(entries))
 	for _, e := range entries {
 		text, err := readSourceText(e.file, asHTML)
@@ -310,19 +315,28 @@ func readSourceText(file string, asHTML bool) (string, error) {
 	if !utf8.Valid(b) {
 		return "", fmt.Errorf("source %s: not UTF-8: invalid byte 0x%02X at byte offset %d", file, b[invalidAt(b)], invalidAt(b))
 	}
-	switch strings.ToLower(filepath.Ext(file)) {
-	case ".html", ".htm":
-		asHTML = true
-	}
-	if !asHTML {
+	if !isHTML(file, asHTML) {
 		return string(b), nil
 	}
-	text, err := htmltext.BodyText(b)
+	text, err := htmlBodyText(b)
 	if err != nil {
 		return "", fmt.Errorf("source %s: %v", file, err)
 	}
 	return text, nil
 }
+
+// isHTML reports whether the source file is read as HTML: by its
+// extension, or every one with --html.
+func isHTML(file string, asHTML bool) bool {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".html", ".htm":
+		return true
+	}
+	return asHTML
+}
+
+// errHTMLInFullBuild: this build reads no HTML (htmlHere is false).
+var errHTMLInFullBuild = errors.New("HTML sources are read by the full build")
 
 // invalidAt returns the offset of the first byte of b that does not start
 // a valid UTF-8 sequence.

@@ -21,7 +21,8 @@ import (
 // about as fast as a Go hello world. The service parts (`serve`, `mcp`,
 // `run --base-url`) need net/http, the MCP SDK and Prometheus, whose package
 // initialisation alone costs every process that links them several
-// milliseconds; they live in the build with the tag citecheck_server
+// milliseconds, and `annotations` on HTML sources needs x/net/html
+// (html_light.go); they live in the build with the tag citecheck_server
 // (serve.go, remote.go), the full citecheck, which these commands run with
 // the same arguments, streams and exit status:
 //

@@ -6,16 +6,15 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
 	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first signal starts a graceful shutdown; from then on the
-	// signals' default action is back, so a second one ends the process.
-	context.AfterFunc(ctx, stop)
+	// signals' default action is back, so a second one ends the process
+	// (signals.go: asked for only when a command uses the context).
+	ctx := onSignal(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	ctx.Stop()
 	os.Exit(code)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/citecheck/citecheck"
 	reportpkg "github.com/citecheck/citecheck/report"
@@ -142,21 +143,28 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			progress: isTerminal(stderr), stdoutTTY: isTerminal(stdout),
 		})
 	}
-	body, e := readInput(o.input, stdin)
+	in, e := readInput(o.input, stdin)
 	if e != nil {
 		return report(stdout, stderr, nil, e)
 	}
-	if o.baseURL != "" {
-		return runRemote(ctx, o.baseURL, pos[0], pos[1], body, stdout, stderr)
-	}
-	if o.fix {
-		return runFix(body, stdout, stderr)
-	}
-	if !o.all && !o.explain && !text {
-		res, e := citecheck.Run(body)
-		return report(stdout, stderr, res, e)
-	}
-	return runExtended(body, o.all, o.explain, text, color, stdout, stderr)
+	return in.use(stdout, stderr, func(body []byte) int {
+		if o.baseURL != "" {
+			return runRemote(ctx, o.baseURL, pos[0], pos[1], body, stdout, stderr)
+		}
+		if o.fix {
+			return runFix(body, stdout, stderr)
+		}
+		if !o.all && !o.explain && !text {
+			// citecheck.Run, with the citations of a large request shared
+			// among the cores: a one-shot run has them to itself.
+			req, e := citecheck.Decode(body)
+			if e != nil {
+				return report(stdout, stderr, nil, e)
+			}
+			return report(stdout, stderr, citecheck.CheckParallel(req, runtime.GOMAXPROCS(0)), nil)
+		}
+		return runExtended(body, o.all, o.explain, text, color, stdout, stderr)
+	})
 }
 
 // runExtended answers one request with --all, --explain or --format text, the
@@ -275,17 +283,6 @@ func openInput(name string, stdin io.Reader) (io.Reader, int64, func(), *citeche
 		}
 	}
 	return r, size, closer, nil
-}
-
-// readInput reads the body from a file or, for "-", standard input, through
-// the max_input_bytes limit.
-func readInput(name string, stdin io.Reader) ([]byte, *citecheck.Error) {
-	r, _, closeIn, e := openInput(name, stdin)
-	if e != nil {
-		return nil, e
-	}
-	defer closeIn()
-	return citecheck.ReadBody(r)
 }
 
 // report prints the envelope and returns the exit status it stands for.
