@@ -68,6 +68,14 @@ func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) oc
 	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, nil)
 }
 
+// rankSource gives search the byte ranks when a phase first needs them
+// (the rare-byte phase): a *textIndex samples its text then, once, so a
+// scan that the q-gram skip finishes alone never pays for the sample.
+type rankSource interface{ byteRanks() *byteRanks }
+
+// byteRanks makes ranks already built a rankSource.
+func (r *byteRanks) byteRanks() *byteRanks { return r }
+
 // The search has three parts.
 //
 // Prefilters, in phases. Each finds candidate alignments, which are then
@@ -165,7 +173,7 @@ const (
 )
 
 // search adds the occurrences of pat in text to the empty o.
-func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
+func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *matchTrace) occurrences {
 	n, m := len(text), len(pat)
 	switch {
 	case m == 0:
@@ -215,7 +223,7 @@ func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *mat
 		case phaseQgram:
 			qt.init(pat)
 		case phaseRare: // and the window, which always comes after it
-			off1, off2 = rareOffsets(pat, rank)
+			off1, off2 = rareOffsets(pat, ranks.byteRanks())
 			b1, b2 = pat[off1], pat[off2]
 			wlen := min(m, windowLen)
 			offW = max(0, min(off1-wlen/2, m-wlen))
@@ -410,9 +418,13 @@ func (t *qgramTable) init(pat string) {
 	m := len(pat)
 	w := min(m, qgramWindow)
 	t.m, t.tail, t.head, t.nl, t.front = m, load64(pat, m-qgramLen), load64(pat, 0), 0, 0
-	far := uint8(w - qgramLen + 1) // no q-gram of the window: skip it all
-	for i := range t.shift {
-		t.shift[i] = far
+	// Every bucket starts at the shift past the window (no q-gram of it
+	// hashes there), filled by doubling copies: memmove's wide stores,
+	// where a byte loop over the 4 KiB would cost more than a whole scan
+	// of a short text.
+	t.shift[0] = uint8(w - qgramLen + 1)
+	for n := 1; n < len(t.shift); n *= 2 {
+		copy(t.shift[n:], t.shift[:n])
 	}
 	// The q-gram ending at pat[e-1] must move m-e bytes to end the window;
 	// e rises, so the last (smallest) shift of a bucket stays.

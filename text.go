@@ -28,10 +28,11 @@ type textIndex struct {
 // the prefilter tuned to this text's bytes, keeping up to cap(keep) offsets
 // in keep's storage. Linear in text plus pattern.
 func (x *textIndex) find(pattern string, keep []int) occurrences {
-	return findOccurrencesRanked(x.text, pattern, x.byteRanks(), keep)
+	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, x.text, pattern, x, prefilterSlack, nil)
 }
 
-// byteRanks returns the text's own byte ranks, sampled on first use.
+// byteRanks returns the text's own byte ranks, sampled on first use (by
+// search, only once a scan reaches its rare-byte phase).
 func (x *textIndex) byteRanks() *byteRanks {
 	if x.ranks == nil {
 		x.ranks = textRanks(x.text)
@@ -115,8 +116,16 @@ func countLeads(b []byte) int {
 	return n
 }
 
+// isASCII reports whether b holds only ASCII bytes: 32 bytes a step in
+// four independent words (one chain of ORs would run at its latency), then
+// 8, then single bytes.
 func isASCII(b []byte) bool {
 	var acc uint64
+	for len(b) >= 32 {
+		acc |= binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[8:]) |
+			binary.LittleEndian.Uint64(b[16:]) | binary.LittleEndian.Uint64(b[24:])
+		b = b[32:]
+	}
 	for len(b) >= 8 {
 		acc |= binary.LittleEndian.Uint64(b)
 		b = b[8:]

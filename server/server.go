@@ -115,6 +115,7 @@ type Server struct {
 	metrics  *metrics
 	slots    chan struct{}               // the in-flight bound: a buffered channel as a semaphore
 	bodies   *budget                     // Config.BodyMemory
+	bodyBufs bodyBuffers                 // the buffers execute and explain bodies are read into
 	sameSite *http.CrossOriginProtection // /mcp: this server's own origin and PublicURL's
 	tool     *toolInfo
 	page     *pageRenderer
