@@ -707,7 +707,8 @@ const textSample = 16 << 10
 // textRanks ranks bytes by how common they are in text itself, from a
 // sample: the whole text up to 16 KiB, else 64 evenly spaced windows of 256
 // bytes. Ties, and bytes the sample lacks, keep byteRank's order. Cost
-// O(16 KiB) whatever the text's size; built once per source.
+// O(16 KiB) whatever the text's size; built once per source, and only
+// for a scan that reaches the rare-byte phase (see rankSource).
 func textRanks(text string) *byteRanks {
 	const window, windows = 256, textSample / 256
 	var count [256]uint32
