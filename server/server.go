@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/citecheck/citecheck"
@@ -301,11 +300,16 @@ func (s *Server) acquire(r *http.Request) func() {
 	}
 	s.metrics.inFlight.Inc()
 	// Once: a handler releases the slot before it writes its answer, and
-	// defers the release too, for a panic in the check.
-	return sync.OnceFunc(func() {
-		s.metrics.inFlight.Dec()
-		<-s.slots
-	})
+	// defers the release too, for a panic in the check. The handler's
+	// goroutine makes both calls, so a plain flag is enough.
+	released := false
+	return func() {
+		if !released {
+			released = true
+			s.metrics.inFlight.Dec()
+			<-s.slots
+		}
+	}
 }
 
 // overloaded answers 503 with Retry-After, so well-behaved clients back
