@@ -46,13 +46,28 @@ func newTextIndex(s string) *textIndex {
 		return &textIndex{text: s, n: len(s)}
 	}
 	marks := make([]int32, len(b)/indexBlock+1)
-	n := 0
-	for k := range marks {
+	n, k := 0, 0
+	for ; k < len(marks)-1; k++ {
 		marks[k] = int32(n)
-		end := min((k+1)*indexBlock, len(b))
-		n += countLeads(b[k*indexBlock : end])
+		n += indexBlock - continuations(b[k*indexBlock:(k+1)*indexBlock])
 	}
+	marks[k] = int32(n)
+	n += countLeads(b[k*indexBlock:])
 	return &textIndex{text: s, n: n, marks: marks}
+}
+
+// continuations counts the continuation bytes (10xxxxxx) of one block of
+// indexBlock bytes: a 1 per such byte in each of its eight words, summed
+// bytewise (at most 8 a byte), then the bytes of the sum added by one
+// multiply.
+func continuations(blk []byte) int {
+	blk = blk[:indexBlock]
+	var acc uint64
+	for i := 0; i < indexBlock; i += 8 {
+		w := binary.LittleEndian.Uint64(blk[i:])
+		acc += w >> 7 &^ (w >> 6) & 0x0101010101010101
+	}
+	return int(acc * 0x0101010101010101 >> 56)
 }
 
 // cpAt returns the code point index of byte offset off, a character

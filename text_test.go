@@ -35,11 +35,13 @@ func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {
 }
 
 // textIndex must convert every code point index to its byte offset and
-// back, on ASCII and non-ASCII text, across block boundaries.
+// back, on ASCII and non-ASCII text, across block boundaries and on texts
+// of whole blocks.
 func TestTextIndexConvertsEveryPositionBothWays(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, s := range []string{"", "abc", strings.Repeat("x", 3*indexBlock+5), randomUTF8(r, 7), randomUTF8(r, 3*indexBlock), randomUTF8(r, 1000)} {
+	for _, s := range []string{"", "abc", strings.Repeat("x", 3*indexBlock+5), randomUTF8(r, 7), randomUTF8(r, 3*indexBlock), randomUTF8(r, 1000),
+		strings.Repeat("é", indexBlock/2), strings.Repeat("é€", 25) + "éa"} { // of 1 and 2 whole blocks
 		x := newTextIndex(s)
 		if x.n != utf8.RuneCountInString(s) {
 			t.Fatalf("n = %d, want %d", x.n, utf8.RuneCountInString(s))
