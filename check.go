@@ -46,9 +46,7 @@ func NewChecker(req *Request) *Checker {
 // discrepancy to report, its reason included.
 func (c *Checker) Citation(k int) *Discrepancy {
 	cit := &c.req.Citations[k]
-	// On the stack: a citation that holds, the usual case, allocates no
-	// discrepancy (the checks below set no detail for it either).
-	d := Discrepancy{CitationIndex: k, CitationID: cit.CitationID, SelectorType: cit.Selector.Type}
+	d := &Discrepancy{CitationIndex: k, CitationID: cit.CitationID, SelectorType: cit.Selector.Type}
 	switch j, versions := c.lookup(cit); {
 	case j < 0 && versions == nil:
 		d.Detail.Field, d.Reason = "source_id", ReasonUnknownSource
@@ -62,9 +60,7 @@ func (c *Checker) Citation(k int) *Discrepancy {
 	if d.Reason == ReasonNone {
 		return nil
 	}
-	out := new(Discrepancy)
-	*out = d
-	return out
+	return d
 }
 
 // lookup finds the citation's source (spec §2.1): its index in the
@@ -94,10 +90,6 @@ func (c *Checker) text(j int) *textIndex {
 // checkPosition is the passage check (spec §2.2): T[start:end] must read
 // exactly as the quote. O(quote) after the index.
 func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
-	if sel := &cit.Selector; sel.Start <= sel.End && sel.End <= x.n &&
-		x.text[x.byteAt(sel.Start):x.byteAt(sel.End)] == cit.Quote {
-		return ReasonNone // before the detail's variables, which the heap holds
-	}
 	start, end, n := cit.Selector.Start, cit.Selector.End, x.n
 	d.Start, d.End, d.TextLength = &start, &end, &n
 	switch {
