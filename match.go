@@ -64,16 +64,16 @@ func (o occurrences) filter(ok func(at int) bool) occurrences {
 // Up to cap(keep) offsets are also kept, in keep's storage. Time is linear
 // in len(text)+len(pattern) whatever the input; extra memory is O(1), or
 // O(len(pattern)) once the KMP fallback runs.
-func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) occurrences {
+func findOccurrencesRanked(text, pattern string, rank rankSource, keep []int) occurrences {
 	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, nil)
 }
 
 // rankSource gives search the byte ranks when a phase first needs them
 // (the rare-byte phase): a *textIndex samples its text then, once, so a
 // scan that the q-gram skip finishes alone never pays for the sample.
+// *byteRanks is the source of ranks already built.
 type rankSource interface{ byteRanks() *byteRanks }
 
-// byteRanks makes ranks already built a rankSource.
 func (r *byteRanks) byteRanks() *byteRanks { return r }
 
 // The search has three parts.

@@ -28,7 +28,7 @@ type textIndex struct {
 // the prefilter tuned to this text's bytes, keeping up to cap(keep) offsets
 // in keep's storage. Linear in text plus pattern.
 func (x *textIndex) find(pattern string, keep []int) occurrences {
-	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, x.text, pattern, x, prefilterSlack, nil)
+	return findOccurrencesRanked(x.text, pattern, x, keep)
 }
 
 // byteRanks returns the text's own byte ranks, sampled on first use (by

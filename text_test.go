@@ -67,3 +67,20 @@ func TestTextIndexConvertsEveryPositionBothWays(t *testing.T) {
 		}
 	}
 }
+
+// A source's byte ranks cost a 16 KiB sample: a scan samples them only
+// once it reaches the rare-byte phase, which a long pattern in a long text
+// (the q-gram skip's case) never does, and a short pattern does at once.
+func TestRanksAreSampledOnlyForTheRareBytePhase(t *testing.T) {
+	t.Parallel()
+	text := testkit.NewCorpus(5).Prose(2 * qgramMinText)
+	x := newTextIndex(text)
+	long := text[qgramMinText : qgramMinText+96]
+	if o := x.find(long, nil); o.count == 0 || x.ranks != nil {
+		t.Fatalf("a %d-byte pattern in %d bytes: %d found, ranks sampled %v; want found, not sampled",
+			len(long), len(text), o.count, x.ranks != nil)
+	}
+	if o := x.find(text[:qgramMinLen-1], nil); o.count == 0 || x.ranks == nil {
+		t.Fatalf("a %d-byte pattern: %d found, ranks sampled %v; want found and sampled", qgramMinLen-1, o.count, x.ranks != nil)
+	}
+}
