@@ -29,10 +29,23 @@ const indexAfterScans = 2
 // searcher finds patterns in one text for explain and hints (see above).
 // Not safe for concurrent use: the first queries decide when to index.
 type searcher struct {
-	text    string
-	ranks   *byteRanks // the text's own byte ranks, for scans
+	text string
+	// ranks gives scans the text's byte ranks: the text's textIndex, or
+	// nil for the searcher's own, sampled when a scan first needs them.
+	ranks   rankSource
+	own     *byteRanks
 	scanned int        // bytes the scans have read
 	index   *gramIndex // built once the scans have read enough
+}
+
+func (s *searcher) byteRanks() *byteRanks {
+	if s.ranks != nil {
+		return s.ranks.byteRanks()
+	}
+	if s.own == nil {
+		s.own = textRanks(s.text)
+	}
+	return s.own
 }
 
 // indexed returns the text's index, building it once the scans have read
@@ -57,10 +70,7 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 		}
 	}
 	s.scanned += len(s.text) - from
-	if s.ranks == nil {
-		s.ranks = textRanks(s.text)
-	}
-	o := findOccurrencesRanked(s.text[from:], pattern, s.ranks, keep)
+	o := findOccurrencesRanked(s.text[from:], pattern, s, keep)
 	for i := range min(o.count, 2) {
 		o.first[i] += from
 	}

@@ -55,7 +55,7 @@ func checkIndexAgainstBrute(t *testing.T, g indexUnderTest, text, pattern string
 	}
 	want := bruteFrom(text, pattern, from, 0)
 	for _, indexed := range []bool{false, true} {
-		s := &searcher{text: text, ranks: g.ranks}
+		s := &searcher{text: text, own: g.ranks}
 		if indexed {
 			s.index = g.gramIndex
 		}

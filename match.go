@@ -64,9 +64,17 @@ func (o occurrences) filter(ok func(at int) bool) occurrences {
 // Up to cap(keep) offsets are also kept, in keep's storage. Time is linear
 // in len(text)+len(pattern) whatever the input; extra memory is O(1), or
 // O(len(pattern)) once the KMP fallback runs.
-func findOccurrencesRanked(text, pattern string, rank *byteRanks, keep []int) occurrences {
+func findOccurrencesRanked(text, pattern string, rank rankSource, keep []int) occurrences {
 	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, nil)
 }
+
+// rankSource gives search the byte ranks when a phase first needs them
+// (the rare-byte phase): a *textIndex samples its text then, once, so a
+// scan that the q-gram skip finishes alone never pays for the sample.
+// *byteRanks is the source of ranks already built.
+type rankSource interface{ byteRanks() *byteRanks }
+
+func (r *byteRanks) byteRanks() *byteRanks { return r }
 
 // The search has three parts.
 //
@@ -165,7 +173,7 @@ const (
 )
 
 // search adds the occurrences of pat in text to the empty o.
-func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
+func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *matchTrace) occurrences {
 	n, m := len(text), len(pat)
 	switch {
 	case m == 0: // at every byte offset
@@ -214,7 +222,7 @@ func search(o occurrences, text, pat string, rank *byteRanks, slack int, tr *mat
 		case phaseQgram:
 			qt.init(pat)
 		case phaseRare: // and the window, which always comes after it
-			off1, off2 = rareOffsets(pat, rank)
+			off1, off2 = rareOffsets(pat, ranks.byteRanks())
 			b1, b2 = pat[off1], pat[off2]
 			wlen := min(m, windowLen)
 			offW = max(0, min(off1-wlen/2, m-wlen))
@@ -409,9 +417,13 @@ func (t *qgramTable) init(pat string) {
 	m := len(pat)
 	w := min(m, qgramWindow)
 	t.m, t.tail, t.head, t.nl, t.front = m, load64(pat, m-qgramLen), load64(pat, 0), 0, 0
-	far := uint8(w - qgramLen + 1) // no q-gram of the window: skip it all
-	for i := range t.shift {
-		t.shift[i] = far
+	// Every bucket starts at the shift past the window (no q-gram of it
+	// hashes there), filled by doubling copies: memmove's wide stores,
+	// where a byte loop over the 4 KiB would cost more than a whole scan
+	// of a short text.
+	t.shift[0] = uint8(w - qgramLen + 1)
+	for n := 1; n < len(t.shift); n *= 2 {
+		copy(t.shift[n:], t.shift[:n])
 	}
 	// The q-gram ending at pat[e-1] must move m-e bytes to end the window;
 	// e rises, so the last (smallest) shift of a bucket stays.
@@ -694,7 +706,8 @@ const textSample = 16 << 10
 // textRanks ranks bytes by how common they are in text itself, from a
 // sample: the whole text up to 16 KiB, else 64 evenly spaced windows of 256
 // bytes. Ties, and bytes the sample lacks, keep byteRank's order. Cost
-// O(16 KiB) whatever the text's size; built once per source.
+// O(16 KiB) whatever the text's size; built once per source, and only
+// for a scan that reaches the rare-byte phase (see rankSource).
 func textRanks(text string) *byteRanks {
 	const window, windows = 256, textSample / 256
 	var count [256]uint32

@@ -29,7 +29,7 @@ type textIndex struct {
 // the prefilter tuned to this text's bytes, keeping up to cap(keep) offsets
 // in keep's storage. Linear in text plus pattern.
 func (x *textIndex) find(pattern string, keep []int) occurrences {
-	return findOccurrencesRanked(x.text, pattern, x.byteRanks(), keep)
+	return findOccurrencesRanked(x.text, pattern, x, keep)
 }
 
 // search returns the text's searcher, for explain and hints, which ask
@@ -37,12 +37,13 @@ func (x *textIndex) find(pattern string, keep []int) occurrences {
 // a few times over, then answers from an index of the text.
 func (x *textIndex) search() *searcher {
 	if x.many == nil {
-		x.many = &searcher{text: x.text, ranks: x.byteRanks()}
+		x.many = &searcher{text: x.text, ranks: x}
 	}
 	return x.many
 }
 
-// byteRanks returns the text's own byte ranks, sampled on first use.
+// byteRanks returns the text's own byte ranks, sampled on first use (by
+// search, only once a scan reaches its rare-byte phase).
 func (x *textIndex) byteRanks() *byteRanks {
 	if x.ranks == nil {
 		x.ranks = textRanks(x.text)
@@ -56,13 +57,28 @@ func newTextIndex(s string) *textIndex {
 		return &textIndex{text: s, n: len(s)}
 	}
 	marks := make([]int32, len(b)/indexBlock+1)
-	n := 0
-	for k := range marks {
+	n, k := 0, 0
+	for ; k < len(marks)-1; k++ {
 		marks[k] = int32(n)
-		end := min((k+1)*indexBlock, len(b))
-		n += countLeads(b[k*indexBlock : end])
+		n += indexBlock - continuations(b[k*indexBlock:(k+1)*indexBlock])
 	}
+	marks[k] = int32(n)
+	n += countLeads(b[k*indexBlock:])
 	return &textIndex{text: s, n: n, marks: marks}
+}
+
+// continuations counts the continuation bytes (10xxxxxx) of one block of
+// indexBlock bytes: a 1 per such byte in each of its eight words, summed
+// bytewise (at most 8 a byte), then the bytes of the sum added by one
+// multiply.
+func continuations(blk []byte) int {
+	blk = blk[:indexBlock]
+	var acc uint64
+	for i := 0; i < indexBlock; i += 8 {
+		w := binary.LittleEndian.Uint64(blk[i:])
+		acc += w >> 7 &^ (w >> 6) & 0x0101010101010101
+	}
+	return int(acc * 0x0101010101010101 >> 56)
 }
 
 // cpAt returns the code point index of byte offset off, a character
@@ -126,8 +142,16 @@ func countLeads(b []byte) int {
 	return n
 }
 
+// isASCII reports whether b holds only ASCII bytes: 32 bytes a step in
+// four independent words (one chain of ORs would run at its latency), then
+// 8, then single bytes.
 func isASCII(b []byte) bool {
 	var acc uint64
+	for len(b) >= 32 {
+		acc |= binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[8:]) |
+			binary.LittleEndian.Uint64(b[16:]) | binary.LittleEndian.Uint64(b[24:])
+		b = b[32:]
+	}
 	for len(b) >= 8 {
 		acc |= binary.LittleEndian.Uint64(b)
 		b = b[8:]

@@ -35,11 +35,13 @@ func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {
 }
 
 // textIndex must convert every code point index to its byte offset and
-// back, on ASCII and non-ASCII text, across block boundaries.
+// back, on ASCII and non-ASCII text, across block boundaries and on texts
+// of whole blocks.
 func TestTextIndexConvertsEveryPositionBothWays(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, s := range []string{"", "abc", strings.Repeat("x", 3*indexBlock+5), randomUTF8(r, 7), randomUTF8(r, 3*indexBlock), randomUTF8(r, 1000)} {
+	for _, s := range []string{"", "abc", strings.Repeat("x", 3*indexBlock+5), randomUTF8(r, 7), randomUTF8(r, 3*indexBlock), randomUTF8(r, 1000),
+		strings.Repeat("é", indexBlock/2), strings.Repeat("é€", 25) + "éa"} { // of 1 and 2 whole blocks
 		x := newTextIndex(s)
 		if x.n != utf8.RuneCountInString(s) {
 			t.Fatalf("n = %d, want %d", x.n, utf8.RuneCountInString(s))
@@ -63,5 +65,22 @@ func TestTextIndexConvertsEveryPositionBothWays(t *testing.T) {
 		if pub := NewText(s); pub.Len() != x.n || pub.ByteOffset(-1) != 0 || pub.ByteOffset(x.n+3) != len(s) || pub.String() != s {
 			t.Fatal("Text does not clamp ByteOffset to [0, Len] or lost the text")
 		}
+	}
+}
+
+// A source's byte ranks cost a 16 KiB sample: a scan samples them only
+// once it reaches the rare-byte phase, which a long pattern in a long text
+// (the q-gram skip's case) never does, and a short pattern does at once.
+func TestRanksAreSampledOnlyForTheRareBytePhase(t *testing.T) {
+	t.Parallel()
+	text := testkit.NewCorpus(5).Prose(2 * qgramMinText)
+	x := newTextIndex(text)
+	long := text[qgramMinText : qgramMinText+96]
+	if o := x.find(long, nil); o.count == 0 || x.ranks != nil {
+		t.Fatalf("a %d-byte pattern in %d bytes: %d found, ranks sampled %v; want found, not sampled",
+			len(long), len(text), o.count, x.ranks != nil)
+	}
+	if o := x.find(text[:qgramMinLen-1], nil); o.count == 0 || x.ranks == nil {
+		t.Fatalf("a %d-byte pattern: %d found, ranks sampled %v; want found and sampled", qgramMinLen-1, o.count, x.ranks != nil)
 	}
 }

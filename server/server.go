@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/citecheck/citecheck"
@@ -115,6 +114,7 @@ type Server struct {
 	metrics  *metrics
 	slots    chan struct{}               // the in-flight bound: a buffered channel as a semaphore
 	bodies   *budget                     // Config.BodyMemory
+	bodyBufs bodyBuffers                 // the buffers execute and explain bodies are read into
 	sameSite *http.CrossOriginProtection // /mcp: this server's own origin and PublicURL's
 	tool     *toolInfo
 	page     *pageRenderer
@@ -300,11 +300,16 @@ func (s *Server) acquire(r *http.Request) func() {
 	}
 	s.metrics.inFlight.Inc()
 	// Once: a handler releases the slot before it writes its answer, and
-	// defers the release too, for a panic in the check.
-	return sync.OnceFunc(func() {
-		s.metrics.inFlight.Dec()
-		<-s.slots
-	})
+	// defers the release too, for a panic in the check. The handler's
+	// goroutine makes both calls, so a plain flag is enough.
+	released := false
+	return func() {
+		if !released {
+			released = true
+			s.metrics.inFlight.Dec()
+			<-s.slots
+		}
+	}
 }
 
 // overloaded answers 503 with Retry-After, so well-behaved clients back
