@@ -636,9 +636,7 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 func selectorTypeName(raw []byte, escaped bool, n int) string {
 	switch {
 	case escaped:
-		b := make([]byte, n)
-		unescapeInto(b, raw)
-		return string(b)
+		return unescape(raw, n)
 	case string(raw) == "TextPositionSelector":
 		return "TextPositionSelector"
 	case string(raw) == "TextQuoteSelector":
