@@ -115,6 +115,9 @@ func (s *scanner) fail(msg string, offset, where int) *synErr {
 func (s *scanner) eofAt(offset, where int) *synErr { return s.fail(msgUnexpectedEOF, offset, where) }
 
 func (s *scanner) skipWS(pos int) int {
+	if pos < len(s.buf) && s.buf[pos] > ' ' { // compact JSON: no white space at all
+		return pos
+	}
 	for pos < len(s.buf) {
 		switch s.buf[pos] {
 		case ' ', '\t', '\n', '\r':
