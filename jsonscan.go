@@ -28,9 +28,9 @@ import (
 //
 // Unlike jsontext, which validates a string and then unescapes it rune by
 // rune into a buffer of its own, it validates and measures each string in
-// one pass (plainRun: eight ASCII bytes or one multi-byte code point per
-// step) and then writes it once, decoded, into the memory the Request
-// keeps (strStore).
+// one pass (asciiRun: sixteen ASCII bytes per step; plainRun: one
+// multi-byte code point per step) and then writes it once, decoded, into
+// the memory the Request keeps (strStore).
 type scanner struct {
 	buf []byte
 
