@@ -9,7 +9,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // scanner reads one JSON text held whole in memory, token by token, with the
@@ -29,9 +28,9 @@ import (
 //
 // Unlike jsontext, which validates a string and then unescapes it rune by
 // rune into a buffer of its own, it validates and measures each string in
-// one pass (plainRun: eight ASCII bytes or one multi-byte code point per
-// step) and then writes it once, decoded, into the memory the Request
-// keeps (strStore).
+// one pass (asciiRun: sixteen ASCII bytes per step; plainRun: one
+// multi-byte code point per step) and then writes it once, decoded, into
+// the memory the Request keeps (strStore).
 type scanner struct {
 	buf []byte
 
@@ -116,6 +115,9 @@ func (s *scanner) fail(msg string, offset, where int) *synErr {
 func (s *scanner) eofAt(offset, where int) *synErr { return s.fail(msgUnexpectedEOF, offset, where) }
 
 func (s *scanner) skipWS(pos int) int {
+	if pos < len(s.buf) && s.buf[pos] > ' ' { // compact JSON: no white space at all
+		return pos
+	}
 	for pos < len(s.buf) {
 		switch s.buf[pos] {
 		case ' ', '\t', '\n', '\r':
@@ -320,10 +322,8 @@ func (s *scanner) name(pos int) ([]byte, *synErr) {
 		return nil, err
 	}
 	name := s.buf[pos+1 : end-1]
-	if escaped { // rare: an allocation is fine
-		b := make([]byte, n)
-		unescapeInto(b, name)
-		name = b
+	if escaped { // rare: two allocations are fine
+		name = []byte(unescape(name, n))
 	}
 	f := &s.objs[s.nobj-1]
 	if f.has(name) {
@@ -493,47 +493,83 @@ func (s *scanner) scanNumber(pos int) (int, *synErr) {
 // invalid byte, escape or control character; a body that ends inside the
 // string, at the start of a cut escape or sequence.
 //
-// Cost: linear; eight bytes per step over ASCII, one code point per step
-// over other text, one escape per step (see plainRun).
+// Cost: linear; sixteen bytes per step over ASCII (asciiRun), one code
+// point per step over other text (plainRun), one escape per step, the
+// common ones without a call.
 func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
 	b := s.buf
 	i := pos + 1
+	saved := 0 // what the escapes so far take beyond what they stand for: each at least 1
 	for {
 		if i < len(b) && b[i] != '\\' { // escapes often come in runs
-			j := plainRun(b, i)
-			n += j - i
-			i = j
+			i = asciiRun(b, i)
 		}
 		if i >= len(b) {
 			return 0, false, 0, s.eofAt(len(b), +1)
 		}
 		switch c := b[i]; {
 		case c == '"':
-			return i + 1, escaped, n, nil
+			return i + 1, saved != 0, i - pos - 1 - saved, nil
 		case c == '\\':
-			escaped = true
-			// The most common escape, a \uXXXX of the BMP, without a call.
+			// The common escapes, a \uXXXX of the BMP, \n and \", without a
+			// call.
 			if i+6 <= len(b) && b[i+1] == 'u' {
 				if v, ok := hex4(b[i+2 : i+6]); ok && !utf16.IsSurrogate(rune(v)) {
 					i += 6
-					n += utf8Len(v)
+					saved += 6 - utf8Len(v)
 					continue
 				}
+			} else if i+1 < len(b) && shortEscape[b[i+1]] {
+				i += 2
+				saved++
+				continue
 			}
 			m, k, err := s.escape(i)
 			if err != nil {
 				return 0, false, 0, err
 			}
 			i += m
-			n += k
-		case c < ' ':
-			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
-		case !utf8.FullRune(b[i:]):
-			return 0, false, 0, s.eofAt(i, +1)
-		default:
+			saved += m - k
+		case c >= utf8.RuneSelf:
+			if j := plainRun(b, i); j > i {
+				i = j
+				continue
+			}
+			if !utf8.FullRune(b[i:]) {
+				return 0, false, 0, s.eofAt(i, +1)
+			}
 			return 0, false, 0, s.fail("invalid UTF-8", i, +1)
+		default: // a control character
+			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
 		}
 	}
+}
+
+// shortEscape holds the bytes that make a two-byte escape after '\\'.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// asciiRun returns the end of the run of plain ASCII from b[i] (ASCII
+// other than '"', '\\' and control characters): the first byte from i that
+// is not, or len(b).
+//
+// Cost: sixteen bytes per step, two words whose tests are independent.
+func asciiRun(b []byte, i int) int {
+	p := b[i:]
+	for len(p) >= 16 {
+		t0 := notPlainASCII(binary.LittleEndian.Uint64(p))
+		t1 := notPlainASCII(binary.LittleEndian.Uint64(p[8:]))
+		if t0|t1 != 0 {
+			if t0 != 0 {
+				return len(b) - len(p) + bits.TrailingZeros64(t0)>>3
+			}
+			return len(b) - len(p) + 8 + bits.TrailingZeros64(t1)>>3
+		}
+		p = p[16:]
+	}
+	for len(p) > 0 && p[0] >= ' ' && p[0] < utf8.RuneSelf && p[0] != '"' && p[0] != '\\' {
+		p = p[1:]
+	}
+	return len(b) - len(p)
 }
 
 // escape validates the escape sequence at s.buf[i] ('\\') and returns its
@@ -789,58 +825,63 @@ var utfDFA = func() (t [256]uint64) {
 	return t
 }()
 
-// unescapeInto writes into dst, exactly as long as the result, the decoded
-// form of raw: the inside of a string that scanString found valid.
-func unescapeInto(dst, raw []byte) {
-	n := 0
+// unescape returns the decoded form of raw, n bytes long: the inside of a
+// string that scanString found valid. Its memory is allocated at exactly n
+// bytes and written once (a strings.Builder grown first is not zeroed).
+func unescape(raw []byte, n int) string {
+	var b strings.Builder
+	b.Grow(n)
+	writeUnescaped(&b, raw)
+	return b.String()
+}
+
+// writeUnescaped appends to b the decoded form of raw, the inside of a
+// string that scanString found valid.
+//
+// Cost: linear; per run between escapes a search and a copy (both in
+// assembly); per two-byte escape one byte appended; a run of \uXXXX
+// escapes decoded into a small buffer and appended at once.
+func writeUnescaped(b *strings.Builder, raw []byte) {
 	for len(raw) > 0 {
 		if raw[0] != '\\' {
 			i := bytes.IndexByte(raw, '\\')
 			if i < 0 {
 				i = len(raw)
 			}
-			n += copy(dst[n:], raw[:i])
+			b.Write(raw[:i])
 			raw = raw[i:]
 			continue
 		}
-		switch c := raw[1]; c {
-		case 'u':
-			v := must4(raw[2:6])
-			switch {
+		if raw[1] != 'u' {
+			b.WriteByte(unescapedByte[raw[1]])
+			raw = raw[2:]
+			continue
+		}
+		var buf [64]byte
+		k := 0
+		for len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u' && k <= len(buf)-utf8.UTFMax {
+			switch v := must4(raw[2:6]); {
 			case v < 0x80:
-				dst[n] = byte(v)
-				n++
+				buf[k] = byte(v)
+				k++
 			case v < 0x800:
-				_ = dst[n+1]
-				dst[n], dst[n+1] = 0xC0|byte(v>>6), 0x80|byte(v)&0x3F
-				n += 2
+				buf[k], buf[k+1] = 0xC0|byte(v>>6), 0x80|byte(v)&0x3F
+				k += 2
 			case !utf16.IsSurrogate(rune(v)):
-				_ = dst[n+2]
-				dst[n], dst[n+1], dst[n+2] = 0xE0|byte(v>>12), 0x80|byte(v>>6)&0x3F, 0x80|byte(v)&0x3F
-				n += 3
+				buf[k], buf[k+1], buf[k+2] = 0xE0|byte(v>>12), 0x80|byte(v>>6)&0x3F, 0x80|byte(v)&0x3F
+				k += 3
 			default:
-				n += utf8.EncodeRune(dst[n:], utf16.DecodeRune(rune(v), rune(must4(raw[8:12]))))
+				k += utf8.EncodeRune(buf[k:], utf16.DecodeRune(rune(v), rune(must4(raw[8:12]))))
 				raw = raw[6:]
 			}
 			raw = raw[6:]
-			continue
-		case 'b':
-			dst[n] = '\b'
-		case 'f':
-			dst[n] = '\f'
-		case 'n':
-			dst[n] = '\n'
-		case 'r':
-			dst[n] = '\r'
-		case 't':
-			dst[n] = '\t'
-		default: // '"', '\\', '/'
-			dst[n] = c
 		}
-		n++
-		raw = raw[2:]
+		b.Write(buf[:k])
 	}
 }
+
+// unescapedByte is what a two-byte escape stands for, by its second byte.
+var unescapedByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 func must4(b []byte) uint16 { v, _ := hex4(b); return v }
 
@@ -857,10 +898,12 @@ func utf8Len(v uint16) int {
 }
 
 // strStore holds the strings of one Request, each written once, straight
-// from the body: a string of more than ownBytes gets an allocation of its
-// own, exactly its size; shorter ones share chunks.
+// from the body, into memory that is not zeroed first: a string of more
+// than ownBytes gets an allocation of its own, exactly its size; shorter
+// ones are appended to a chunk whose capacity is never exceeded, so the
+// strings cut from it stay where they are.
 type strStore struct {
-	free []byte // the rest of the current chunk
+	chunk strings.Builder
 }
 
 const (
@@ -873,26 +916,26 @@ const (
 // that all strings from this one on can need (the rest of the body), so
 // that no chunk is bigger than what can be used.
 func (st *strStore) keep(raw []byte, escaped bool, n, bound int) string {
-	if n == 0 {
+	switch {
+	case n == 0:
 		return ""
+	case n > ownBytes && escaped:
+		return unescape(raw, n)
+	case n > ownBytes:
+		return string(raw)
 	}
-	var b []byte
-	if n > ownBytes {
-		b = make([]byte, n)
-	} else {
-		if len(st.free) < n {
-			st.free = make([]byte, min(chunkBytes, max(bound, n)))
-		}
-		b, st.free = st.free[:n:n], st.free[n:]
+	c := &st.chunk
+	if c.Cap()-c.Len() < n {
+		*c = strings.Builder{}
+		c.Grow(min(chunkBytes, max(bound, n)))
 	}
+	start := c.Len()
 	if escaped {
-		unescapeInto(b, raw)
+		writeUnescaped(c, raw)
 	} else {
-		copy(b, raw)
+		c.Write(raw)
 	}
-	// b is written only here, before the string exists, and never again:
-	// the string is immutable as Go requires.
-	return unsafe.String(&b[0], n)
+	return c.String()[start:]
 }
 
 // invalidCharacter, invalidEscape and quoteWhat give jsontext's (its
