@@ -2,6 +2,7 @@ package citecheck
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -144,32 +145,40 @@ type explainer struct {
 // built once per request.
 func (e *explainer) foldedSource(j int) *foldedSearch {
 	if e.folded[j] == nil {
-		f := fold(e.c.req.Sources[j].Text, allFolds, false)
-		e.folded[j] = &foldedSearch{source: e.c.req.Sources[j].Text, searcher: searcher{text: f.text}}
+		text := e.c.req.Sources[j].Text
+		f := &foldedSearch{source: text}
+		w := &folder{folds: allFolds, out: make([]byte, 0, len(text)), checkpoints: &f.checkpoints}
+		*w.checkpoints = append(*w.checkpoints, foldCheckpoint{})
+		w.fold(text)
+		f.searcher = searcher{text: string(w.out)}
+		e.folded[j] = f
 	}
 	return e.folded[j]
 }
 
 // foldedSearch is a folded source and its searcher (so that the
 // matcher's prefilter picks bytes rare in the folded text itself, and many
-// failing citations of one source get its index), with the map back to
-// code points built when a claim is first found in it: most failing
-// citations are found under no fold, and the map costs more than the
-// folding.
+// failing citations of one source get its index), with checkpoints for
+// mapping a span of it back to code points: the map for the whole source
+// would cost 8 bytes a byte, more than the folding, and most failing
+// citations are found under no fold.
 type foldedSearch struct {
 	source string
 	searcher
-	mapped *foldedText
+	checkpoints []foldCheckpoint // the first at the start
 }
 
 // span returns the code points of the source that read as the folded
-// text's bytes [b, e).
+// text's bytes [b, e), b < e: the folding with the map, restarted at the
+// last checkpoint before b. O(checkpointEvery + e - b).
 func (f *foldedSearch) span(b, e int) Span {
-	if f.mapped == nil {
-		m := fold(f.source, allFolds, true)
-		f.mapped = &m
+	k := sort.Search(len(f.checkpoints), func(k int) bool { return f.checkpoints[k].out > b }) - 1
+	c := f.checkpoints[k]
+	w := &folder{folds: allFolds, mapping: true, foldState: c.foldState}
+	for i := c.in; len(w.out) < e-c.out && i < len(f.source); {
+		i = w.foldPiece(f.source, i)
 	}
-	return Span{int(f.mapped.from[b]), int(f.mapped.to[e-1])}
+	return Span{int(w.from[b-c.out]), int(w.to[e-1-c.out])}
 }
 
 // byteAt returns the byte offset v counted in units u stands for in source

@@ -105,8 +105,15 @@ func foldInto(out []byte, s string, f Folds, mapping bool) *folder {
 func (w *folder) fold(s string) {
 	form, normalize := w.form()
 	var seg []byte
-	cp := int32(0)
+	cp := w.cp
 	for i := 0; i < len(s); {
+		// Every step of this loop starts a normalization segment.
+		if w.checkpoints != nil && i-w.checkedAt >= checkpointEvery {
+			w.checkedAt = i
+			st := w.foldState
+			st.cp, st.prior = cp, st.prior || len(w.out) > 0
+			*w.checkpoints = append(*w.checkpoints, foldCheckpoint{in: i, out: len(w.out), foldState: st})
+		}
 		// An ASCII character followed by another (or the end) is a
 		// normalization segment of its own, unchanged by NFC and NFKC:
 		// all of a run of ASCII but its last character, and that one too
@@ -146,6 +153,7 @@ func (w *folder) fold(s string) {
 		}
 		i, cp = i+k, cp+n
 	}
+	w.cp = cp
 }
 
 // hangul reports whether s starts with a Hangul syllable or jamo: they
@@ -167,13 +175,37 @@ func (w *folder) form() (norm.Form, bool) {
 // folder accumulates the folded text; white space is held back until a
 // character that is not white space follows it, which drops it at both ends.
 type folder struct {
-	folds              Folds
-	mapping            bool
-	out                []byte
-	from, to           []int32
+	folds    Folds
+	mapping  bool
+	out      []byte
+	from, to []int32
+	foldState
+	// checkpoints, when not nil, gets where folding stands every
+	// checkpointEvery bytes of the input or so, for a folding with the map
+	// to restart there (see foldedSearch.span).
+	checkpoints *[]foldCheckpoint
+	checkedAt   int
+}
+
+// foldState is where a folding stands: what folding on from there needs.
+type foldState struct {
+	cp                 int32 // code points of the original folded so far
 	space              bool  // a run of white space is pending
 	spaceFrom, spaceTo int32 // the pending run's code points
+	prior              bool  // output was written before this folder's: white space is not leading
 }
+
+// foldCheckpoint is where folding stood before byte in of the input, with
+// out bytes written.
+type foldCheckpoint struct {
+	in, out int
+	foldState
+}
+
+// checkpointEvery is about how many bytes of input lie between
+// checkpoints: a restart folds that many bytes at most before the span
+// it is for.
+const checkpointEvery = 1 << 10
 
 // asciiChunk is how much ASCII fold folds at a time.
 const asciiChunk = 256
@@ -226,7 +258,7 @@ func (w *folder) ascii(run string, cp int32) {
 		}
 		if space {
 			space = false
-			if n > 0 {
+			if n > 0 || w.prior {
 				dst[n] = ' '
 				n++
 			}
@@ -255,7 +287,7 @@ func (w *folder) asciiMapped(run string, cp int32, t *[256]byte) {
 		}
 		if space {
 			space = false
-			if n > 0 {
+			if n > 0 || w.prior {
 				dst[n], from[n], to[n] = ' ', spaceFrom, spaceTo
 				n++
 			}
@@ -295,7 +327,7 @@ func (w *folder) folded(r rune, from, to int32) {
 		}
 		if w.space {
 			w.space = false
-			if len(w.out) > 0 {
+			if len(w.out) > 0 || w.prior {
 				w.emit(' ', w.spaceFrom, w.spaceTo)
 			}
 		}

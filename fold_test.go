@@ -166,3 +166,31 @@ func FuzzFold(f *testing.F) {
 		}
 	})
 }
+
+// TestFoldedSpanIsTheFullMap: a span of a folded source mapped back to
+// code points by a folding restarted at a checkpoint is what the map of
+// the whole source says, for sources long enough to hold many checkpoints
+// and spans anywhere in them.
+func TestFoldedSpanIsTheFullMap(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(23, 24))
+	for range 40 {
+		text := explainText(r, 200+r.IntN(2000))
+		e := &explainer{c: NewChecker(&Request{Sources: []Source{{Text: text}}}), folded: make([]*foldedSearch, 1)}
+		f := e.foldedSource(0)
+		full := fold(text, allFolds, true)
+		if f.text != full.text || len(f.checkpoints) < 2 && len(text) > 2*checkpointEvery {
+			t.Fatalf("folded text differs, or %d checkpoints for %d bytes", len(f.checkpoints), len(text))
+		}
+		for range 200 {
+			if len(full.text) == 0 {
+				break
+			}
+			b := r.IntN(len(full.text))
+			end := b + 1 + r.IntN(min(len(full.text)-b, 300))
+			if got, want := f.span(b, end), (Span{int(full.from[b]), int(full.to[end-1])}); got != want {
+				t.Fatalf("span(%d, %d) = %v, the full map says %v", b, end, got, want)
+			}
+		}
+	}
+}
