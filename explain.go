@@ -169,16 +169,25 @@ type foldedSearch struct {
 }
 
 // span returns the code points of the source that read as the folded
-// text's bytes [b, e), b < e: the folding with the map, restarted at the
-// last checkpoint before b. O(checkpointEvery + e - b).
+// text's bytes [b, e), b < e: those of its first and last byte.
+// O(checkpointEvery) whatever the span's length.
 func (f *foldedSearch) span(b, e int) Span {
+	from, _ := f.codePoints(b)
+	_, to := f.codePoints(e - 1)
+	return Span{from, to}
+}
+
+// codePoints returns the code points [from, to) of the source that byte b
+// of the folded text reads: the folding with the map, restarted at the
+// last checkpoint before b and run until it has written b.
+func (f *foldedSearch) codePoints(b int) (from, to int) {
 	k := sort.Search(len(f.checkpoints), func(k int) bool { return f.checkpoints[k].out > b }) - 1
 	c := f.checkpoints[k]
 	w := &folder{folds: allFolds, mapping: true, foldState: c.foldState}
-	for i := c.in; len(w.out) < e-c.out && i < len(f.source); {
+	for i := c.in; len(w.out) <= b-c.out && i < len(f.source); {
 		i = w.foldPiece(f.source, i)
 	}
-	return Span{int(w.from[b-c.out]), int(w.to[e-1-c.out])}
+	return int(w.from[b-c.out]), int(w.to[b-c.out])
 }
 
 // byteAt returns the byte offset v counted in units u stands for in source

@@ -107,8 +107,10 @@ func (w *folder) fold(s string) {
 	var seg []byte
 	cp := w.cp
 	for i := 0; i < len(s); {
-		// Every step of this loop starts a normalization segment.
-		if w.checkpoints != nil && i-w.checkedAt >= checkpointEvery {
+		// Every step of this loop starts a normalization segment; a
+		// checkpoint waits for the end of a run of white space, whose code
+		// points only the folding with the map keeps.
+		if w.checkpoints != nil && i-w.checkedAt >= checkpointEvery && !w.space {
 			w.checkedAt = i
 			st := w.foldState
 			st.cp, st.prior = cp, st.prior || len(w.out) > 0
