@@ -842,6 +842,7 @@ func unescape(raw []byte, n int) string {
 // assembly); per two-byte escape one byte appended; a run of \uXXXX
 // escapes decoded into a small buffer and appended at once.
 func writeUnescaped(b *strings.Builder, raw []byte) {
+	var buf [64]byte // once: a buffer declared in the loop is zeroed at every escape
 	for len(raw) > 0 {
 		if raw[0] != '\\' {
 			i := bytes.IndexByte(raw, '\\')
@@ -857,7 +858,6 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 			raw = raw[2:]
 			continue
 		}
-		var buf [64]byte
 		k := 0
 		for len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u' && k <= len(buf)-utf8.UTFMax {
 			switch v := must4(raw[2:6]); {
