@@ -90,6 +90,11 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 			return o
 		}
 	}
+	if len(pattern) >= firstByMatcher {
+		o := s.find(pattern, from, nil)
+		o.count = min(o.count, n)
+		return o
+	}
 	o := occurrences{first: [2]int{-1, -1}}
 	at := from
 	for o.count < n && at <= len(s.text) { // an empty pattern occurs at the end too
@@ -104,6 +109,12 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 	s.scanned += min(at+len(pattern), len(s.text)) - from
 	return o
 }
+
+// firstByMatcher is the shortest pattern first scans for with the
+// matcher (which skips far on long patterns but reads to the end) rather
+// than strings.Index (which stops at the first occurrence, but on a long
+// pattern that keeps failing falls back to Rabin-Karp, a hash a byte).
+const firstByMatcher = 32
 
 // indexMinText is the shortest text a searcher indexes: below it a scan
 // costs less than looking up the buckets.
