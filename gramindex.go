@@ -69,6 +69,11 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 			return o
 		}
 	}
+	return s.scan(pattern, from, keep)
+}
+
+// scan is find by the matcher, reading text[from:] whole.
+func (s *searcher) scan(pattern string, from int, keep []int) occurrences {
 	s.scanned += len(s.text) - from
 	o := findOccurrencesRanked(s.text[from:], pattern, s, keep)
 	for i := range min(o.count, 2) {
@@ -91,7 +96,7 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 		}
 	}
 	if len(pattern) >= firstByMatcher {
-		o := s.find(pattern, from, nil)
+		o := s.scan(pattern, from, nil) // the index, had it answered, did above
 		o.count = min(o.count, n)
 		return o
 	}
