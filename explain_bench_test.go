@@ -201,28 +201,22 @@ func BenchmarkExplainFailingMax(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(w.name+"/decode", func(b *testing.B) {
-			cpu := processCPU()
-			for b.Loop() {
-				Decode(body)
-			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-		})
-		b.Run(w.name+"/check_all", func(b *testing.B) {
-			b.ReportAllocs()
-			cpu := processCPU()
-			for b.Loop() {
-				CheckAll(req)
-			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-		})
-		b.Run(w.name+"/explain", func(b *testing.B) {
-			b.ReportAllocs()
-			cpu := processCPU()
-			for b.Loop() {
-				Explain(req)
-			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
-		})
+		for _, stage := range []struct {
+			name string
+			run  func()
+		}{
+			{"decode", func() { Decode(body) }},
+			{"check_all", func() { CheckAll(req) }},
+			{"explain", func() { Explain(req) }},
+		} {
+			b.Run(w.name+"/"+stage.name, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu := processCPU()
+				for b.Loop() {
+					stage.run()
+				}
+				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			})
+		}
 	}
 }
