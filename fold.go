@@ -212,13 +212,11 @@ const checkpointEvery = 1 << 10
 // asciiChunk is how much ASCII fold folds at a time.
 const asciiChunk = 256
 
-// asciiSpace marks white space under the white space fold in asciiFolded.
-const asciiSpace = 0xFF
-
 // asciiFolded is what each fold set makes of each ASCII character:
-// asciiFolded[f][c] is c read under f, or asciiSpace. (A row of 256, so
-// that indexing it by a byte needs no bounds check.) Most of any text is
-// ASCII, and a table lookup a byte folds it at memory speed.
+// asciiFolded[f][c] is c read under f, white space read as ' ' under the
+// white space fold. (A row of 256, so that indexing it by a byte needs no
+// bounds check.) Most of any text is ASCII, and a table lookup a byte folds
+// it at memory speed.
 var asciiFolded = func() (t [allFolds + 1][256]byte) {
 	for f := range t {
 		for c := range utf8.RuneSelf {
@@ -230,7 +228,7 @@ var asciiFolded = func() (t [allFolds + 1][256]byte) {
 				r = foldCase(r)
 			}
 			if Folds(f)&FoldWhitespace != 0 && isWhiteSpace(r) {
-				r = asciiSpace
+				r = ' '
 			}
 			t[f][c] = byte(r)
 		}
@@ -240,8 +238,11 @@ var asciiFolded = func() (t [allFolds + 1][256]byte) {
 
 // ascii folds run, ASCII characters that are each a normalization segment
 // of their own, the first at code point cp. Most of any text is ASCII:
-// this is the loop folding runs at.
+// this is the loop folding runs at, about two cycles a byte.
 func (w *folder) ascii(run string, cp int32) {
+	if run == "" {
+		return
+	}
 	t := &asciiFolded[w.folds]
 	if w.mapping {
 		w.asciiMapped(run, cp, t)
@@ -251,24 +252,42 @@ func (w *folder) ascii(run string, cp int32) {
 	// and stored at every byte), into room made once for the run and a
 	// pending space.
 	out := slices.Grow(w.out, len(run)+1)
-	n, dst, space := len(out), out[:cap(out)], w.space
+	n, dst := len(out), out[:cap(out)]
+	if w.folds&FoldWhitespace == 0 {
+		for k := 0; k < len(run); k++ {
+			dst[n+k] = t[run[k]]
+		}
+		w.out = dst[:n+len(run)]
+		return
+	}
+	// Without a branch on the byte: white space in prose comes too
+	// irregularly for a branch to be predicted. Every byte is written,
+	// and kept (n moves past it) unless it is a space after a space. A
+	// pending space is written first and leading white space is
+	// collapsed into a space that is never kept; a space the run ends
+	// with goes back to pending, for what follows to decide.
+	var sp int // the last byte written is a space, or white space here is leading
+	if w.space || n == 0 && !w.prior {
+		sp = 1
+		if n > 0 || w.prior {
+			dst[n] = ' '
+			n++
+		}
+	}
 	for k := 0; k < len(run); k++ {
 		c := t[run[k]]
-		if c == asciiSpace {
-			space = true
-			continue
-		}
-		if space {
-			space = false
-			if n > 0 || w.prior {
-				dst[n] = ' '
-				n++
-			}
-		}
 		dst[n] = c
-		n++
+		var isSpace int
+		if c == ' ' {
+			isSpace = 1
+		}
+		n += 1 - isSpace&sp
+		sp = isSpace
 	}
-	w.out, w.space = dst[:n], space
+	if w.space = sp == 1; w.space && n > 0 {
+		n-- // the space written last (or, for a run of white space, first)
+	}
+	w.out = dst[:n]
 }
 
 // asciiMapped is ascii with the map back to code points.
@@ -278,9 +297,10 @@ func (w *folder) asciiMapped(run string, cp int32, t *[256]byte) {
 	n, dst := len(out), out[:cap(out)]
 	from, to = from[:cap(from)], to[:cap(to)]
 	space, spaceFrom, spaceTo := w.space, w.spaceFrom, w.spaceTo
+	ws := w.folds&FoldWhitespace != 0
 	for k := 0; k < len(run); k++ {
 		c, at := t[run[k]], cp+int32(k)
-		if c == asciiSpace {
+		if c == ' ' && ws {
 			if !space {
 				space, spaceFrom = true, at
 			}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // TestChangedByIsWhatFoldChanges: changedBy, which decides without
@@ -192,5 +194,22 @@ func TestFoldedSpanIsTheFullMap(t *testing.T) {
 				t.Fatalf("span(%d, %d) = %v, the full map says %v", b, end, got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkFold folds half a MiB of text under every fold, as explaining
+// a failing citation folds its source: MB/s of input.
+func BenchmarkFold(b *testing.B) {
+	c := testkit.NewCorpus(41)
+	for _, w := range []struct{ name, text string }{
+		{"prose", c.Prose(512 << 10)},
+		{"unicode", c.Unicode(512 << 10)},
+	} {
+		b.Run(w.name, func(b *testing.B) {
+			b.SetBytes(int64(len(w.text)))
+			for b.Loop() {
+				fold(w.text, allFolds, false)
+			}
+		})
 	}
 }

@@ -17,14 +17,19 @@ import (
 // its scans have read the text indexAfterScans times over, and then from a
 // gramIndex of the text, built once: after that a question costs about the
 // pattern's length, not the text's, on any text whose 4-byte grams vary.
+// What a scan costs varies a hundredfold (a long pattern skips most of the
+// text, a short one stops at every common byte), so the scans are charged
+// the work they did (matchTrace.work), not the bytes they covered.
 
-// indexAfterScans is how many times over a searcher's scans read its text
-// before it builds the index: few, since the index is built in a few
-// scans' time and a text asked that many questions is mostly asked many
-// more (measured: two beats eight and sixteen on every workload of
-// BenchmarkExplainFailingMax), and a text asked few questions never pays
-// for an index.
-const indexAfterScans = 2
+// A searcher builds its index once its scans have done 1/indexWorkShare
+// of a KMP byte step of work per byte of text, a fifth of what the index
+// costs (measured on prose: 1.2 steps a byte). Building once the scans
+// have cost what the index does (ski rental) would never cost more than
+// twice the better choice, but a text asked a few questions is mostly
+// asked many more (a failing citation asks a dozen): measured on the
+// workloads of BenchmarkExplainFailingMax, a quarter beats one, a half and
+// an eighth.
+const indexWorkShare = 4
 
 // searcher finds patterns in one text for explain and hints (see above).
 // Not safe for concurrent use: the first queries decide when to index.
@@ -32,10 +37,10 @@ type searcher struct {
 	text string
 	// ranks gives scans the text's byte ranks: the text's textIndex, or
 	// nil for the searcher's own, sampled when a scan first needs them.
-	ranks   rankSource
-	own     *byteRanks
-	scanned int        // bytes the scans have read
-	index   *gramIndex // built once the scans have read enough
+	ranks rankSource
+	own   *byteRanks
+	spent int        // the scans' work (see matchTrace.work)
+	index *gramIndex // built once the scans have done enough
 }
 
 func (s *searcher) byteRanks() *byteRanks {
@@ -48,10 +53,10 @@ func (s *searcher) byteRanks() *byteRanks {
 	return s.own
 }
 
-// indexed returns the text's index, building it once the scans have read
+// indexed returns the text's index, building it once the scans have done
 // enough, or nil.
 func (s *searcher) indexed() *gramIndex {
-	if s.index == nil && s.scanned >= indexAfterScans*len(s.text) && len(s.text) >= indexMinText {
+	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText {
 		s.index = newGramIndex(s.text)
 	}
 	return s.index
@@ -74,8 +79,9 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 
 // scan is find by the matcher, reading text[from:] whole.
 func (s *searcher) scan(pattern string, from int, keep []int) occurrences {
-	s.scanned += len(s.text) - from
-	o := findOccurrencesRanked(s.text[from:], pattern, s, keep)
+	var tr matchTrace
+	o := search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, s.text[from:], pattern, s, prefilterSlack, &tr)
+	s.spent += tr.work
 	for i := range min(o.count, 2) {
 		o.first[i] += from
 	}
@@ -111,9 +117,15 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 		o.add(at + i)
 		at += i + 1
 	}
-	s.scanned += min(at+len(pattern), len(s.text)) - from
+	s.spent += (min(at+len(pattern), len(s.text)) - from) / indexBytesPerStep
 	return o
 }
+
+// indexBytesPerStep is how many bytes strings.Index covers in the time of
+// a KMP byte step, for the short patterns first gives it: it stops at
+// every occurrence of their first byte, on prose a common letter
+// (measured: about 3).
+const indexBytesPerStep = 3
 
 // firstByMatcher is the shortest pattern first scans for with the
 // matcher (which skips far on long patterns but reads to the end) rather

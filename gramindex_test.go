@@ -151,24 +151,35 @@ func TestGramIndexOnProseAndRepeats(t *testing.T) {
 	}
 }
 
-// TestSearcherIndexesAfterScans: a searcher scans until its scans have
-// read the text indexAfterScans times, and indexes it then.
-func TestSearcherIndexesAfterScans(t *testing.T) {
+// TestSearcherIndexesOnceScansCostTheIndex: a searcher indexes its text
+// once its scans have done 1/indexWorkShare of a step per byte of work: soon for short
+// questions, which a scan answers at a few bytes a step, and never for
+// long ones that it skips through.
+func TestSearcherIndexesOnceScansCostTheIndex(t *testing.T) {
 	t.Parallel()
-	text := testkit.NewCorpus(14).Prose(indexMinText * 4)
-	s := &searcher{text: text}
-	for k := 0; k < indexAfterScans; k++ {
-		s.find("absent from the text", 0, nil)
-		if s.index != nil {
-			t.Fatalf("indexed after %d scans", k+1)
+	text := testkit.NewCorpus(14).Prose(indexMinText * 16)
+	long := &searcher{text: text}
+	absent := text[5000:5300] + "\x00"
+	for range 50 {
+		long.find(absent, 0, nil)
+	}
+	if long.index != nil || long.spent > len(text)/2 {
+		t.Errorf("50 scans for a 300-byte pattern: indexed %v, work %d on %d bytes", long.index != nil, long.spent, len(text))
+	}
+	short := &searcher{text: text}
+	asked := 0
+	for ; short.index == nil && asked < 100; asked++ {
+		before := short.spent
+		short.find("absent from the text", 0, nil)
+		if short.index == nil && before*indexWorkShare >= len(text) {
+			t.Fatalf("work %d on %d bytes and not indexed", before, len(text))
 		}
 	}
-	s.find("absent from the text", 0, nil)
-	if s.index == nil {
-		t.Fatalf("not indexed after %d scans", indexAfterScans+1)
+	if asked < 2 || short.index == nil {
+		t.Errorf("a short pattern's scans indexed the text after %d questions (index %v)", asked, short.index != nil)
 	}
 	small := &searcher{text: text[:indexMinText-1]}
-	for range 4 * indexAfterScans {
+	for range 400 {
 		small.find("absent", 0, nil)
 	}
 	if small.index != nil {

@@ -156,12 +156,36 @@ const (
 	windowLen = 32
 )
 
-// matchTrace records which strategies a scan used, for tests.
+// matchTrace records which strategies a scan used, for tests, and what
+// it cost, for a searcher deciding when to index its text.
 type matchTrace struct {
 	qgram    bool // ran the q-gram skip phase
 	windowed bool // ran the window prefilter
 	fellBack bool // switched to KMP
 	runs     int  // periodic runs extended
+	// work is the scan's cost in the budget's unit, about one KMP byte
+	// step: every phase's charges, the bytes the SIMD calls (IndexByte,
+	// Index, Count) moved over at simdBytesPerStep a unit, and KMP's bytes.
+	work int
+}
+
+// simdBytesPerStep is how many bytes the runtime's SIMD searches move
+// over in the time of a KMP byte step (measured on prose: IndexByte's
+// stops on a rare byte included, 10 to 20).
+const simdBytesPerStep = 16
+
+// charge adds to tr's work what a phase that started at alignment from
+// and ended at to cost: its charges, spent-from (each phase's budget
+// starts at its first alignment), and the bytes its SIMD call moved over.
+// tr may be nil.
+func (tr *matchTrace) charge(phase, from, to, spent int) {
+	if tr == nil {
+		return
+	}
+	tr.work += spent - from
+	if phase == phaseRare || phase == phaseWindow {
+		tr.work += (to - from) / simdBytesPerStep
+	}
 }
 
 // The prefilter phases of search, tried in turn while each pays for itself.
@@ -177,6 +201,9 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 	n, m := len(text), len(pat)
 	switch {
 	case m == 0: // at every byte offset
+		if tr != nil {
+			tr.work += n
+		}
 		for i := 0; i <= n && (i < 2 || len(o.kept) < cap(o.kept)); i++ {
 			o.add(i)
 		}
@@ -187,6 +214,9 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 	case m == 1:
 		// strings.Count of one byte is SIMD; occurrences never overlap.
 		count := strings.Count(text, pat)
+		if tr != nil {
+			tr.work += n / simdBytesPerStep
+		}
 		for at := 0; o.count < count && (o.count < 2 || len(o.kept) < cap(o.kept)); {
 			i := at + strings.IndexByte(text[at:], pat[0])
 			o.add(i)
@@ -233,14 +263,18 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 	last := n - m // the largest alignment at which pat fits
 	prev := -1    // the latest occurrence found, or -1
 	spent := 0    // prefilter work charged so far, in KMP byte steps
-	for a := 0; a <= last; {
+	from := 0     // the alignment the phase started at
+	a := 0
+	for a <= last {
 		if spent > a+slack {
 			// This phase does not pay here: the next, with a fresh budget.
+			tr.charge(phase, from, a, spent)
 			next++
-			phase, spent = phases[next], a
+			phase, spent, from = phases[next], a, a
 			if phase == phaseKMP {
 				if tr != nil {
 					tr.fellBack = true
+					tr.work += n - a + m
 				}
 				return kmpScan(text, pat, a, o)
 			}
@@ -252,6 +286,7 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 		case phaseRare:
 			k := strings.IndexByte(text[a+off1:last+off1+1], b1)
 			if k < 0 {
+				tr.charge(phase, from, n, spent)
 				return o
 			}
 			c = a + k
@@ -267,6 +302,7 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 			var ok bool
 			if c, spent, ok = qt.next(text, a, last, spent, slack); !ok {
 				if c > last {
+					tr.charge(phase, from, n, spent)
 					return o
 				}
 				a = c // over budget: the check at the loop's top moves on
@@ -279,6 +315,7 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 			}
 			k := strings.Index(text[a+offW:last+offW+len(win)], win)
 			if k < 0 {
+				tr.charge(phase, from, n, spent)
 				return o
 			}
 			c = a + k
@@ -299,6 +336,9 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 		// periodic run (see the comment above prefilterSlack).
 		d, end := c-prev, c+m
 		x := end + commonPrefixLen(text[end:], text[end-d:])
+		if tr != nil {
+			tr.work += (x - end) / simdBytesPerStep
+		}
 		more := (x - end) / d
 		o.addRun(c+d, d, more)
 		if tr != nil {
@@ -306,6 +346,7 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 		}
 		prev, a = c+more*d, x-d+1
 	}
+	tr.charge(phase, from, a, spent)
 	return o
 }
 
