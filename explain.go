@@ -183,7 +183,9 @@ func (f *foldedSearch) span(b, e int) Span {
 func (f *foldedSearch) codePoints(b int) (from, to int) {
 	k := sort.Search(len(f.checkpoints), func(k int) bool { return f.checkpoints[k].out > b }) - 1
 	c := f.checkpoints[k]
-	w := &folder{folds: allFolds, mapping: true, foldState: c.foldState}
+	room := b - c.out + 2*foldPieceBytes // what the restart writes, unless a piece expands
+	w := &folder{folds: allFolds, mapping: true, foldState: c.foldState,
+		out: make([]byte, 0, room), from: make([]int32, 0, room), to: make([]int32, 0, room)}
 	for i := c.in; len(w.out) <= b-c.out && i < len(f.source); {
 		i = w.foldPiece(f.source, i)
 	}
@@ -404,16 +406,26 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 
 // normalized finds where the claim holds under folds: the claim, read
 // under every fold, is looked for in the source read under every fold
-// (built once per request); each of the first normalizedListed candidates
+// (built once per request), its first piece first; each of the first normalizedListed candidates
 // is mapped back to code points, confirmed there, and given its minimal
 // fold set. Candidates where the source reads exactly as the claim are
 // elsewhere findings, not these.
 func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
-	fc := fold(claim, allFolds, false).text
+	ft := e.foldedSource(j)
+	// A long claim's first piece, folded, is looked for before the rest
+	// is folded: what a folder has written is final, so a claim whose
+	// first piece does not occur does not either, and a fabricated claim
+	// (of the source's own words, reordered) costs one piece.
+	w := &folder{folds: allFolds, out: make([]byte, 0, len(claim))}
+	i := w.foldPiece(claim, 0)
+	if i < len(claim) && ft.first(string(w.out), 0, 1).count == 0 {
+		return nil
+	}
+	w.fold(claim[i:])
+	fc := string(w.out)
 	if fc == "" {
 		return nil
 	}
-	ft := e.foldedSource(j)
 	o := ft.first(fc, 0, 2)
 	var fs []Finding
 	for _, b := range o.first[:min(o.count, 2)] {

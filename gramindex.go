@@ -1,7 +1,6 @@
 package citecheck
 
 import (
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -146,7 +145,6 @@ const indexMinText = 4 << 10
 type gramIndex struct {
 	start []int32 // bucket h holds pos[start[h]:start[h+1]], in increasing order
 	pos   []int32
-	shift uint8 // a gram's bucket is the top 32-shift bits of its hash
 	// A query goes through at most maxCandidates offsets and compares at
 	// most maxCompared bytes, or leaves the question to a scan (see find).
 	maxCandidates, maxCompared int
@@ -155,7 +153,7 @@ type gramIndex struct {
 const (
 	gramLen  = 4
 	gramStep = 2
-	// gramBits is the most bits of a bucket number: 4K buckets, so that
+	// gramBits is the bits of a bucket number: 4K buckets, so that
 	// the counting sort's counters stay in the first-level cache and its
 	// cursors in the second: explaining the workloads of
 	// BenchmarkExplainFailingMax took 10–30 % less than with 64K buckets,
@@ -169,11 +167,14 @@ const (
 	indexMinPattern = gramStep + gramLen - 1
 )
 
-// bucket returns the bucket of the gram at byte i of s.
-func (g *gramIndex) bucket(s string, i int) uint32 {
-	s = s[i : i+gramLen]
-	v := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-	return (v * 0x9E3779B1) >> g.shift
+// gramBucket returns the bucket of the gram at byte i of s: the top gramBits
+// bits of a multiplicative hash.
+func gramBucket(s string, i int) uint32 { return (gramAt(s, i) * 0x9E3779B1) >> (32 - gramBits) }
+
+// gramAt returns the gram at byte i of s as a number.
+func gramAt(s string, i int) uint32 {
+	gram := s[i : i+gramLen]
+	return uint32(gram[0]) | uint32(gram[1])<<8 | uint32(gram[2])<<16 | uint32(gram[3])<<24
 }
 
 // newGramIndex indexes text. Linear in the text.
@@ -182,20 +183,23 @@ func newGramIndex(text string) *gramIndex {
 	if len(text) >= gramLen {
 		n = (len(text)-gramLen)/gramStep + 1
 	}
-	b := min(gramBits, max(4, bits.Len(uint(n/4))))
-	g := &gramIndex{start: make([]int32, 1<<b+1), pos: make([]int32, n), shift: uint8(32 - b),
+	g := &gramIndex{start: make([]int32, 1<<gramBits+1), pos: make([]int32, n),
 		maxCandidates: len(text) / indexDensity, maxCompared: 2 * len(text)}
-	for k := range n {
-		g.start[g.bucket(text, k*gramStep)+1]++
+	// On locals, which the compiler would otherwise reload from g after
+	// every store, and arrays of the buckets' number, which a bucket
+	// indexes without a bounds check.
+	count, pos := (*[1 << gramBits]int32)(g.start[1:]), g.pos
+	for i := 0; i+gramLen <= len(text); i += gramStep {
+		count[gramBucket(text, i)]++
 	}
 	for h := 1; h < len(g.start); h++ {
 		g.start[h] += g.start[h-1]
 	}
-	next := make([]int32, 1<<b)
-	copy(next, g.start)
-	for k := range n {
-		h := g.bucket(text, k*gramStep)
-		g.pos[next[h]] = int32(k * gramStep)
+	var next [1 << gramBits]int32
+	copy(next[:], g.start)
+	for i := 0; i+gramLen <= len(text); i += gramStep {
+		h := gramBucket(text, i)
+		pos[next[h]] = int32(i)
 		next[h]++
 	}
 	return g
@@ -228,7 +232,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 				j = k * (probes - 1) / (gramProbes - 1)
 			}
 			i := d + j*gramStep
-			h := g.bucket(pattern, i)
+			h := gramBucket(pattern, i)
 			if b := g.pos[g.start[h]:g.start[h+1]]; best < 0 || len(b) < best {
 				at[d], bucket[d], best = i, b, len(b)
 			}
@@ -242,6 +246,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 	compared := 0
 	for d := range gramStep {
 		b, a := bucket[d], at[d]
+		gram := gramAt(pattern, a)
 		// Offsets before from+a cannot start an occurrence at from or after.
 		k := sort.Search(len(b), func(i int) bool { return int(b[i]) >= from+a })
 		for n := 0; k < len(b) && (limit == 0 || n < limit); k++ {
@@ -249,7 +254,9 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 			if p+m > len(text) {
 				break // the offsets increase: none later fits either
 			}
-			if text[p:p+m] == pattern {
+			// Most of a bucket's offsets hold other grams of its hash:
+			// those are told apart by the gram alone.
+			if gramAt(text, p+a) == gram && text[p:p+m] == pattern {
 				found = append(found, p)
 				n++
 				if compared += m; compared > g.maxCompared {
