@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unsafe"
 )
 
 // FindingKind says under which reading a failing citation would hold. The
@@ -151,10 +150,7 @@ func (e *explainer) foldedSource(j int) *foldedSearch {
 		w := &folder{folds: allFolds, out: make([]byte, 0, len(text)), checkpoints: &f.checkpoints}
 		*w.checkpoints = append(*w.checkpoints, foldCheckpoint{})
 		w.fold(text)
-		// The folder's buffer is written no more: the string is made of it
-		// rather than of a copy, which would double what the folded source
-		// costs in memory and time.
-		f.searcher = searcher{text: unsafe.String(unsafe.SliceData(w.out), len(w.out))}
+		f.searcher = searcher{text: w.done()}
 		e.folded[j] = f
 	}
 	return e.folded[j]
@@ -426,7 +422,7 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 		return nil
 	}
 	w.fold(claim[i:])
-	fc := string(w.out)
+	fc := w.done()
 	if fc == "" {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -486,6 +487,13 @@ func foldsEqual(a, b string, f Folds) bool {
 			return false
 		}
 		same = n
+		if same >= foldPieceBytes {
+			// What is known equal is dropped, so that the buffers stay a
+			// piece or two long: output is not leading from here on.
+			wa.out = wa.out[:copy(wa.out, wa.out[same:])]
+			wb.out = wb.out[:copy(wb.out, wb.out[same:])]
+			wa.prior, wb.prior, same = true, true, 0
+		}
 	}
 }
 
@@ -521,13 +529,14 @@ const foldPieceBytes = 256
 // linear in both.
 func minimalFolds(source, claim string) (Folds, bool) {
 	pieces, aligned := differingPieces(source, claim)
+	var scratch [2][]byte
 	var active Folds
 	if !aligned {
 		active = changedBy(source) | changedBy(claim) // the folds that change one side or the other
 	}
 	for _, set := range foldSetsInOrder {
 		if aligned {
-			switch piecesRead(pieces, set) {
+			switch piecesRead(pieces, set, &scratch) {
 			case readAlike:
 				return set, true
 			case readApart:
@@ -623,16 +632,30 @@ const (
 // does not read alike. The texts agree up to that pair (their pieces
 // before it are alike or read alike), so where the pair's readings differ
 // inside both, the texts' readings differ.
-func piecesRead(pieces [][2]string, f Folds) piecesReading {
+// The pieces are folded into scratch's buffers, kept from call to call.
+func piecesRead(pieces [][2]string, f Folds, scratch *[2][]byte) piecesReading {
 	for _, p := range pieces {
-		x, y := fold(p[0], f, false).text, fold(p[1], f, false).text
-		if x == y {
+		scratch[0], scratch[1] = foldAppend(scratch[0][:0], p[0], f), foldAppend(scratch[1][:0], p[1], f)
+		x, y := scratch[0], scratch[1]
+		if string(x) == string(y) {
 			continue
 		}
-		if n := min(len(x), len(y)); x[:n] == y[:n] {
+		if n := min(len(x), len(y)); string(x[:n]) == string(y[:n]) {
 			return readOpen
 		}
 		return readApart
 	}
 	return readAlike
+}
+
+// done returns the folded text, w's buffer itself rather than a copy of it
+// (which would double the memory and time of folding a long text): w must
+// not be written to again.
+func (w *folder) done() string { return unsafe.String(unsafe.SliceData(w.out), len(w.out)) }
+
+// foldAppend appends s read under f to out.
+func foldAppend(out []byte, s string, f Folds) []byte {
+	w := folder{folds: f, out: out}
+	w.fold(s)
+	return w.out
 }
