@@ -113,9 +113,9 @@ const normalizedListed = 2
 // elided passages, O(log m) questions for a partial match of a claim of m
 // bytes and O(log max_context_bytes) per match of an ambiguous anchor (both
 // binary searches over a length). A source's first questions are scans,
-// linear in text and claim; once they have read it twice over, the source
-// is indexed (linear, once per request) and a question costs about its
-// pattern (see searcher). The folded reading of a source is built once per
+// linear in text and claim; once they have done work worth a quarter of
+// a scan of it, the source is indexed (linear, once per request) and a
+// question costs about its pattern (see searcher). The folded reading of a source is built once per
 // request and only when a failing citation needs it, its map back to code
 // points only when a claim is found in it; fold sets are compared over
 // the candidate span and the claim only, most of them over the pieces

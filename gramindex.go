@@ -13,7 +13,7 @@ import (
 // question once and scans; a scan per question would make explaining a
 // request of many failing citations cost a scan of the text each, hundreds
 // of times the check. A searcher answers these questions by scanning until
-// its scans have read the text indexAfterScans times over, and then from a
+// its scans have done enough work (indexWorkShare), and then from a
 // gramIndex of the text, built once: after that a question costs about the
 // pattern's length, not the text's, on any text whose 4-byte grams vary.
 // What a scan costs varies a hundredfold (a long pattern skips most of the
