@@ -104,6 +104,11 @@ type CitationExplanation struct {
 // normalizedListed is how many normalized findings a citation gets at most.
 const normalizedListed = 2
 
+// normalizedProbed is how many occurrences of a long claim's first piece
+// are kept to be compared with the whole claim, rather than looking for
+// it afresh.
+const normalizedProbed = 8
+
 // Explain checks every citation of req, as [CheckAll] does, and explains
 // each failing one (spec §5). req must come from [Decode] or satisfy the
 // same rules. The verdicts are CheckAll's, unchanged.
@@ -415,18 +420,27 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 	// A long claim's first piece, folded, is looked for before the rest
 	// is folded: what a folder has written is final, so a claim whose
 	// first piece does not occur does not either, and a fabricated claim
-	// (of the source's own words, reordered) costs one piece.
+	// (of the source's own words, reordered) costs one piece. Where the
+	// piece occurs a few times, the claim can only occur there.
 	w := &folder{folds: allFolds, out: make([]byte, 0, len(claim))}
 	i := w.foldPiece(claim, 0)
-	if i < len(claim) && ft.first(string(w.out), 0, 1).count == 0 {
-		return nil
+	var at occurrences
+	if i < len(claim) {
+		if at = ft.find(string(w.out), 0, make([]int, 0, normalizedProbed)); at.count == 0 {
+			return nil
+		}
 	}
 	w.fold(claim[i:])
 	fc := w.done()
 	if fc == "" {
 		return nil
 	}
-	o := ft.first(fc, 0, 2)
+	var o occurrences
+	if i < len(claim) && at.complete() {
+		o = at.filter(func(b int) bool { return strings.HasPrefix(ft.text[b:], fc) })
+	} else {
+		o = ft.first(fc, 0, 2)
+	}
 	var fs []Finding
 	for _, b := range o.first[:min(o.count, 2)] {
 		sp := ft.span(b, b+len(fc))
