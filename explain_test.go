@@ -2,6 +2,7 @@ package citecheck
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -432,4 +433,57 @@ func bruteCount(text, pat string) int {
 		}
 	}
 	return n
+}
+
+// TestExplainLongClaimsFoldedPieceByPiece: a claim longer than a piece is
+// looked for by its first piece, folded, and then compared whole where
+// that piece occurs (or looked for afresh when it occurs more than
+// normalizedProbed times): it is found under folds wherever it holds, and
+// a claim whose first piece occurs but whose rest does not is not.
+func TestExplainLongClaimsFoldedPieceByPiece(t *testing.T) {
+	sentence := func(k int) string {
+		return fmt.Sprintf("The “%d-th” committee’s report—long awaited—found that the budget’s figures were sound. ", k)
+	}
+	var passage strings.Builder
+	for k := range 8 {
+		passage.WriteString(sentence(k))
+	}
+	body := passage.String() // about 700 bytes: three pieces
+	retyped := strings.NewReplacer("“", `"`, "”", `"`, "’", "'", "—", "-").Replace(body)
+	head := body[:len(body)/2]                            // holds the claim's whole first piece
+	filler := strings.Repeat("Nothing to see here. ", 40) // no curly marks, no claim
+	tests := []struct {
+		name   string
+		before string // the text before the passage
+		claim  string
+		found  bool
+	}{
+		{"a long retyped claim holds under typography", filler, retyped, true},
+		{"its first piece occurring a few times before it", strings.Repeat(head+"Then nothing. ", 3), retyped, true},
+		{"its first piece occurring more often than kept", strings.Repeat(head+"Then nothing. ", normalizedProbed+2), retyped, true},
+		{"a claim whose first piece occurs but not the rest", filler, retyped[:len(retyped)/2] + strings.Repeat("but its ending was invented. ", 10), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.before + body + filler
+			_, ex := explainOne(t, text, Q(strings.TrimSpace(tc.claim)).JSON())
+			var got []Finding
+			for _, f := range ex.Citations[0].Findings {
+				if f.Kind == FindingNormalized {
+					got = append(got, f)
+				}
+			}
+			if !tc.found {
+				if len(got) > 0 {
+					t.Fatalf("normalized findings for a claim that holds nowhere: %+v", got)
+				}
+				return
+			}
+			start := utf8.RuneCountInString(tc.before)
+			end := start + utf8.RuneCountInString(strings.TrimSpace(body))
+			if len(got) != 1 || got[0].Start != start || got[0].End != end || got[0].Folds != FoldTypography {
+				t.Fatalf("normalized findings %+v, want one at [%d, %d) under typography", got, start, end)
+			}
+		})
+	}
 }
