@@ -21,8 +21,8 @@ import (
 // the work they did (matchTrace.work), not the bytes they covered.
 
 // A searcher builds its index once its scans have done 1/indexWorkShare
-// of a KMP byte step of work per byte of text, a fifth of what the index
-// costs (measured on prose: 1.2 steps a byte). Building once the scans
+// of a KMP byte step of work per byte of text, about a quarter of what
+// the index costs (measured on prose: about a step a byte). Building once the scans
 // have cost what the index does (ski rental) would never cost more than
 // twice the better choice, but a text asked a few questions is mostly
 // asked many more (a failing citation asks a dozen): measured on the
@@ -254,8 +254,8 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 			if p+m > len(text) {
 				break // the offsets increase: none later fits either
 			}
-			// Most of a bucket's offsets hold other grams of its hash:
-			// those are told apart by the gram alone.
+			// A bucket also holds other grams of its hash: the gram tells
+			// them apart without the call a whole comparison costs.
 			if gramAt(text, p+a) == gram && text[p:p+m] == pattern {
 				found = append(found, p)
 				n++
