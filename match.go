@@ -170,8 +170,9 @@ type matchTrace struct {
 }
 
 // simdBytesPerStep is how many bytes the runtime's SIMD searches move
-// over in the time of a KMP byte step (measured on prose: a short
-// pattern's whole scan, the stops at its rare byte included, covered 11).
+// over in the time of a KMP byte step, their stops charged apart
+// (measured on prose: a short pattern's whole scan, the stops at its rare
+// byte included, covered 11).
 const simdBytesPerStep = 16
 
 // charge adds to tr's work what a phase that started at alignment from
