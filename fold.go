@@ -207,9 +207,9 @@ type foldCheckpoint struct {
 
 // checkpointEvery is about how many bytes of input lie between
 // checkpoints: a restart folds that many bytes at most before the span
-// it is for (and a piece after it). A checkpoint costs 32 bytes, an
-// eighth of a byte per byte of input; the folding with the map that a
-// restart does costs ten times the folding without.
+// it is for (and a piece after it). A checkpoint costs 40 bytes, a sixth
+// of a byte per byte of input; the folding with the map that a restart
+// does costs several times the folding without.
 const checkpointEvery = 256
 
 // asciiChunk is how much ASCII fold folds at a time.
@@ -241,7 +241,7 @@ var asciiFolded = func() (t [allFolds + 1][256]byte) {
 
 // ascii folds run, ASCII characters that are each a normalization segment
 // of their own, the first at code point cp. Most of any text is ASCII:
-// this is the loop folding runs at, about two cycles a byte.
+// this is the loop folding runs at.
 func (w *folder) ascii(run string, cp int32) {
 	if run == "" {
 		return
