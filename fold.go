@@ -2,6 +2,7 @@ package citecheck
 
 import (
 	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -215,12 +216,15 @@ const checkpointEvery = 256
 // asciiChunk is how much ASCII fold folds at a time.
 const asciiChunk = 256
 
-// asciiFolded is what each fold set makes of each ASCII character:
-// asciiFolded[f][c] is c read under f, white space read as ' ' under the
-// white space fold. (A row of 256, so that indexing it by a byte needs no
-// bounds check.) Most of any text is ASCII, and a table lookup a byte folds
-// it at memory speed.
-var asciiFolded = func() (t [allFolds + 1][256]byte) {
+// asciiFolded returns what each fold set makes of each ASCII character:
+// asciiFolded()[f][c] is c read under f, white space read as ' ' under
+// the white space fold. (A row of 256, so that indexing it by a byte needs
+// no bounds check.) Most of any text is ASCII, and a table lookup a byte
+// folds it at memory speed. Built on first use: at start-up it would cost
+// every run of the command (a sixth of the instructions of a small check
+// run's), and only explaining folds.
+var asciiFolded = sync.OnceValue(func() (t *[allFolds + 1][256]byte) {
+	t = new([allFolds + 1][256]byte)
 	for f := range t {
 		for c := range utf8.RuneSelf {
 			r := rune(c)
@@ -237,7 +241,7 @@ var asciiFolded = func() (t [allFolds + 1][256]byte) {
 		}
 	}
 	return t
-}()
+})
 
 // ascii folds run, ASCII characters that are each a normalization segment
 // of their own, the first at code point cp. Most of any text is ASCII:
@@ -246,7 +250,7 @@ func (w *folder) ascii(run string, cp int32) {
 	if run == "" {
 		return
 	}
-	t := &asciiFolded[w.folds]
+	t := &asciiFolded()[w.folds]
 	if w.mapping {
 		w.asciiMapped(run, cp, t)
 		return
