@@ -511,25 +511,35 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		case c == '"':
 			return i + 1, saved != 0, i - pos - 1 - saved, nil
 		case c == '\\':
-			// The common escapes, a \uXXXX of the BMP, \n and \", without a
-			// call.
-			if i+6 <= len(b) && b[i+1] == 'u' {
-				if v, ok := hex4(b[i+2 : i+6]); ok && !utf16.IsSurrogate(rune(v)) {
-					i += 6
-					saved += 6 - utf8Len(v)
-					continue
-				}
-			} else if i+1 < len(b) && shortEscape[b[i+1]] {
+			if i+1 < len(b) && shortEscape[b[i+1]] { // \n, \" and the like
 				i += 2
 				saved++
 				continue
 			}
-			m, k, err := s.escape(i)
-			if err != nil {
-				return 0, false, 0, err
+			// A run of \uXXXX (as json.dumps writes all non-ASCII text) in
+			// a loop of its own.
+			j := i
+			for j+6 <= len(b) {
+				u := b[j : j+6 : j+6] // one bounds check for the six bytes
+				v, ok := hex4(u[2:])
+				if !ok || u[0] != '\\' || u[1] != 'u' {
+					break
+				}
+				if utf16.IsSurrogate(rune(v)) {
+					if surrogatePair(v, b[j:]) < 0 {
+						break
+					}
+					j += 12
+					saved += 12 - utf8.UTFMax
+					continue
+				}
+				j += 6
+				saved += 6 - utf8Len(v)
 			}
-			i += m
-			saved += m - k
+			if j == i {
+				return 0, false, 0, s.escapeError(i)
+			}
+			i = j
 		case c >= utf8.RuneSelf:
 			if j := plainRun(b, i); j > i {
 				i = j
@@ -572,46 +582,49 @@ func asciiRun(b []byte, i int) int {
 	return len(b) - len(p)
 }
 
-// escape validates the escape sequence at s.buf[i] ('\\') and returns its
-// length (2, 6, or 12 for a surrogate pair) and that of what it stands for
-// in UTF-8.
-func (s *scanner) escape(i int) (int, int, *synErr) {
+// surrogatePair is the code point of the pair of \uXXXX escapes at the
+// start of b whose first half is the surrogate hi, or -1 when hi is not a
+// high half or no low half follows.
+func surrogatePair(hi uint16, b []byte) rune {
+	if len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
+		return -1
+	}
+	lo, ok := hex4(b[8:12])
+	r := utf16.DecodeRune(rune(hi), rune(lo)) // U+FFFD unless hi is high and lo low
+	if !ok || r == utf8.RuneError {
+		return -1
+	}
+	return r
+}
+
+// escapeError is the failure of the escape at s.buf[i] ('\\'), one that
+// scanString does not accept: a body cut inside it, a letter that escapes
+// nothing, a bad hex digit, or a surrogate that is not the high half of a
+// pair.
+func (s *scanner) escapeError(i int) *synErr {
 	b := s.buf
-	if len(b) < i+2 {
-		return 0, 0, s.eofAt(i, +1)
-	}
-	switch b[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, 1, nil
-	case 'u':
-	default:
-		return 0, 0, s.fail(invalidEscape(b[i:i+2]), i, +1)
-	}
-	if len(b) < i+6 {
-		if escapePrefix(b[i:], false) {
-			return 0, 0, s.eofAt(i, +1)
-		}
-		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
-	}
-	v1, ok := hex4(b[i+2 : i+6])
 	switch {
-	case !ok:
-		return 0, 0, s.fail(invalidEscape(b[i:i+6]), i, +1)
-	case !utf16.IsSurrogate(rune(v1)):
-		return 6, utf8Len(v1), nil
+	case len(b) < i+2:
+		return s.eofAt(i, +1)
+	case b[i+1] != 'u':
+		return s.fail(invalidEscape(b[i:i+2]), i, +1)
+	case len(b) < i+6:
+		if escapePrefix(b[i:], false) {
+			return s.eofAt(i, +1)
+		}
+		return s.fail(invalidEscape(b[i:]), i, +1)
 	}
-	j := i + 6
+	if _, ok := hex4(b[i+2 : i+6]); !ok {
+		return s.fail(invalidEscape(b[i:i+6]), i, +1)
+	}
+	j := i + 6 // where the low half should be
 	if len(b) < j+6 {
 		if escapePrefix(b[j:], true) {
-			return 0, 0, s.eofAt(i, +1)
+			return s.eofAt(i, +1)
 		}
-		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
+		return s.fail(invalidEscape(b[i:]), i, +1)
 	}
-	if v2, ok := hex4(b[j+2 : j+6]); b[j] != '\\' || b[j+1] != 'u' || !ok ||
-		utf16.DecodeRune(rune(v1), rune(v2)) == utf8.RuneError {
-		return 0, 0, s.fail(invalidEscape(b[i:j+6]), i, +1)
-	}
-	return 12, 4, nil
+	return s.fail(invalidEscape(b[i:j+6]), i, +1)
 }
 
 // escapePrefix reports whether b may be the start of a \uXXXX escape cut by
@@ -858,9 +871,16 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 			raw = raw[2:]
 			continue
 		}
-		k := 0
-		for len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u' && k <= len(buf)-utf8.UTFMax {
-			switch v := must4(raw[2:6]); {
+		// A run of \uXXXX into buf, indexed rather than resliced (a slice
+		// update per escape costs as much as decoding it).
+		k, j := 0, 0
+		for j+6 <= len(raw) && k <= len(buf)-utf8.UTFMax {
+			u := raw[j : j+6 : j+6] // one bounds check for the six bytes
+			v, ok := hex4(u[2:])
+			if !ok || u[0] != '\\' || u[1] != 'u' {
+				break
+			}
+			switch {
 			case v < 0x80:
 				buf[k] = byte(v)
 				k++
@@ -871,11 +891,12 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 				buf[k], buf[k+1], buf[k+2] = 0xE0|byte(v>>12), 0x80|byte(v>>6)&0x3F, 0x80|byte(v)&0x3F
 				k += 3
 			default:
-				k += utf8.EncodeRune(buf[k:], utf16.DecodeRune(rune(v), rune(must4(raw[8:12]))))
-				raw = raw[6:]
+				k += utf8.EncodeRune(buf[k:], surrogatePair(v, raw[j:]))
+				j += 6
 			}
-			raw = raw[6:]
+			j += 6
 		}
+		raw = raw[j:]
 		b.Write(buf[:k])
 	}
 }
