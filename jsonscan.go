@@ -132,6 +132,19 @@ func (s *scanner) skipWS(pos int) int {
 // next finds the next token: its position and kind, after white space and
 // the delimiter it needs.
 func (s *scanner) next() (int, kind, *synErr) {
+	// Compact JSON first, as encoders send it: the delimiter the token
+	// needs, if any, then the token. Anything else (white space, a
+	// failure, the end of the body) takes the general path below.
+	if p := s.prevEnd; p+1 < len(s.buf) {
+		var delim byte
+		if c := s.buf[p]; c == ':' || c == ',' {
+			delim = c
+			p++
+		}
+		if k := normKind[s.buf[p]]; k != 0 && s.needDelim(k) == delim {
+			return p, k, nil
+		}
+	}
 	pos := s.skipWS(s.prevEnd)
 	if pos == len(s.buf) {
 		if len(s.stack) == 0 {
@@ -501,7 +514,14 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 	i := pos + 1
 	saved := 0 // what the escapes so far take beyond what they stand for: each at least 1
 	for {
-		if i < len(b) && b[i] != '\\' { // escapes often come in runs
+		// Sixteen bytes inline first: most strings, names and labels
+		// above all, end within them.
+		if i+16 <= len(b) {
+			j := plain16(b[i : i+16])
+			if i += j; j == 16 {
+				i = asciiRun(b, i)
+			}
+		} else {
 			i = asciiRun(b, i)
 		}
 		if i >= len(b) {
@@ -564,22 +584,30 @@ var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': tr
 //
 // Cost: sixteen bytes per step, two words whose tests are independent.
 func asciiRun(b []byte, i int) int {
-	p := b[i:]
-	for len(p) >= 16 {
-		t0 := notPlainASCII(binary.LittleEndian.Uint64(p))
-		t1 := notPlainASCII(binary.LittleEndian.Uint64(p[8:]))
-		if t0|t1 != 0 {
-			if t0 != 0 {
-				return len(b) - len(p) + bits.TrailingZeros64(t0)>>3
-			}
-			return len(b) - len(p) + 8 + bits.TrailingZeros64(t1)>>3
+	for i+16 <= len(b) {
+		j := plain16(b[i : i+16])
+		if i += j; j < 16 {
+			return i
 		}
-		p = p[16:]
 	}
-	for len(p) > 0 && p[0] >= ' ' && p[0] < utf8.RuneSelf && p[0] != '"' && p[0] != '\\' {
-		p = p[1:]
+	for i < len(b) && b[i] >= ' ' && b[i] < utf8.RuneSelf && b[i] != '"' && b[i] != '\\' {
+		i++
 	}
-	return len(b) - len(p)
+	return i
+}
+
+// plain16 is the index in b[:16] of the first byte that is not plain ASCII
+// (as asciiRun), or 16.
+//
+// Cost: two words whose tests are independent, no loop: small enough to
+// be inlined.
+func plain16(b []byte) int {
+	t0 := notPlainASCII(binary.LittleEndian.Uint64(b))
+	t1 := notPlainASCII(binary.LittleEndian.Uint64(b[8:]))
+	if t0 != 0 {
+		return bits.TrailingZeros64(t0) >> 3
+	}
+	return 8 + bits.TrailingZeros64(t1)>>3 // 16 when t1 is 0 too
 }
 
 // surrogatePair is the code point of the pair of \uXXXX escapes at the
