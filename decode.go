@@ -305,7 +305,7 @@ func (d *decoder) object(l loc, member func(name []byte) *fault) *fault {
 		return d.syn(err)
 	}
 	for d.s.peekKind() == '"' {
-		name, err := d.s.readToken()
+		name, err := d.s.readName()
 		if err != nil {
 			return d.syn(err)
 		}

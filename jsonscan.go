@@ -408,14 +408,12 @@ func (s *scanner) pointer(where int) string {
 	return string(b)
 }
 
-// readString reads the string value at the peeked position and returns its
-// inside as written (valid while the body is), whether it holds an escape,
-// and its length decoded.
+// readString reads the string value peekKind has just found (it returned
+// '"') and returns its inside as written (valid while the body is),
+// whether it holds an escape, and its length decoded.
 func (s *scanner) readString() ([]byte, bool, int, *synErr) {
-	pos, _, err := s.take()
-	if err != nil {
-		return nil, false, 0, err
-	}
+	s.peeked = false
+	pos := s.peekPos
 	end, escaped, n, err := s.scanString(pos)
 	if err != nil {
 		return nil, false, 0, err
@@ -425,14 +423,22 @@ func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	return s.buf[pos+1 : end-1], escaped, n, nil
 }
 
-// readNumber reads the number value at the peeked position and returns its
-// literal, valid while the body is.
+// readNumber reads the number value peekKind has just found (it returned
+// '0') and returns its literal, valid while the body is.
 func (s *scanner) readNumber() ([]byte, *synErr) {
-	pos, _, err := s.take()
-	if err != nil {
-		return nil, err
+	s.peeked = false
+	return s.readNumberAt(s.peekPos)
+}
+
+// readName reads the string peekKind has just found (it returned '"') as
+// readToken does, without asking again what it is: where a name is due,
+// as it is at every '"' an object's members start with, the name.
+func (s *scanner) readName() ([]byte, *synErr) {
+	if !s.last.needName() {
+		return s.readToken()
 	}
-	return s.readNumberAt(pos)
+	s.peeked = false
+	return s.name(s.peekPos)
 }
 
 func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
