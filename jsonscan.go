@@ -672,33 +672,36 @@ func escapePrefix(b []byte, low bool) bool {
 			return false
 		case i == 3 && low && !('c' <= c && c <= 'f') && !('C' <= c && c <= 'F'):
 			return false
-		case i >= 2 && i < 6 && hexVal[c] < 0:
+		case i >= 2 && i < 6 && hexVal[c] == notHex:
 			return false
 		}
 	}
 	return true
 }
 
-var hexVal = func() (t [256]int8) {
+// hexVal is the value of a hex digit, or notHex for any other byte: a bit
+// above the sixteen of four digits, so that hex4 tests all four at once.
+var hexVal = func() (t [256]uint32) {
 	for i := range t {
-		t[i] = -1
+		t[i] = notHex
 	}
 	for c := '0'; c <= '9'; c++ {
-		t[c] = int8(c - '0')
+		t[c] = uint32(c - '0')
 	}
 	for c := 'a'; c <= 'f'; c++ {
-		t[c] = int8(c - 'a' + 10)
-		t[c-'a'+'A'] = int8(c - 'a' + 10)
+		t[c] = uint32(c - 'a' + 10)
+		t[c-'a'+'A'] = uint32(c - 'a' + 10)
 	}
 	return t
 }()
 
+const notHex = 1 << 16
+
+// hex4 decodes the four hex digits b[0:4]. Cost: four table lookups, their
+// validity tested once.
 func hex4(b []byte) (uint16, bool) {
-	a, c, d, e := hexVal[b[0]], hexVal[b[1]], hexVal[b[2]], hexVal[b[3]]
-	if a|c|d|e < 0 {
-		return 0, false
-	}
-	return uint16(a)<<12 | uint16(c)<<8 | uint16(d)<<4 | uint16(e), true
+	v := hexVal[b[0]]<<12 | hexVal[b[1]]<<8 | hexVal[b[2]]<<4 | hexVal[b[3]]
+	return uint16(v), v < notHex
 }
 
 // plainRun returns the end of the run from b[i] of what a JSON string holds
