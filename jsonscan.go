@@ -892,7 +892,7 @@ func unescape(raw []byte, n int) string {
 // assembly); per two-byte escape one byte appended; a run of \uXXXX
 // escapes decoded into a small buffer and appended at once.
 func writeUnescaped(b *strings.Builder, raw []byte) {
-	var buf [64]byte // once: a buffer declared in the loop is zeroed at every escape
+	var buf [256]byte // once: a buffer declared in the loop is zeroed at every escape
 	for len(raw) > 0 {
 		if raw[0] != '\\' {
 			i := bytes.IndexByte(raw, '\\')
@@ -913,11 +913,10 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 		k, j := 0, 0
 		for j+6 <= len(raw) && k <= len(buf)-utf8.UTFMax {
 			u := raw[j : j+6 : j+6] // one bounds check for the six bytes
-			v, ok := hex4(u[2:])
-			if !ok || u[0] != '\\' || u[1] != 'u' {
+			if u[0] != '\\' || u[1] != 'u' {
 				break
 			}
-			switch {
+			switch v := must4(u[2:]); {
 			case v < 0x80:
 				buf[k] = byte(v)
 				k++
