@@ -548,7 +548,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			for j+6 <= len(b) {
 				u := b[j : j+6 : j+6] // one bounds check for the six bytes
 				v, ok := hex4(u[2:])
-				if !ok || u[0] != '\\' || u[1] != 'u' {
+				if !ok || binary.LittleEndian.Uint16(u) != backslashU {
 					break
 				}
 				if utf16.IsSurrogate(rune(v)) {
@@ -580,6 +580,8 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		}
 	}
 }
+
+const backslashU = '\\' | 'u'<<8 // `\u` read as a little-endian uint16
 
 // shortEscape holds the bytes that make a two-byte escape after '\\'.
 var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
@@ -913,7 +915,7 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 		k, j := 0, 0
 		for j+6 <= len(raw) && k <= len(buf)-utf8.UTFMax {
 			u := raw[j : j+6 : j+6] // one bounds check for the six bytes
-			if u[0] != '\\' || u[1] != 'u' {
+			if binary.LittleEndian.Uint16(u) != backslashU {
 				break
 			}
 			switch v := must4(u[2:]); {
