@@ -519,17 +519,17 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 	b := s.buf
 	i := pos + 1
 	saved := 0 // what the escapes so far take beyond what they stand for: each at least 1
-	for {
-		// Sixteen bytes inline first: most strings, names and labels
-		// above all, end within them.
-		if i+16 <= len(b) {
-			j := plain16(b[i : i+16])
-			if i += j; j == 16 {
-				i = asciiRun(b, i)
-			}
-		} else {
+	// The first sixteen bytes inline: most strings, names and labels above
+	// all, end within them, and are spared the call.
+	if i+16 <= len(b) {
+		j := plain16(b[i : i+16])
+		if i += j; j == 16 {
 			i = asciiRun(b, i)
 		}
+	} else {
+		i = asciiRun(b, i)
+	}
+	for {
 		if i >= len(b) {
 			return 0, false, 0, s.eofAt(len(b), +1)
 		}
@@ -540,7 +540,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			if i+1 < len(b) && shortEscape[b[i+1]] { // \n, \" and the like
 				i += 2
 				saved++
-				continue
+				break
 			}
 			// A run of \uXXXX (as json.dumps writes all non-ASCII text) in
 			// a loop of its own.
@@ -567,6 +567,8 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			}
 			i = j
 		case c >= utf8.RuneSelf:
+			// plainRun stops where asciiRun would not start: on to what
+			// it stopped at.
 			if j := plainRun(b, i); j > i {
 				i = j
 				continue
@@ -577,6 +579,9 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			return 0, false, 0, s.fail("invalid UTF-8", i, +1)
 		default: // a control character
 			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
+		}
+		if i < len(b) && b[i] != '\\' { // after escapes, which often come in runs
+			i = asciiRun(b, i)
 		}
 	}
 }
@@ -592,16 +597,17 @@ var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': tr
 //
 // Cost: sixteen bytes per step, two words whose tests are independent.
 func asciiRun(b []byte, i int) int {
-	for i+16 <= len(b) {
-		j := plain16(b[i : i+16])
-		if i += j; j < 16 {
-			return i
+	p := b[i:]
+	for len(p) >= 16 {
+		if notPlainASCII(binary.LittleEndian.Uint64(p))|notPlainASCII(binary.LittleEndian.Uint64(p[8:])) != 0 {
+			return len(b) - len(p) + plain16(p) // where, once
 		}
+		p = p[16:]
 	}
-	for i < len(b) && b[i] >= ' ' && b[i] < utf8.RuneSelf && b[i] != '"' && b[i] != '\\' {
-		i++
+	for len(p) > 0 && p[0] >= ' ' && p[0] < utf8.RuneSelf && p[0] != '"' && p[0] != '\\' {
+		p = p[1:]
 	}
-	return i
+	return len(b) - len(p)
 }
 
 // plain16 is the index in b[:16] of the first byte that is not plain ASCII
