@@ -540,7 +540,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			if i+1 < len(b) && shortEscape[b[i+1]] { // \n, \" and the like
 				i += 2
 				saved++
-				break
+				break // out of the switch, to the ASCII run after it
 			}
 			// A run of \uXXXX (as json.dumps writes all non-ASCII text) in
 			// a loop of its own.
