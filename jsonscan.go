@@ -430,9 +430,9 @@ func (s *scanner) readNumber() ([]byte, *synErr) {
 	return s.readNumberAt(s.peekPos)
 }
 
-// readName reads the string peekKind has just found (it returned '"') as
-// readToken does, without asking again what it is: where a name is due,
-// as it is at every '"' an object's members start with, the name.
+// readName reads the string peekKind has just found (it returned '"') and
+// answers as readToken would: where a name is due, as it is at every '"'
+// that starts an object's member, the name, without asking take again.
 func (s *scanner) readName() ([]byte, *synErr) {
 	if !s.last.needName() {
 		return s.readToken()
@@ -512,9 +512,9 @@ func (s *scanner) scanNumber(pos int) (int, *synErr) {
 // invalid byte, escape or control character; a body that ends inside the
 // string, at the start of a cut escape or sequence.
 //
-// Cost: linear; sixteen bytes per step over ASCII (asciiRun), one code
-// point per step over other text (plainRun), one escape per step, the
-// common ones without a call.
+// Cost: linear; sixteen bytes per step over ASCII (asciiRun; the first
+// sixteen inline), one code point per step over other text (plainRun),
+// every valid escape without a call: a run of \uXXXX in a loop of its own.
 func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
 	b := s.buf
 	i := pos + 1
