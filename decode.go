@@ -175,10 +175,15 @@ func (d *decoder) noteLimit(at int64, e *Error) {
 }
 
 // checkBytes notes a size limit on a decoded string, the member name of l.
+// Small enough to be inlined: every string member of the request pays it.
 func (d *decoder) checkBytes(at int64, l loc, name, s string, limit string, max int) {
 	if len(s) > max {
-		d.noteLimit(at, limitError(l.member(name), limit, int64(max), int64(len(s)), "bytes"))
+		d.tooLong(at, l, name, len(s), limit, max)
 	}
+}
+
+func (d *decoder) tooLong(at int64, l loc, name string, n int, limit string, max int) {
+	d.noteLimit(at, limitError(l.member(name), limit, int64(max), int64(n), "bytes"))
 }
 
 // loc names an object of the request for messages and pointers, which are
@@ -305,7 +310,7 @@ func (d *decoder) object(l loc, member func(name []byte) *fault) *fault {
 		return d.syn(err)
 	}
 	for d.s.peekKind() == '"' {
-		name, err := d.s.readToken()
+		name, err := d.s.readName()
 		if err != nil {
 			return d.syn(err)
 		}

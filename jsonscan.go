@@ -132,6 +132,19 @@ func (s *scanner) skipWS(pos int) int {
 // next finds the next token: its position and kind, after white space and
 // the delimiter it needs.
 func (s *scanner) next() (int, kind, *synErr) {
+	// Compact JSON first, as encoders send it: the delimiter the token
+	// needs, if any, then the token. Anything else (white space, a
+	// failure, the end of the body) takes the general path below.
+	if p := s.prevEnd; p+1 < len(s.buf) {
+		var delim byte
+		if c := s.buf[p]; c == ':' || c == ',' {
+			delim = c
+			p++
+		}
+		if k := normKind[s.buf[p]]; k != 0 && s.needDelim(k) == delim {
+			return p, k, nil
+		}
+	}
 	pos := s.skipWS(s.prevEnd)
 	if pos == len(s.buf) {
 		if len(s.stack) == 0 {
@@ -395,14 +408,12 @@ func (s *scanner) pointer(where int) string {
 	return string(b)
 }
 
-// readString reads the string value at the peeked position and returns its
-// inside as written (valid while the body is), whether it holds an escape,
-// and its length decoded.
+// readString reads the string value peekKind has just found (it returned
+// '"') and returns its inside as written (valid while the body is),
+// whether it holds an escape, and its length decoded.
 func (s *scanner) readString() ([]byte, bool, int, *synErr) {
-	pos, _, err := s.take()
-	if err != nil {
-		return nil, false, 0, err
-	}
+	s.peeked = false
+	pos := s.peekPos
 	end, escaped, n, err := s.scanString(pos)
 	if err != nil {
 		return nil, false, 0, err
@@ -412,14 +423,22 @@ func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	return s.buf[pos+1 : end-1], escaped, n, nil
 }
 
-// readNumber reads the number value at the peeked position and returns its
-// literal, valid while the body is.
+// readNumber reads the number value peekKind has just found (it returned
+// '0') and returns its literal, valid while the body is.
 func (s *scanner) readNumber() ([]byte, *synErr) {
-	pos, _, err := s.take()
-	if err != nil {
-		return nil, err
+	s.peeked = false
+	return s.readNumberAt(s.peekPos)
+}
+
+// readName reads the string peekKind has just found (it returned '"') and
+// answers as readToken would: where a name is due, as it is at every '"'
+// that starts an object's member, the name, without asking take again.
+func (s *scanner) readName() ([]byte, *synErr) {
+	if !s.last.needName() {
+		return s.readToken()
 	}
-	return s.readNumberAt(pos)
+	s.peeked = false
+	return s.name(s.peekPos)
 }
 
 func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
@@ -493,17 +512,24 @@ func (s *scanner) scanNumber(pos int) (int, *synErr) {
 // invalid byte, escape or control character; a body that ends inside the
 // string, at the start of a cut escape or sequence.
 //
-// Cost: linear; sixteen bytes per step over ASCII (asciiRun), one code
-// point per step over other text (plainRun), one escape per step, the
-// common ones without a call.
+// Cost: linear; sixteen bytes per step over ASCII (asciiRun; the first
+// sixteen inline), one code point per step over other text (plainRun),
+// every valid escape without a call: a run of \uXXXX in a loop of its own.
 func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
 	b := s.buf
 	i := pos + 1
 	saved := 0 // what the escapes so far take beyond what they stand for: each at least 1
-	for {
-		if i < len(b) && b[i] != '\\' { // escapes often come in runs
+	// The first sixteen bytes inline: most strings, names and labels above
+	// all, end within them, and are spared the call.
+	if i+16 <= len(b) {
+		j := plain16(b[i : i+16])
+		if i += j; j == 16 {
 			i = asciiRun(b, i)
 		}
+	} else {
+		i = asciiRun(b, i)
+	}
+	for {
 		if i >= len(b) {
 			return 0, false, 0, s.eofAt(len(b), +1)
 		}
@@ -511,26 +537,38 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		case c == '"':
 			return i + 1, saved != 0, i - pos - 1 - saved, nil
 		case c == '\\':
-			// The common escapes, a \uXXXX of the BMP, \n and \", without a
-			// call.
-			if i+6 <= len(b) && b[i+1] == 'u' {
-				if v, ok := hex4(b[i+2 : i+6]); ok && !utf16.IsSurrogate(rune(v)) {
-					i += 6
-					saved += 6 - utf8Len(v)
-					continue
-				}
-			} else if i+1 < len(b) && shortEscape[b[i+1]] {
+			if i+1 < len(b) && shortEscape[b[i+1]] { // \n, \" and the like
 				i += 2
 				saved++
-				continue
+				break // out of the switch, to the ASCII run after it
 			}
-			m, k, err := s.escape(i)
-			if err != nil {
-				return 0, false, 0, err
+			// A run of \uXXXX (as json.dumps writes all non-ASCII text) in
+			// a loop of its own.
+			j := i
+			for j+6 <= len(b) {
+				u := b[j : j+6 : j+6] // one bounds check for the six bytes
+				v, ok := hex4(u[2:])
+				if !ok || binary.LittleEndian.Uint16(u) != backslashU {
+					break
+				}
+				if utf16.IsSurrogate(rune(v)) {
+					if surrogatePair(v, b[j:]) < 0 {
+						break
+					}
+					j += 12
+					saved += 12 - utf8.UTFMax
+					continue
+				}
+				j += 6
+				saved += 6 - utf8Len(v)
 			}
-			i += m
-			saved += m - k
+			if j == i {
+				return 0, false, 0, s.escapeError(i)
+			}
+			i = j
 		case c >= utf8.RuneSelf:
+			// plainRun stops where asciiRun would not start: on to what
+			// it stopped at.
 			if j := plainRun(b, i); j > i {
 				i = j
 				continue
@@ -542,8 +580,13 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		default: // a control character
 			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
 		}
+		if i < len(b) && b[i] != '\\' { // after escapes, which often come in runs
+			i = asciiRun(b, i)
+		}
 	}
 }
+
+const backslashU = '\\' | 'u'<<8 // `\u` read as a little-endian uint16
 
 // shortEscape holds the bytes that make a two-byte escape after '\\'.
 var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
@@ -556,13 +599,8 @@ var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': tr
 func asciiRun(b []byte, i int) int {
 	p := b[i:]
 	for len(p) >= 16 {
-		t0 := notPlainASCII(binary.LittleEndian.Uint64(p))
-		t1 := notPlainASCII(binary.LittleEndian.Uint64(p[8:]))
-		if t0|t1 != 0 {
-			if t0 != 0 {
-				return len(b) - len(p) + bits.TrailingZeros64(t0)>>3
-			}
-			return len(b) - len(p) + 8 + bits.TrailingZeros64(t1)>>3
+		if notPlainASCII(binary.LittleEndian.Uint64(p))|notPlainASCII(binary.LittleEndian.Uint64(p[8:])) != 0 {
+			return len(b) - len(p) + plain16(p) // where, once
 		}
 		p = p[16:]
 	}
@@ -572,46 +610,63 @@ func asciiRun(b []byte, i int) int {
 	return len(b) - len(p)
 }
 
-// escape validates the escape sequence at s.buf[i] ('\\') and returns its
-// length (2, 6, or 12 for a surrogate pair) and that of what it stands for
-// in UTF-8.
-func (s *scanner) escape(i int) (int, int, *synErr) {
+// plain16 is the index in b[:16] of the first byte that is not plain ASCII
+// (as asciiRun), or 16.
+//
+// Cost: two words whose tests are independent, no loop: small enough to
+// be inlined.
+func plain16(b []byte) int {
+	t0 := notPlainASCII(binary.LittleEndian.Uint64(b))
+	t1 := notPlainASCII(binary.LittleEndian.Uint64(b[8:]))
+	if t0 != 0 {
+		return bits.TrailingZeros64(t0) >> 3
+	}
+	return 8 + bits.TrailingZeros64(t1)>>3 // 16 when t1 is 0 too
+}
+
+// surrogatePair is the code point of the pair of \uXXXX escapes at the
+// start of b whose first half is the surrogate hi, or -1 when hi is not a
+// high half or no low half follows.
+func surrogatePair(hi uint16, b []byte) rune {
+	if len(b) < 12 || b[6] != '\\' || b[7] != 'u' {
+		return -1
+	}
+	lo, ok := hex4(b[8:12])
+	r := utf16.DecodeRune(rune(hi), rune(lo)) // U+FFFD unless hi is high and lo low
+	if !ok || r == utf8.RuneError {
+		return -1
+	}
+	return r
+}
+
+// escapeError is the failure of the escape at s.buf[i] ('\\'), one that
+// scanString does not accept: a body cut inside it, a letter that escapes
+// nothing, a bad hex digit, or a surrogate that is not the high half of a
+// pair.
+func (s *scanner) escapeError(i int) *synErr {
 	b := s.buf
-	if len(b) < i+2 {
-		return 0, 0, s.eofAt(i, +1)
-	}
-	switch b[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, 1, nil
-	case 'u':
-	default:
-		return 0, 0, s.fail(invalidEscape(b[i:i+2]), i, +1)
-	}
-	if len(b) < i+6 {
-		if escapePrefix(b[i:], false) {
-			return 0, 0, s.eofAt(i, +1)
-		}
-		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
-	}
-	v1, ok := hex4(b[i+2 : i+6])
 	switch {
-	case !ok:
-		return 0, 0, s.fail(invalidEscape(b[i:i+6]), i, +1)
-	case !utf16.IsSurrogate(rune(v1)):
-		return 6, utf8Len(v1), nil
+	case len(b) < i+2:
+		return s.eofAt(i, +1)
+	case b[i+1] != 'u':
+		return s.fail(invalidEscape(b[i:i+2]), i, +1)
+	case len(b) < i+6:
+		if escapePrefix(b[i:], false) {
+			return s.eofAt(i, +1)
+		}
+		return s.fail(invalidEscape(b[i:]), i, +1)
 	}
-	j := i + 6
+	if _, ok := hex4(b[i+2 : i+6]); !ok {
+		return s.fail(invalidEscape(b[i:i+6]), i, +1)
+	}
+	j := i + 6 // where the low half should be
 	if len(b) < j+6 {
 		if escapePrefix(b[j:], true) {
-			return 0, 0, s.eofAt(i, +1)
+			return s.eofAt(i, +1)
 		}
-		return 0, 0, s.fail(invalidEscape(b[i:]), i, +1)
+		return s.fail(invalidEscape(b[i:]), i, +1)
 	}
-	if v2, ok := hex4(b[j+2 : j+6]); b[j] != '\\' || b[j+1] != 'u' || !ok ||
-		utf16.DecodeRune(rune(v1), rune(v2)) == utf8.RuneError {
-		return 0, 0, s.fail(invalidEscape(b[i:j+6]), i, +1)
-	}
-	return 12, 4, nil
+	return s.fail(invalidEscape(b[i:j+6]), i, +1)
 }
 
 // escapePrefix reports whether b may be the start of a \uXXXX escape cut by
@@ -625,33 +680,36 @@ func escapePrefix(b []byte, low bool) bool {
 			return false
 		case i == 3 && low && !('c' <= c && c <= 'f') && !('C' <= c && c <= 'F'):
 			return false
-		case i >= 2 && i < 6 && hexVal[c] < 0:
+		case i >= 2 && i < 6 && hexVal[c] == notHex:
 			return false
 		}
 	}
 	return true
 }
 
-var hexVal = func() (t [256]int8) {
+// hexVal is the value of a hex digit, or notHex for any other byte: a bit
+// above the sixteen of four digits, so that hex4 tests all four at once.
+var hexVal = func() (t [256]uint32) {
 	for i := range t {
-		t[i] = -1
+		t[i] = notHex
 	}
 	for c := '0'; c <= '9'; c++ {
-		t[c] = int8(c - '0')
+		t[c] = uint32(c - '0')
 	}
 	for c := 'a'; c <= 'f'; c++ {
-		t[c] = int8(c - 'a' + 10)
-		t[c-'a'+'A'] = int8(c - 'a' + 10)
+		t[c] = uint32(c - 'a' + 10)
+		t[c-'a'+'A'] = uint32(c - 'a' + 10)
 	}
 	return t
 }()
 
+const notHex = 1 << 16
+
+// hex4 decodes the four hex digits b[0:4]. Cost: four table lookups, their
+// validity tested once.
 func hex4(b []byte) (uint16, bool) {
-	a, c, d, e := hexVal[b[0]], hexVal[b[1]], hexVal[b[2]], hexVal[b[3]]
-	if a|c|d|e < 0 {
-		return 0, false
-	}
-	return uint16(a)<<12 | uint16(c)<<8 | uint16(d)<<4 | uint16(e), true
+	v := hexVal[b[0]]<<12 | hexVal[b[1]]<<8 | hexVal[b[2]]<<4 | hexVal[b[3]]
+	return uint16(v), v < notHex
 }
 
 // plainRun returns the end of the run from b[i] of what a JSON string holds
@@ -842,7 +900,7 @@ func unescape(raw []byte, n int) string {
 // assembly); per two-byte escape one byte appended; a run of \uXXXX
 // escapes decoded into a small buffer and appended at once.
 func writeUnescaped(b *strings.Builder, raw []byte) {
-	var buf [64]byte // once: a buffer declared in the loop is zeroed at every escape
+	var buf [256]byte // once: a buffer declared in the loop is zeroed at every escape
 	for len(raw) > 0 {
 		if raw[0] != '\\' {
 			i := bytes.IndexByte(raw, '\\')
@@ -858,9 +916,15 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 			raw = raw[2:]
 			continue
 		}
-		k := 0
-		for len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u' && k <= len(buf)-utf8.UTFMax {
-			switch v := must4(raw[2:6]); {
+		// A run of \uXXXX into buf, indexed rather than resliced (a slice
+		// update per escape costs as much as decoding it).
+		k, j := 0, 0
+		for j+6 <= len(raw) && k <= len(buf)-utf8.UTFMax {
+			u := raw[j : j+6 : j+6] // one bounds check for the six bytes
+			if binary.LittleEndian.Uint16(u) != backslashU {
+				break
+			}
+			switch v := must4(u[2:]); {
 			case v < 0x80:
 				buf[k] = byte(v)
 				k++
@@ -871,11 +935,12 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 				buf[k], buf[k+1], buf[k+2] = 0xE0|byte(v>>12), 0x80|byte(v>>6)&0x3F, 0x80|byte(v)&0x3F
 				k += 3
 			default:
-				k += utf8.EncodeRune(buf[k:], utf16.DecodeRune(rune(v), rune(must4(raw[8:12]))))
-				raw = raw[6:]
+				k += utf8.EncodeRune(buf[k:], surrogatePair(v, raw[j:]))
+				j += 6
 			}
-			raw = raw[6:]
+			j += 6
 		}
+		raw = raw[j:]
 		b.Write(buf[:k])
 	}
 }
