@@ -742,18 +742,22 @@ var byteRank = [256]uint8{
 // rarer byte. Only the order matters.
 type byteRanks [256]uint32
 
-// textSample is how many bytes of a text textRanks counts.
+// textSample is how many bytes of a text textRanks counts at most.
 const textSample = 16 << 10
 
 // textRanks ranks bytes by how common they are in text itself, from a
-// sample: the whole text up to 16 KiB, else 64 evenly spaced windows of 256
-// bytes. Ties, and bytes the sample lacks, keep byteRank's order. Cost
-// O(16 KiB) whatever the text's size; built once per source, and only
-// for a scan that reaches the rare-byte phase (see rankSource).
+// sample of windows of 256 bytes evenly spaced: a quarter of the text, at
+// least 1 KiB (the whole of a shorter text) and at most textSample. Ties,
+// and bytes the sample lacks, keep byteRank's order. Cost O(min(n/4,
+// 16 KiB)); built once per source, and only for a scan that reaches the
+// rare-byte phase (see rankSource). A quarter: on a short text, where the
+// prefilter's scans are short too, counting every byte cost as much as
+// eight of them (a batch of many small sources spent a third of its check
+// on it), and a quarter ranks the common bytes as well.
 func textRanks(text string) *byteRanks {
-	const window, windows = 256, textSample / 256
+	const window = 256
 	var count [256]uint32
-	if len(text) <= window*windows {
+	if windows := min(textSample/window, len(text)/(4*window)); windows < 2 {
 		for i := 0; i < len(text); i++ {
 			count[text[i]]++
 		}
