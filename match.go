@@ -752,7 +752,7 @@ const textSample = 16 << 10
 // 16 KiB)); built once per source, and only for a scan that reaches the
 // rare-byte phase (see rankSource). A quarter: on a short text, where the
 // prefilter's scans are short too, counting every byte cost as much as
-// eight of them (a batch of many small sources spent a third of its check
+// eight of them (a batch of many small sources spent a fifth of its check
 // on it), and a quarter ranks the common bytes as well.
 func textRanks(text string) *byteRanks {
 	const window = 256
