@@ -120,11 +120,11 @@ const normalizedProbed = 8
 // binary searches over a length). A source's first questions are scans,
 // linear in text and claim; once they have done work worth a quarter of
 // a scan of it, the source is indexed (linear, once per request) and a
-// question costs about its pattern (see searcher). The folded reading of a source is built once per
-// request and only when a failing citation needs it, its map back to code
-// points only when a claim is found in it; fold sets are compared over
-// the candidate span and the claim only, most of them over the pieces
-// that differ (see minimalFolds).
+// question costs about its pattern (see searcher). The folded reading of
+// a source is built once per request and only when a failing citation
+// needs it, its map back to code points only when a claim is found in it;
+// fold sets are compared over the candidate span and the claim only, most
+// of them over the pieces that differ (see minimalFolds).
 func Explain(req *Request) *Explanation {
 	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
 	all := checkAll(e.c)
@@ -411,9 +411,9 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 
 // normalized finds where the claim holds under folds: the claim, read
 // under every fold, is looked for in the source read under every fold
-// (built once per request), its first piece first; each of the first normalizedListed candidates
-// is mapped back to code points, confirmed there, and given its minimal
-// fold set. Candidates where the source reads exactly as the claim are
+// (built once per request), its first piece first; each of the first
+// normalizedListed candidates is mapped back to code points, confirmed
+// there, and given its minimal fold set. Candidates where the source reads exactly as the claim are
 // elsewhere findings, not these.
 func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 	ft := e.foldedSource(j)

@@ -88,19 +88,12 @@ type foldedText struct {
 // typography, then case, then white space. Linear in s; with mapping, the
 // map costs 8 bytes per byte of the folded text.
 func fold(s string, f Folds, mapping bool) foldedText {
-	w := foldInto(make([]byte, 0, len(s)), s, f, mapping)
-	return foldedText{text: string(w.out), from: w.from, to: w.to}
-}
-
-// foldInto folds s under f, appending to out: fold without the copy into a
-// string, for comparisons.
-func foldInto(out []byte, s string, f Folds, mapping bool) *folder {
-	w := &folder{folds: f, mapping: mapping, out: out}
+	w := folder{folds: f, mapping: mapping, out: make([]byte, 0, len(s))}
 	if mapping {
 		w.from, w.to = make([]int32, 0, len(s)), make([]int32, 0, len(s))
 	}
 	w.fold(s)
-	return w
+	return foldedText{text: string(w.out), from: w.from, to: w.to}
 }
 
 // fold appends s, folded, to the output.
@@ -657,7 +650,8 @@ func piecesRead(pieces [][2]string, f Folds, scratch *[2][]byte) piecesReading {
 // not be written to again.
 func (w *folder) done() string { return unsafe.String(unsafe.SliceData(w.out), len(w.out)) }
 
-// foldAppend appends s read under f to out.
+// foldAppend appends s read under f to out: fold without the copy into a
+// string, for comparisons.
 func foldAppend(out []byte, s string, f Folds) []byte {
 	w := folder{folds: f, out: out}
 	w.fold(s)

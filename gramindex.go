@@ -22,12 +22,12 @@ import (
 
 // A searcher builds its index once its scans have done 1/indexWorkShare
 // of a KMP byte step of work per byte of text, about a quarter of what
-// the index costs (measured on prose: about a step a byte). Building once the scans
-// have cost what the index does (ski rental) would never cost more than
-// twice the better choice, but a text asked a few questions is mostly
-// asked many more (a failing citation asks a dozen): measured on the
-// workloads of BenchmarkExplainFailingMax, a quarter beats one, a half and
-// an eighth.
+// the index costs (measured on prose: about a step a byte). Building once
+// the scans have cost what the index does (ski rental) would never cost
+// more than twice the better choice, but a text asked a few questions is
+// mostly asked many more (a failing citation asks a dozen): measured on
+// the workloads of BenchmarkExplainFailingMax, a quarter beats one, a half
+// and an eighth.
 const indexWorkShare = 4
 
 // searcher finds patterns in one text for explain and hints (see above).
@@ -79,7 +79,7 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 // scan is find by the matcher, reading text[from:] whole.
 func (s *searcher) scan(pattern string, from int, keep []int) occurrences {
 	var tr matchTrace
-	o := search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, s.text[from:], pattern, s, prefilterSlack, &tr)
+	o := findOccurrencesRanked(s.text[from:], pattern, s, keep, &tr)
 	s.spent += tr.work
 	for i := range min(o.count, 2) {
 		o.first[i] += from

@@ -63,9 +63,10 @@ func (o occurrences) filter(ok func(at int) bool) occurrences {
 // or code, such as CJK, the static ranks call common bytes rare.
 // Up to cap(keep) offsets are also kept, in keep's storage. Time is linear
 // in len(text)+len(pattern) whatever the input; extra memory is O(1), or
-// O(len(pattern)) once the KMP fallback runs.
-func findOccurrencesRanked(text, pattern string, rank rankSource, keep []int) occurrences {
-	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, nil)
+// O(len(pattern)) once the KMP fallback runs. tr, when not nil, records
+// what the scan did and cost.
+func findOccurrencesRanked(text, pattern string, rank rankSource, keep []int, tr *matchTrace) occurrences {
+	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, tr)
 }
 
 // rankSource gives search the byte ranks when a phase first needs them
@@ -337,13 +338,11 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 		// periodic run (see the comment above prefilterSlack).
 		d, end := c-prev, c+m
 		x := end + commonPrefixLen(text[end:], text[end-d:])
-		if tr != nil {
-			tr.work += (x - end) / simdBytesPerStep
-		}
 		more := (x - end) / d
 		o.addRun(c+d, d, more)
 		if tr != nil {
 			tr.runs++
+			tr.work += (x - end) / simdBytesPerStep
 		}
 		prev, a = c+more*d, x-d+1
 	}

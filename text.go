@@ -29,12 +29,12 @@ type textIndex struct {
 // the prefilter tuned to this text's bytes, keeping up to cap(keep) offsets
 // in keep's storage. Linear in text plus pattern.
 func (x *textIndex) find(pattern string, keep []int) occurrences {
-	return findOccurrencesRanked(x.text, pattern, x, keep)
+	return findOccurrencesRanked(x.text, pattern, x, keep, nil)
 }
 
 // search returns the text's searcher, for explain and hints, which ask
-// many questions of one text: it scans until its scans have read the text
-// a few times over, then answers from an index of the text.
+// many questions of one text: it scans until its scans have done work
+// worth a quarter of a scan of the text, then answers from an index of it.
 func (x *textIndex) search() *searcher {
 	if x.many == nil {
 		x.many = &searcher{text: x.text, ranks: x}
