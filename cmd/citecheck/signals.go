@@ -31,8 +31,23 @@ func onSignal(parent context.Context, sigs ...os.Signal) *signalContext {
 
 func (c *signalContext) wired() context.Context {
 	c.once.Do(func() {
-		c.ctx, c.stop = signal.NotifyContext(c.parent, c.sigs...)
-		context.AfterFunc(c.ctx, c.stop)
+		ctx, cancel := context.WithCancel(c.parent)
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, c.sigs...)
+		c.ctx = ctx
+		c.stop = func() { signal.Stop(ch); cancel() }
+		// Not signal.NotifyContext: it cancels first and lets the caller
+		// give the signals back later, so whoever sees Done (the service's
+		// "shutting down") could send a second signal into the gap, where
+		// it was swallowed. Here the default action is back before Done.
+		go func() {
+			select {
+			case <-ch:
+				c.stop()
+			case <-ctx.Done():
+				signal.Stop(ch)
+			}
+		}()
 	})
 	return c.ctx
 }

@@ -5,6 +5,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,8 +37,8 @@ func TestSignalsAreNotAskedForByASingleRun(t *testing.T) {
 }
 
 // Once used, the context is cancelled by the first signal, as
-// signal.NotifyContext's is. (Were the signal not caught, SIGUSR1's default
-// action would end the test binary.)
+// signal.NotifyContext's is. (SIGUSR1, because a Go program ignores it
+// when nobody asks for it, so the test binary lives either way.)
 func TestSignalsCancelTheContextOnceUsed(t *testing.T) {
 	ctx := onSignal(context.Background(), syscall.SIGUSR1)
 	defer ctx.Stop()
@@ -56,5 +59,35 @@ func TestSignalsCancelTheContextOnceUsed(t *testing.T) {
 	defer cancel()
 	if derived.Err() == nil {
 		t.Fatal("a context derived after the signal is not cancelled")
+	}
+}
+
+// Whoever sees the context done may send the second signal at once (the
+// service logs "shutting down" when it does): by then the default action
+// is back, so that signal ends the process instead of being swallowed.
+// The child is this test binary, with SIGINT (whose default action ends
+// a Go program, as SIGTERM's does; SIGUSR1's does not); a race would show
+// in some of its runs.
+func TestSecondSignalEndsTheProcessOnceDoneIsSeen(t *testing.T) {
+	if os.Getenv("CITECHECK_SIGNAL_CHILD") == "1" {
+		ctx := onSignal(context.Background(), syscall.SIGINT)
+		done := ctx.Done()
+		syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+		<-done
+		syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+		time.Sleep(5 * time.Second)
+		os.Exit(0) // the second signal was swallowed
+	}
+	for range 20 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSecondSignalEndsTheProcessOnceDoneIsSeen$")
+		cmd.Env = append(os.Environ(), "CITECHECK_SIGNAL_CHILD=1")
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("the child lived through the second signal: %v", err)
+		}
+		if ws, _ := exit.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != syscall.SIGINT {
+			t.Fatalf("the child ended with %v, not by the second SIGINT", err)
+		}
 	}
 }
