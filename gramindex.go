@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Explaining a request (and hinting at a fix) asks many questions of the
@@ -145,6 +146,10 @@ const indexMinText = 4 << 10
 type gramIndex struct {
 	start []int32 // bucket h holds pos[start[h]:start[h+1]], in increasing order
 	pos   []int32
+	// after[k] is the text's byte after the gram at pos[k] (0 past the
+	// end): a query tests it beside the offset, in order, before it reads
+	// the text at a candidate, which a 512 KiB text makes a cache miss.
+	after []byte
 	// A query goes through at most maxCandidates offsets and compares at
 	// most maxCompared bytes, or leaves the question to a scan (see find).
 	maxCandidates, maxCompared int
@@ -183,12 +188,12 @@ func newGramIndex(text string) *gramIndex {
 	if len(text) >= gramLen {
 		n = (len(text)-gramLen)/gramStep + 1
 	}
-	g := &gramIndex{start: make([]int32, 1<<gramBits+1), pos: make([]int32, n),
+	g := &gramIndex{start: make([]int32, 1<<gramBits+1), pos: make([]int32, n), after: make([]byte, n),
 		maxCandidates: len(text) / indexDensity, maxCompared: 2 * len(text)}
 	// On locals, which the compiler would otherwise reload from g after
 	// every store, and arrays of the buckets' number, which a bucket
 	// indexes without a bounds check.
-	count, pos := (*[1 << gramBits]int32)(g.start[1:]), g.pos
+	count, pos, after := (*[1 << gramBits]int32)(g.start[1:]), g.pos, g.after
 	for i := 0; i+gramLen <= len(text); i += gramStep {
 		count[gramBucket(text, i)]++
 	}
@@ -200,6 +205,9 @@ func newGramIndex(text string) *gramIndex {
 	for i := 0; i+gramLen <= len(text); i += gramStep {
 		h := gramBucket(text, i)
 		pos[next[h]] = int32(i)
+		if i+gramLen < len(text) {
+			after[next[h]] = text[i+gramLen]
+		}
 		next[h]++
 	}
 	return g
@@ -221,7 +229,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 	// gramStep), the probe at offset at ≡ d whose bucket is smallest: the
 	// occurrence puts that gram at p+at, a sampled offset.
 	var at [gramStep]int
-	var bucket [gramStep][]int32
+	var bucket [gramStep]int32 // the bucket of the probe at[d]
 	total := 0
 	for d := range gramStep {
 		probes := (m-gramLen-d)/gramStep + 1
@@ -233,8 +241,8 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 			}
 			i := d + j*gramStep
 			h := gramBucket(pattern, i)
-			if b := g.pos[g.start[h]:g.start[h+1]]; best < 0 || len(b) < best {
-				at[d], bucket[d], best = i, b, len(b)
+			if size := int(g.start[h+1] - g.start[h]); best < 0 || size < best {
+				at[d], bucket[d], best = i, int32(h), size
 			}
 		}
 		total += best
@@ -245,11 +253,20 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 	var found []int
 	compared := 0
 	for d := range gramStep {
-		b, a := bucket[d], at[d]
+		h, a := bucket[d], at[d]
+		b, after := g.pos[g.start[h]:g.start[h+1]], g.after[g.start[h]:g.start[h+1]]
 		gram := gramAt(pattern, a)
+		// A pattern that ends with the gram has no byte after it to test.
+		want, tested := byte(0), a+gramLen < m
+		if tested {
+			want = pattern[a+gramLen]
+		}
 		// Offsets before from+a cannot start an occurrence at from or after.
 		k := sort.Search(len(b), func(i int) bool { return int(b[i]) >= from+a })
 		for n := 0; k < len(b) && (limit == 0 || n < limit); k++ {
+			if tested && after[k] != want {
+				continue
+			}
 			p := int(b[k]) - a
 			if p+m > len(text) {
 				break // the offsets increase: none later fits either
@@ -274,6 +291,58 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 		o.add(p)
 	}
 	return o, true
+}
+
+// longestPrefix returns the longest leading part of pattern, in bytes and
+// ending at a code point boundary of it, that the text holds at an offset
+// where it holds pattern[:indexMinPattern] or more, and the first offset
+// where it does; 0 and -1 when there is none. Such an offset holds
+// the gram at pattern[d] at a sampled offset for d = 0 or 1, so the two
+// buckets of those grams hold them all. false, with the cost of a false
+// find, where the buckets or the bytes compared pass find's bounds.
+// Linear in the two buckets plus the prefixes found.
+func (g *gramIndex) longestPrefix(text, pattern string) (length, first int, ok bool) {
+	if len(pattern) < indexMinPattern {
+		return 0, -1, false
+	}
+	total := 0
+	for d := range gramStep {
+		h := gramBucket(pattern, d)
+		total += int(g.start[h+1] - g.start[h])
+	}
+	if total > g.maxCandidates {
+		return 0, -1, false
+	}
+	length, first = 0, -1
+	compared := 0
+	for d := range gramStep {
+		h := gramBucket(pattern, d)
+		b, after := g.pos[g.start[h]:g.start[h+1]], g.after[g.start[h]:g.start[h+1]]
+		gram := gramAt(pattern, d)
+		// Past indexMinPattern bytes the text may differ: test the byte
+		// after the gram only where it is still inside them.
+		want, tested := byte(0), d+gramLen < indexMinPattern
+		if tested {
+			want = pattern[d+gramLen]
+		}
+		for k, b := range b {
+			p := int(b) - d
+			if tested && after[k] != want || p < 0 || gramAt(text, int(b)) != gram {
+				continue
+			}
+			l := commonPrefixLen(text[p:], pattern)
+			if compared += l; compared > g.maxCompared {
+				return 0, -1, false
+			}
+			for l < len(pattern) && !utf8.RuneStart(pattern[l]) {
+				l--
+			}
+			if l >= indexMinPattern && (l > length || l == length && p < first) {
+				length, first = l, p
+			}
+		}
+	}
+	return length, first, true
 }
 
 // indexDensity: buckets holding more than one offset in indexDensity of

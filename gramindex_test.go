@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/internal/testkit"
 )
@@ -187,6 +188,9 @@ func TestSearcherIndexesOnceScansCostTheIndex(t *testing.T) {
 	}
 }
 
+// FuzzGramIndexAgainstBrute: the index's occurrences, and the longest
+// leading part read from it, are the brute force's for any text and
+// pattern.
 func FuzzGramIndexAgainstBrute(f *testing.F) {
 	f.Add("the cat sat on the mat", "at on the", uint16(0))
 	f.Add("aaaaaaaaaaaa", "aaaaa", uint16(3))
@@ -202,5 +206,18 @@ func FuzzGramIndexAgainstBrute(f *testing.F) {
 			i := int(from) % len(text)
 			checkIndexAgainstBrute(t, unguarded(text), text, text[i:min(len(text), i+len(pattern)+indexMinPattern)], at)
 		}
+		if utf8.ValidString(text) && utf8.ValidString(pattern) { // as decoded texts and claims are
+			leadingPartChecker(text, true)(t, pattern)
+		}
 	})
+}
+
+// BenchmarkGramIndex: building the index of a maximum-size source of
+// prose, which explaining a request does once per source and reading.
+func BenchmarkGramIndex(b *testing.B) {
+	text := testkit.NewCorpus(15).Prose(MaxTextBytes)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		newGramIndex(text)
+	}
 }

@@ -147,12 +147,25 @@ func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
 // longestLeadingPart finds the longest leading part of claimed that occurs in
 // the text, by binary search over its length in bytes, at code point
 // boundaries: when a part occurs, every shorter leading part occurs too.
-// O(log m) questions of the text (see searcher).
+// O(log m) questions of the text (see searcher); once the text is indexed,
+// one look at two buckets (gramIndex.longestPrefix), and the binary search
+// only over parts shorter than the index answers for.
 func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 	// Invariant: lo and hi are code point boundaries; claimed[:lo] occurs,
 	// first at byte first (lo = 0 trivially); nothing longer than
 	// claimed[:hi] does.
 	lo, hi, first := 0, len(claimed), -1
+	if g := x.search().indexed(); g != nil {
+		// Every occurrence of a part of indexMinPattern bytes or more is
+		// in the index's two buckets of the claim's first grams: read
+		// from there, the part is the longest they share with the claim.
+		if l, b, ok := g.longestPrefix(x.text, claimed); ok && l > 0 {
+			lo, hi, first = l, l, b
+		} else if ok {
+			for hi = min(hi, indexMinPattern-1); hi > 0 && !utf8.RuneStart(claimed[hi]); hi-- {
+			}
+		}
+	}
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
 		for mid < hi && !utf8.RuneStart(claimed[mid]) {
