@@ -139,7 +139,7 @@ const indexMinText = 4 << 10
 
 // gramIndex holds the byte offsets of the 4-byte grams of a text at every
 // gramStep-th offset, bucketed by a hash of the gram: a counting sort, two
-// passes over the text, a byte of memory per byte of text. An occurrence
+// passes over the text, two and a half bytes of memory per byte of text. An occurrence
 // of a pattern of gramStep+gramLen-1 bytes or more holds a sampled gram at
 // one of gramStep offsets in the pattern (one per residue of where it
 // starts), so a query walks one bucket per residue.
