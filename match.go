@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+	"unsafe"
 )
 
 // occurrences summarises where a pattern occurs in a text: how many times,
@@ -422,10 +423,13 @@ const (
 	qgramSplitMin = 2048
 )
 
-// shiftAt returns the shift for the q-gram text[i:i+8] at the end of a
-// window: 0 when it hashes like the pattern's last q-gram.
-func (t *qgramTable) shiftAt(text string, i int) int {
-	return int(t.shift[qgramHash(load64(text, i))])
+// qgramShift returns the shift at alignment p, that of the q-gram the
+// window ends with (win points at that q-gram of alignment 0): 0 when it
+// hashes like the pattern's last q-gram. It reads without a bounds check,
+// which cost a third of a step: next keeps every alignment at most last,
+// len(text)-m, so the eight bytes read end inside text.
+func qgramShift(shift *[1 << qgramBits]uint8, win unsafe.Pointer, p int) int {
+	return int(shift[qgramHash(*(*uint64)(unsafe.Add(win, p)))])
 }
 
 // candidate reports whether alignment p, of shift 0, ends with the
@@ -515,48 +519,78 @@ func (t *qgramTable) next(text string, a, last, spent, slack int) (c, spent2 int
 			}
 		}
 		p1, p2, p3 := p[0], p[1], p[2]
-		end := t.m - qgramLen
+		lim1, lim2, lim3 := lim[0], lim[1], lim[2]
+		pf, fend := f.pos, f.end
 		c, ok := -1, false
-		for pf := f.pos; ; {
-			if pf >= f.end {
-				f.pos = pf
-				break
-			}
-			if p1 < lim[0] {
-				if s := t.shiftAt(text, p1+end); s > 0 {
-					p1 += s
-				} else {
-					p1, lim[0] = t.queueAt(text, l[0], p1, lim[0])
+		shift, win := &t.shift, unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), t.m-qgramLen)
+		for {
+			// The steps, with nothing in the loop that calls or stores, so
+			// that the lanes stay in registers; a shift of 0 leaves it
+			// (hit: the lane) to be handled below. Every alignment here
+			// is at most last, so its window ends inside text.
+			hit := 0
+			for pf < fend {
+				if p1 < lim1 {
+					if s := qgramShift(shift, win, p1); s > 0 {
+						p1 += s
+					} else {
+						hit = 1
+						break
+					}
+				}
+				if p2 < lim2 {
+					if s := qgramShift(shift, win, p2); s > 0 {
+						p2 += s
+					} else {
+						hit = 2
+						break
+					}
+				}
+				if p3 < lim3 {
+					if s := qgramShift(shift, win, p3); s > 0 {
+						p3 += s
+					} else {
+						hit = 3
+						break
+					}
+				}
+				s := qgramShift(shift, win, pf)
+				if s == 0 {
+					hit = 4
+					break
+				}
+				pf += s
+				if spent += qgramStepCost; spent > pf+slack {
+					hit = 5
+					break
 				}
 			}
-			if p2 < lim[1] {
-				if s := t.shiftAt(text, p2+end); s > 0 {
-					p2 += s
-				} else {
-					p2, lim[1] = t.queueAt(text, l[1], p2, lim[1])
-				}
-			}
-			if p3 < lim[2] {
-				if s := t.shiftAt(text, p3+end); s > 0 {
-					p3 += s
-				} else {
-					p3, lim[2] = t.queueAt(text, l[2], p3, lim[2])
-				}
-			}
-			s := t.shiftAt(text, pf+end)
-			if s == 0 {
+			switch hit {
+			case 1:
+				p1, lim1 = t.queueAt(text, l[0], p1, lim1)
+				continue
+			case 2:
+				p2, lim2 = t.queueAt(text, l[1], p2, lim2)
+				continue
+			case 3:
+				p3, lim3 = t.queueAt(text, l[2], p3, lim3)
+				continue
+			case 4:
 				if t.candidate(text, pf) {
 					c, ok, f.pos = pf, true, pf+1
 					break
 				}
-				s = 1 // a hash collision
-			}
-			pf += s
-			spent += qgramStepCost
-			if spent > pf+slack {
+				pf++ // a hash collision
+				if spent += qgramStepCost; spent <= pf+slack {
+					continue
+				}
+				fallthrough
+			case 5:
 				c, f.pos = pf, pf
-				break
+			default:
+				f.pos = pf
 			}
+			break
 		}
 		for k, pk := range [3]int{p1, p2, p3} {
 			if l[k] != nil {

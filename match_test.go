@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // staticRanks is byteRank as byteRanks, the ranks tests scan with
@@ -353,6 +355,33 @@ func TestQgramLanesReturnEveryOccurrenceInOrder(t *testing.T) {
 				t.Fatalf("n=%d, pattern %.30q: occurrence at %d is no candidate", n, pat, a)
 			}
 		}
+	}
+}
+
+// A q-gram that only hashes like the pattern's last one is no
+// candidate, and the skip goes on one alignment: no further, for the next
+// alignment may be an occurrence. The pattern here is one whose q-gram
+// before the last collides with the last, so that the alignment just
+// before each occurrence is such a collision, and the text holds it after
+// fillers of every length, so that the skips land there.
+func TestQgramCollisionMovesOneAlignment(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var pat string
+	for {
+		pat = randomText(r, "abcdefghijklmnopqrstuvwxyz", 24, 0)
+		m := len(pat)
+		if a, b := load64(pat, m-9), load64(pat, m-8); a != b && qgramHash(a) == qgramHash(b) {
+			break
+		}
+	}
+	var b strings.Builder
+	for b.Len() < 4*qgramMinText {
+		b.WriteString(randomText(r, "abcdefghijklmnopqrstuvwxyz", r.IntN(2*len(pat)), 0))
+		b.WriteString(pat)
+	}
+	text := b.String()
+	if got, want := findOccurrences(text, pat).count, testkit.CountOverlapping(text, pat); got != want {
+		t.Fatalf("%d occurrences, want %d", got, want)
 	}
 }
 
