@@ -107,9 +107,13 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 		return o
 	}
 	o := occurrences{first: [2]int{-1, -1}}
+	rare := 0
+	if len(pattern) >= 2 {
+		rare, _ = rareOffsets(pattern, s.byteRanks())
+	}
 	at := from
 	for o.count < n && at <= len(s.text) { // an empty pattern occurs at the end too
-		i := strings.Index(s.text[at:], pattern)
+		i := indexAtRare(s.text[at:], pattern, rare)
 		if i < 0 {
 			at = len(s.text)
 			break
@@ -119,6 +123,41 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 	}
 	s.spent += (min(at+len(pattern), len(s.text)) - from) / indexBytesPerStep
 	return o
+}
+
+// indexAtRare is strings.Index(text, pattern) looking first for
+// pattern[rare], its rarest byte in the text: strings.Index looks for the
+// first byte, on prose a common letter, and stops at every one, while a
+// digit, a capital or a mark is found at memory speed. Where that byte is
+// common after all (more than one in 16 bytes has been), it leaves the rest
+// to strings.Index. Linear in the text.
+func indexAtRare(text, pattern string, rare int) int {
+	if rare == 0 || len(pattern) > len(text) {
+		return strings.Index(text, pattern)
+	}
+	c, m := pattern[rare], len(pattern)
+	fails := 0
+	for at := rare; at < len(text); {
+		i := strings.IndexByte(text[at:], c)
+		if i < 0 {
+			return -1
+		}
+		p := at + i - rare
+		if p+m > len(text) {
+			return -1
+		}
+		if text[p:p+m] == pattern {
+			return p
+		}
+		at += i + 1
+		if fails++; fails > 4+at>>4 {
+			if j := strings.Index(text[p+1:], pattern); j >= 0 {
+				return p + 1 + j
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // indexBytesPerStep is how many bytes strings.Index covers in the time of

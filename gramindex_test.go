@@ -188,9 +188,33 @@ func TestSearcherIndexesOnceScansCostTheIndex(t *testing.T) {
 	}
 }
 
-// FuzzGramIndexAgainstBrute: the index's occurrences, and the longest
-// leading part read from it, are the brute force's for any text and
-// pattern.
+// indexAtRare finds what strings.Index finds, whichever byte of the
+// pattern it looks for first: every text and pattern over tiny alphabets,
+// and texts where the byte is common, so that it gives up on it.
+func TestIndexAtRareIsStringsIndex(t *testing.T) {
+	t.Parallel()
+	texts, patterns := allStringsUpTo("abc", 7), allStringsUpTo("abc", 4)
+	prose := testkit.NewCorpus(16).Prose(8 << 10)
+	texts = append(texts, prose)
+	patterns = append(patterns, "e th", "xyzzy", "the end", prose[5000:5010], prose[8000:], "abb")
+	// Where it gives up, the next alignment may be an occurrence.
+	for k := range 20 {
+		texts = append(texts, strings.Repeat("cb", k)+"abb")
+	}
+	for _, text := range texts {
+		for _, pattern := range patterns {
+			for rare := range len(pattern) {
+				if got, want := indexAtRare(text, pattern, rare), strings.Index(text, pattern); got != want {
+					t.Fatalf("indexAtRare(%.40q, %q, %d) = %d, want %d", text, pattern, rare, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FuzzGramIndexAgainstBrute: the index's occurrences, the longest leading
+// part read from it, and indexAtRare are the brute force's for any text
+// and pattern.
 func FuzzGramIndexAgainstBrute(f *testing.F) {
 	f.Add("the cat sat on the mat", "at on the", uint16(0))
 	f.Add("aaaaaaaaaaaa", "aaaaa", uint16(3))
@@ -205,6 +229,11 @@ func FuzzGramIndexAgainstBrute(f *testing.F) {
 		if len(text) > 0 {
 			i := int(from) % len(text)
 			checkIndexAgainstBrute(t, unguarded(text), text, text[i:min(len(text), i+len(pattern)+indexMinPattern)], at)
+		}
+		for rare := range len(pattern) {
+			if got, want := indexAtRare(text, pattern, rare), strings.Index(text, pattern); got != want {
+				t.Fatalf("indexAtRare(%q, %q, %d) = %d, want %d", text, pattern, rare, got, want)
+			}
 		}
 		if utf8.ValidString(text) && utf8.ValidString(pattern) { // as decoded texts and claims are
 			leadingPartChecker(text, true)(t, pattern)
