@@ -335,38 +335,73 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 // longestPrefix returns the longest leading part of pattern, in bytes and
 // ending at a code point boundary of it, that the text holds at an offset
 // where it holds pattern[:indexMinPattern] or more, and the first offset
-// where it does; 0 and -1 when there is none. Such an offset holds
-// the gram at pattern[d] at a sampled offset for d = 0 or 1, so the two
-// buckets of those grams hold them all. false, with the cost of a false
-// find, where the buckets or the bytes compared pass find's bounds.
-// Linear in the two buckets plus the prefixes found.
+// where it does; 0 and -1 when there is none. false, with the cost of a
+// false find, where the buckets or the bytes compared pass find's bounds.
+// Linear in two buckets plus the prefixes found, four when the first two
+// leave it open.
+//
+// An offset p that holds pattern[:l] holds the gram at pattern[a] at the
+// sampled offset p+a for the a of p's residue with a+gramLen <= l, and
+// the byte after it for a+gramLen < l. So the buckets of the grams at
+// pattern[0] (with the byte after) and pattern[1] hold every offset of a
+// part of indexMinPattern bytes; a bucket of a gram further in holds
+// fewer offsets, those of longer parts. The two smaller of the buckets at
+// 0 or 2 and 1 or 3 are read first: where the longest part found there is
+// as long as they are sure to hold, it is the answer.
 func (g *gramIndex) longestPrefix(text, pattern string) (length, first int, ok bool) {
 	if len(pattern) < indexMinPattern {
 		return 0, -1, false
 	}
-	total := 0
+	all := [gramStep]int{0, 1}
+	at := all
 	for d := range gramStep {
-		h := gramBucket(pattern, d)
-		total += int(g.start[h+1] - g.start[h])
+		if a := d + gramStep; a+gramLen < len(pattern) && 2*g.size(pattern, a) < g.size(pattern, d) {
+			at[d] = a
+		}
+	}
+	if at != all {
+		sure := 0
+		for _, a := range at {
+			sure = max(sure, a+gramLen+1)
+		}
+		if length, first, ok = g.prefixAt(text, pattern, at, true); !ok || length >= sure {
+			return length, first, ok
+		}
+	}
+	return g.prefixAt(text, pattern, all, false)
+}
+
+// size returns how many offsets the bucket of the gram at pattern[i] holds.
+func (g *gramIndex) size(pattern string, i int) int {
+	h := gramBucket(pattern, i)
+	return int(g.start[h+1] - g.start[h])
+}
+
+// prefixAt is longestPrefix over the buckets of the grams at pattern[at[d]]
+// (for the offsets p with p+at[d] sampled), testing the byte after a gram
+// where the pattern has one and, unless after is set, only while it is
+// inside pattern[:indexMinPattern].
+func (g *gramIndex) prefixAt(text, pattern string, at [gramStep]int, after bool) (length, first int, ok bool) {
+	total := 0
+	for _, a := range at {
+		total += g.size(pattern, a)
 	}
 	if total > g.maxCandidates {
 		return 0, -1, false
 	}
 	length, first = 0, -1
 	compared := 0
-	for d := range gramStep {
-		h := gramBucket(pattern, d)
-		b, after := g.pos[g.start[h]:g.start[h+1]], g.after[g.start[h]:g.start[h+1]]
-		gram := gramAt(pattern, d)
-		// Past indexMinPattern bytes the text may differ: test the byte
-		// after the gram only where it is still inside them.
-		want, tested := byte(0), d+gramLen < indexMinPattern
+	for _, a := range at {
+		h := gramBucket(pattern, a)
+		b, next := g.pos[g.start[h]:g.start[h+1]], g.after[g.start[h]:g.start[h+1]]
+		gram := gramAt(pattern, a)
+		want, tested := byte(0), a+gramLen < len(pattern) && (after || a+gramLen < indexMinPattern)
 		if tested {
-			want = pattern[d+gramLen]
+			want = pattern[a+gramLen]
 		}
 		for k, b := range b {
-			p := int(b) - d
-			if tested && after[k] != want || p < 0 || gramAt(text, int(b)) != gram {
+			p := int(b) - a
+			if tested && next[k] != want || p < 0 || gramAt(text, int(b)) != gram {
 				continue
 			}
 			l := commonPrefixLen(text[p:], pattern)
