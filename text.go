@@ -150,6 +150,9 @@ func isASCII(b []byte) bool {
 	for len(b) >= 32 {
 		acc |= binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[8:]) |
 			binary.LittleEndian.Uint64(b[16:]) | binary.LittleEndian.Uint64(b[24:])
+		if acc&0x8080808080808080 != 0 { // most text that is not ASCII says so early
+			return false
+		}
 		b = b[32:]
 	}
 	for len(b) >= 8 {

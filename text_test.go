@@ -32,6 +32,18 @@ func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {
 			t.Fatalf("isASCII(%q) = %v", s, got)
 		}
 	}
+	// ASCII but for one byte, anywhere in words read at once or one by one.
+	for n := range 100 {
+		ascii := strings.Repeat("a", n)
+		if !isASCII(bytesOf(ascii)) {
+			t.Fatalf("isASCII of %d ASCII bytes is false", n)
+		}
+		for i := range n {
+			if s := ascii[:i] + "\x80" + ascii[i+1:]; isASCII(bytesOf(s)) {
+				t.Fatalf("isASCII(%q) = true", s)
+			}
+		}
+	}
 }
 
 // textIndex must convert every code point index to its byte offset and
@@ -82,5 +94,15 @@ func TestRanksAreSampledOnlyForTheRareBytePhase(t *testing.T) {
 	}
 	if o := x.find(text[:qgramMinLen-1], nil); o.count == 0 || x.ranks == nil {
 		t.Fatalf("a %d-byte pattern: %d found, ranks sampled %v; want found and sampled", qgramMinLen-1, o.count, x.ranks != nil)
+	}
+}
+
+// BenchmarkTextIndex: indexing a maximum-size source of CJK text for code
+// point positions, which every check of a source that is not ASCII does.
+func BenchmarkTextIndex(b *testing.B) {
+	text := cjkText(testkit.NewRand(17), MaxTextBytes)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		newTextIndex(text)
 	}
 }
