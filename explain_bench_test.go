@@ -142,6 +142,29 @@ func fabricatedMaxBody(seed uint64, quoteWords int) []byte {
 	return req.Body()
 }
 
+// misplacedShortMaxBody is a maximum-size request of position citations
+// whose quotes are short passages of the source (one to four bytes, each
+// another), cited at offsets where they are not: each is an elsewhere
+// finding whose occurrences, tens of thousands for a common letter, must
+// all be counted.
+func misplacedShortMaxBody() []byte {
+	corpus := testkit.NewCorpus(913)
+	rng := corpus.Rand
+	text := corpus.Prose(MaxTextBytes)
+	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("corpus", "v1", text)}}
+	seen := map[string]bool{}
+	for len(req.Citations) < MaxCitations {
+		p := rng.IntN(len(text) - 4)
+		q := text[p : p+1+rng.IntN(4)]
+		if seen[q] || !utf8.ValidString(q) || strings.TrimSpace(q) != q || strings.HasPrefix(text, q) {
+			continue
+		}
+		seen[q] = true
+		req.Citations = append(req.Citations, testkit.PositionCitation("s"+strconv.Itoa(len(req.Citations)), "corpus", "v1", 0, runeCount(q), q))
+	}
+	return req.Body()
+}
+
 func TestFailingMaxBodyFailsEverywhere(t *testing.T) {
 	body := failingMaxBody()
 	if req, err := Decode(failingMaxNormalizedBody()); err != nil || CheckAll(req).Failed != len(req.Citations) {
@@ -195,6 +218,7 @@ func BenchmarkExplainFailingMax(b *testing.B) {
 		{"normalized", failingMaxNormalizedBody},
 		{"fabricated_short", func() []byte { return fabricatedMaxBody(911, 6) }},
 		{"fabricated_long", func() []byte { return fabricatedMaxBody(912, 600) }},
+		{"misplaced_short", misplacedShortMaxBody},
 	} {
 		body := w.body()
 		req, err := Decode(body)

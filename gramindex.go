@@ -41,6 +41,10 @@ type searcher struct {
 	own   *byteRanks
 	spent int        // the scans' work (see matchTrace.work)
 	index *gramIndex // built once the scans have done enough
+	// short counts the patterns too short for index, built once their
+	// scans have read shortRead bytes (see short).
+	short     *shortIndex
+	shortRead int
 }
 
 func (s *searcher) byteRanks() *byteRanks {
@@ -62,6 +66,21 @@ func (s *searcher) indexed() *gramIndex {
 	return s.index
 }
 
+// shortIndexed returns the text's shortIndex, building it once the scans
+// for patterns too short for the gram index have read the text
+// shortIndexScans times, or nil.
+func (s *searcher) shortIndexed() *shortIndex {
+	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText {
+		s.short = newShortIndex(s.text)
+	}
+	return s.short
+}
+
+// shortPattern reports whether pattern is one the shortIndex counts.
+func shortPattern(pattern string) bool {
+	return len(pattern) > 0 && len(pattern) < indexMinPattern
+}
+
 // find returns the occurrences of pattern in the text at byte offset from
 // or after (byte offsets from the start of the text), overlapping ones
 // counted, keeping up to cap(keep) of them: what a scan of text[from:]
@@ -73,6 +92,17 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 		if o, ok := g.find(s.text, pattern, from, keep, 0); ok {
 			return o
 		}
+	}
+	if shortPattern(pattern) && from == 0 {
+		if x := s.shortIndexed(); x != nil {
+			// Counted from the short index; the first ones kept, found
+			// by first, which stops at the last there is.
+			n := x.count(s.text, pattern)
+			o := s.firstKept(pattern, 0, min(n, max(cap(keep), 2)), keep)
+			o.count = n
+			return o
+		}
+		s.shortRead += len(s.text)
 	}
 	return s.scan(pattern, from, keep)
 }
@@ -96,17 +126,26 @@ func (s *searcher) scan(pattern string, from int, keep []int) occurrences {
 // whether a pattern occurs, where first, and whether only once, which is
 // all most questions ask. A scan stops at the n-th occurrence.
 func (s *searcher) first(pattern string, from, n int) occurrences {
+	return s.firstKept(pattern, from, n, nil)
+}
+
+// firstKept is first for any n, keeping the occurrences found in keep's
+// storage when it has room for them.
+func (s *searcher) firstKept(pattern string, from, n int, keep []int) occurrences {
 	if g := s.indexed(); g != nil {
-		if o, ok := g.find(s.text, pattern, from, nil, n); ok {
+		if o, ok := g.find(s.text, pattern, from, keep, n); ok {
 			return o
 		}
 	}
 	if len(pattern) >= firstByMatcher {
-		o := s.scan(pattern, from, nil) // the index, had it answered, did above
+		o := s.scan(pattern, from, keep) // the index, had it answered, did above
 		o.count = min(o.count, n)
 		return o
 	}
-	o := occurrences{first: [2]int{-1, -1}}
+	if shortPattern(pattern) && s.short != nil {
+		n = min(n, s.short.count(s.text, pattern)) // no scan for what is not there
+	}
+	o := occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
 	rare := 0
 	if len(pattern) >= 2 {
 		rare, _ = rareOffsets(pattern, s.byteRanks())
@@ -121,7 +160,11 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 		o.add(at + i)
 		at += i + 1
 	}
-	s.spent += (min(at+len(pattern), len(s.text)) - from) / indexBytesPerStep
+	read := min(at+len(pattern), len(s.text)) - from
+	s.spent += read / indexBytesPerStep
+	if shortPattern(pattern) {
+		s.shortRead += read
+	}
 	return o
 }
 

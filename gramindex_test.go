@@ -10,14 +10,15 @@ import (
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
-// indexUnderTest is a text's index, and its byte ranks for the scans.
+// indexUnderTest is a text's indexes, and its byte ranks for the scans.
 type indexUnderTest struct {
 	*gramIndex
+	short *shortIndex
 	ranks *byteRanks
 }
 
 func newIndexUnderTest(text string) indexUnderTest {
-	return indexUnderTest{newGramIndex(text), textRanks(text)}
+	return indexUnderTest{newGramIndex(text), newShortIndex(text), textRanks(text)}
 }
 
 // unguarded is text's index with its guards off, so that it answers every
@@ -55,13 +56,24 @@ func checkIndexAgainstBrute(t *testing.T, g indexUnderTest, text, pattern string
 		}
 	}
 	want := bruteFrom(text, pattern, from, 0)
-	for _, indexed := range []bool{false, true} {
+	for indexed := range 3 { // not, by grams, and by grams and short keys
 		s := &searcher{text: text, own: g.ranks}
-		if indexed {
+		if indexed > 0 {
 			s.index = g.gramIndex
+		}
+		if indexed > 1 {
+			if !shortPattern(pattern) {
+				continue // the same questions as with the gram index alone
+			}
+			s.short = g.short
 		}
 		if o := s.find(pattern, from, make([]int, 0, len(want)+1)); o.count != len(want) || !equalInts(o.kept, want) {
 			t.Fatalf("searcher (indexed %v) of %q, %q from %d: %d at %v, want %v", indexed, text, pattern, from, o.count, o.kept, want)
+		}
+		if indexed > 1 { // what the short index counts, the first kept by a scan
+			if o := s.find(pattern, from, make([]int, 0, 1)); o.count != len(want) || !equalInts(o.kept, want[:min(1, len(want))]) {
+				t.Fatalf("searcher of %q, %q from %d keeping 1: %d at %v, want %d at %v", text, pattern, from, o.count, o.kept, len(want), want)
+			}
 		}
 		for _, n := range []int{1, 2} {
 			want := bruteFrom(text, pattern, from, n)
