@@ -60,7 +60,7 @@ func (s *searcher) byteRanks() *byteRanks {
 // indexed returns the text's index, building it once the scans have done
 // enough, or nil.
 func (s *searcher) indexed() *gramIndex {
-	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText {
+	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText {
 		s.index = newGramIndex(s.text)
 	}
 	return s.index
@@ -219,19 +219,30 @@ const firstByMatcher = 32
 // costs less than looking up the buckets.
 const indexMinText = 4 << 10
 
+// offBits are the bits of an offset in gramIndex.pos, and indexMaxText the
+// longest text a searcher indexes, its offsets in them: 16 MiB, past the
+// longest folded reading of a source of max_text_bytes (at most about
+// eleven times its bytes: NFKC makes 33 of U+FDFA's 3); a longer text,
+// under limits raised that far, is scanned.
+const (
+	offBits      = 24
+	offMask      = 1<<offBits - 1
+	indexMaxText = 1 << offBits
+)
+
 // gramIndex holds the byte offsets of the 4-byte grams of a text at every
 // gramStep-th offset, bucketed by a hash of the gram: a counting sort, two
-// passes over the text, two and a half bytes of memory per byte of text. An occurrence
+// passes over the text, two bytes of memory per byte of text. An occurrence
 // of a pattern of gramStep+gramLen-1 bytes or more holds a sampled gram at
 // one of gramStep offsets in the pattern (one per residue of where it
 // starts), so a query walks one bucket per residue.
 type gramIndex struct {
 	start []int32 // bucket h holds pos[start[h]:start[h+1]], in increasing order
-	pos   []int32
-	// after[k] is the text's byte after the gram at pos[k] (0 past the
-	// end): a query tests it beside the offset, in order, before it reads
-	// the text at a candidate, which a 512 KiB text makes a cache miss.
-	after []byte
+	// pos holds an offset in its low offBits bits and the text's byte
+	// after the gram there (0 past the end) in the others: a query tests
+	// that byte with the offset, in order, before it reads the text at a
+	// candidate, which a 512 KiB text makes a cache miss.
+	pos []uint32
 	// A query goes through at most maxCandidates offsets and compares at
 	// most maxCompared bytes, or leaves the question to a scan (see find).
 	maxCandidates, maxCompared int
@@ -270,12 +281,12 @@ func newGramIndex(text string) *gramIndex {
 	if len(text) >= gramLen {
 		n = (len(text)-gramLen)/gramStep + 1
 	}
-	g := &gramIndex{start: make([]int32, 1<<gramBits+1), pos: make([]int32, n), after: make([]byte, n),
+	g := &gramIndex{start: make([]int32, 1<<gramBits+1), pos: make([]uint32, n),
 		maxCandidates: len(text) / indexDensity, maxCompared: 2 * len(text)}
 	// On locals, which the compiler would otherwise reload from g after
 	// every store, and arrays of the buckets' number, which a bucket
 	// indexes without a bounds check.
-	count, pos, after := (*[1 << gramBits]int32)(g.start[1:]), g.pos, g.after
+	count, pos := (*[1 << gramBits]int32)(g.start[1:]), g.pos
 	for i := 0; i+gramLen <= len(text); i += gramStep {
 		count[gramBucket(text, i)]++
 	}
@@ -286,10 +297,11 @@ func newGramIndex(text string) *gramIndex {
 	copy(next[:], g.start)
 	for i := 0; i+gramLen <= len(text); i += gramStep {
 		h := gramBucket(text, i)
-		pos[next[h]] = int32(i)
+		e := uint32(i)
 		if i+gramLen < len(text) {
-			after[next[h]] = text[i+gramLen]
+			e |= uint32(text[i+gramLen]) << offBits
 		}
+		pos[next[h]] = e
 		next[h]++
 	}
 	return g
@@ -336,7 +348,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 	compared := 0
 	for d := range gramStep {
 		h, a := bucket[d], at[d]
-		b, after := g.pos[g.start[h]:g.start[h+1]], g.after[g.start[h]:g.start[h+1]]
+		b := g.pos[g.start[h]:g.start[h+1]]
 		gram := gramAt(pattern, a)
 		// A pattern that ends with the gram has no byte after it to test.
 		want, tested := byte(0), a+gramLen < m
@@ -344,12 +356,12 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 			want = pattern[a+gramLen]
 		}
 		// Offsets before from+a cannot start an occurrence at from or after.
-		k := sort.Search(len(b), func(i int) bool { return int(b[i]) >= from+a })
+		k := sort.Search(len(b), func(i int) bool { return int(b[i]&offMask) >= from+a })
 		for n := 0; k < len(b) && (limit == 0 || n < limit); k++ {
-			if tested && after[k] != want {
+			if tested && byte(b[k]>>offBits) != want {
 				continue
 			}
-			p := int(b[k]) - a
+			p := int(b[k]&offMask) - a
 			if p+m > len(text) {
 				break // the offsets increase: none later fits either
 			}
@@ -436,15 +448,15 @@ func (g *gramIndex) prefixAt(text, pattern string, at [gramStep]int, after bool)
 	compared := 0
 	for _, a := range at {
 		h := gramBucket(pattern, a)
-		b, next := g.pos[g.start[h]:g.start[h+1]], g.after[g.start[h]:g.start[h+1]]
+		b := g.pos[g.start[h]:g.start[h+1]]
 		gram := gramAt(pattern, a)
 		want, tested := byte(0), a+gramLen < len(pattern) && (after || a+gramLen < indexMinPattern)
 		if tested {
 			want = pattern[a+gramLen]
 		}
-		for k, b := range b {
-			p := int(b) - a
-			if tested && next[k] != want || p < 0 || gramAt(text, int(b)) != gram {
+		for _, e := range b {
+			p := int(e&offMask) - a
+			if tested && byte(e>>offBits) != want || p < 0 || gramAt(text, p+a) != gram {
 				continue
 			}
 			l := commonPrefixLen(text[p:], pattern)
