@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"strings"
@@ -429,7 +430,9 @@ const (
 // which cost a third of a step: next keeps every alignment at most last,
 // len(text)-m, so the eight bytes read end inside text.
 func qgramShift(shift *[1 << qgramBits]uint8, win unsafe.Pointer, p int) int {
-	return int(shift[qgramHash(*(*uint64)(unsafe.Add(win, p)))])
+	// Read as load64 reads (the table's hashes are of its words) on every
+	// architecture: one load where words are little-endian.
+	return int(shift[qgramHash(binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(win, p)), 8)))])
 }
 
 // candidate reports whether alignment p, of shift 0, ends with the
