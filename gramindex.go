@@ -389,41 +389,39 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 
 // longestPrefix returns the longest leading part of pattern, in bytes and
 // ending at a code point boundary of it, that the text holds at an offset
-// where it holds pattern[:indexMinPattern] or more, and the first offset
-// where it does; 0 and -1 when there is none. false, with the cost of a
+// the buckets it reads hold, the first such offset (0 and -1 for none),
+// and sure: the buckets hold every offset of a part of sure bytes or more.
+// So a length of sure or more is the longest part there is, at its first
+// offset; a shorter one says that no part of sure bytes occurs, and that
+// this one does (not necessarily first there). false, with the cost of a
 // false find, where the buckets or the bytes compared pass find's bounds.
-// Linear in two buckets plus the prefixes found, four when the first two
-// leave it open.
+// Linear in two buckets plus the prefixes found.
 //
 // An offset p that holds pattern[:l] holds the gram at pattern[a] at the
 // sampled offset p+a for the a of p's residue with a+gramLen <= l, and
 // the byte after it for a+gramLen < l. So the buckets of the grams at
 // pattern[0] (with the byte after) and pattern[1] hold every offset of a
 // part of indexMinPattern bytes; a bucket of a gram further in holds
-// fewer offsets, those of longer parts. The two smaller of the buckets at
-// 0 or 2 and 1 or 3 are read first: where the longest part found there is
-// as long as they are sure to hold, it is the answer.
-func (g *gramIndex) longestPrefix(text, pattern string) (length, first int, ok bool) {
+// fewer offsets, those of longer parts. It reads the smaller of the
+// buckets at 0 or 2 and at 1 or 3.
+func (g *gramIndex) longestPrefix(text, pattern string) (length, first, sure int, ok bool) {
 	if len(pattern) < indexMinPattern {
-		return 0, -1, false
+		return 0, -1, 0, false
 	}
-	all := [gramStep]int{0, 1}
-	at := all
+	at := [gramStep]int{0, 1}
+	sure = indexMinPattern
 	for d := range gramStep {
 		if a := d + gramStep; a+gramLen < len(pattern) && 2*g.size(pattern, a) < g.size(pattern, d) {
 			at[d] = a
 		}
 	}
-	if at != all {
-		sure := 0
+	if at != [gramStep]int{0, 1} {
 		for _, a := range at {
 			sure = max(sure, a+gramLen+1)
 		}
-		if length, first, ok = g.prefixAt(text, pattern, at, true); !ok || length >= sure {
-			return length, first, ok
-		}
 	}
-	return g.prefixAt(text, pattern, all, false)
+	length, first, ok = g.prefixAt(text, pattern, at, sure > indexMinPattern)
+	return length, first, sure, ok
 }
 
 // size returns how many offsets the bucket of the gram at pattern[i] holds.

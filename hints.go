@@ -149,20 +149,24 @@ func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
 // boundaries: when a part occurs, every shorter leading part occurs too.
 // O(log m) questions of the text (see searcher); once the text is indexed,
 // one look at two buckets (gramIndex.longestPrefix), and the binary search
-// only over parts shorter than the index answers for.
+// only over the few lengths those leave open.
 func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 	// Invariant: lo and hi are code point boundaries; claimed[:lo] occurs,
 	// first at byte first (lo = 0 trivially); nothing longer than
 	// claimed[:hi] does.
 	lo, hi, first := 0, len(claimed), -1
+	sureFirst := true // first is where claimed[:lo] occurs first
 	if g := x.search().indexed(); g != nil {
-		// Every occurrence of a part of indexMinPattern bytes or more is
-		// in the index's two buckets of the claim's first grams: read
-		// from there, the part is the longest they share with the claim.
-		if l, b, ok := g.longestPrefix(x.text, claimed); ok && l > 0 {
+		// Read from the index's buckets of grams at the claim's start:
+		// the longest part, or that none of sure bytes occurs and one
+		// shorter does.
+		if l, b, sure, ok := g.longestPrefix(x.text, claimed); ok && l >= sure {
 			lo, hi, first = l, l, b
 		} else if ok {
-			for hi = min(hi, indexMinPattern-1); hi > 0 && !utf8.RuneStart(claimed[hi]); hi-- {
+			for hi = min(hi, sure-1); hi > 0 && !utf8.RuneStart(claimed[hi]); hi-- {
+			}
+			if l > 0 {
+				lo, first, sureFirst = l, b, false
 			}
 		}
 	}
@@ -172,11 +176,14 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 			mid++
 		}
 		if o := x.search().first(claimed[:mid], 0, 1); o.count > 0 {
-			lo, first = mid, o.first[0]
+			lo, first, sureFirst = mid, o.first[0], true
 		} else {
 			for hi = mid - 1; hi > lo && !utf8.RuneStart(claimed[hi]); hi-- {
 			}
 		}
+	}
+	if !sureFirst {
+		first = x.search().first(claimed[:lo], 0, 1).first[0]
 	}
 	p := &PartialMatch{Length: runeCount(claimed[:lo]), Start: -1, At: -1}
 	if lo < len(claimed) {
