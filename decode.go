@@ -217,11 +217,18 @@ func (l loc) member(name string) string { return l.path() + "/" + name }
 func (d *decoder) body() (*Request, *fault) {
 	req := &Request{}
 	var haveSources, haveCitations bool
-	f := d.object(bodyLoc, func(name []byte) *fault {
+	if f := d.open(bodyLoc); f != nil {
+		return nil, f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return nil, f
+		}
 		switch string(name) {
 		case "sources":
 			haveSources = true
-			return d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
+			f = d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
 				l := loc{arr: "sources", item: i}
 				s, f := d.source(l)
 				if f == nil {
@@ -235,7 +242,7 @@ func (d *decoder) body() (*Request, *fault) {
 			})
 		case "citations":
 			haveCitations = true
-			return d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
+			f = d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
 				c, f := d.citation(loc{arr: "citations", item: i})
 				if f == nil {
 					if req.Citations == nil {
@@ -245,10 +252,14 @@ func (d *decoder) body() (*Request, *fault) {
 				}
 				return f
 			})
+		default:
+			f = d.unknown(bodyLoc, name)
 		}
-		return d.unknown(bodyLoc, name)
-	})
-	if f != nil {
+		if f != nil {
+			return nil, f
+		}
+	}
+	if f := d.close(); f != nil {
 		return nil, f
 	}
 	if !haveSources {
@@ -295,10 +306,11 @@ func (d *decoder) unknown(l loc, name []byte) *fault {
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 
-// object reads an object at l, calling member for each member name with
-// the scanner positioned at its value. member must consume the value; the
-// name is valid until the object ends.
-func (d *decoder) object(l loc, member func(name []byte) *fault) *fault {
+// open reads the '{' of an object at l. The walk then reads the members
+// with more and name, each value after its name, and the '}' with close:
+// in the caller's own loop, so that a member costs no call through a
+// closure and the caller's fields no indirection.
+func (d *decoder) open(l loc) *fault {
 	if k := d.s.peekKind(); k != '{' {
 		if k == 0 {
 			return d.peekError()
@@ -309,16 +321,25 @@ func (d *decoder) object(l loc, member func(name []byte) *fault) *fault {
 	if _, err := d.s.readToken(); err != nil {
 		return d.syn(err)
 	}
-	for d.s.peekKind() == '"' {
-		name, err := d.s.readName()
-		if err != nil {
-			return d.syn(err)
-		}
-		if f := member(name); f != nil {
-			return f
-		}
+	return nil
+}
+
+// more reports whether a member name comes next in the open object.
+func (d *decoder) more() bool { return d.s.peekKind() == '"' }
+
+// name reads the member name that more found, with the scanner then at its
+// value; the name is valid until the object ends.
+func (d *decoder) name() ([]byte, *fault) {
+	name, err := d.s.readName()
+	if err != nil {
+		return nil, d.syn(err)
 	}
-	if _, err := d.s.readToken(); err != nil { // '}', or the syntax error in its place
+	return name, nil
+}
+
+// close reads the object's '}', or the syntax error in its place.
+func (d *decoder) close() *fault {
+	if _, err := d.s.readToken(); err != nil {
 		return d.syn(err)
 	}
 	return nil
@@ -446,8 +467,14 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 func (d *decoder) source(l loc) (Source, *fault) {
 	var s Source
 	var have [3]bool
-	f := d.object(l, func(name []byte) *fault {
-		var f *fault
+	if f := d.open(l); f != nil {
+		return s, f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return s, f
+		}
 		switch string(name) {
 		case "source_id":
 			s.SourceID, f = d.label(l, "source_id")
@@ -463,9 +490,11 @@ func (d *decoder) source(l loc) (Source, *fault) {
 		default:
 			f = d.unknown(l, name)
 		}
-		return f
-	})
-	if f != nil {
+		if f != nil {
+			return s, f
+		}
+	}
+	if f := d.close(); f != nil {
 		return s, f
 	}
 	for i, name := range [3]string{"source_id", "version", "text"} {
@@ -481,8 +510,14 @@ func (d *decoder) citation(l loc) (Citation, *fault) {
 	var c Citation
 	var have [4]bool // citation_id, source_id, version, selector
 	var quoteSeen bool
-	f := d.object(l, func(name []byte) *fault {
-		var f *fault
+	if f := d.open(l); f != nil {
+		return c, f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return c, f
+		}
 		switch string(name) {
 		case "citation_id":
 			c.CitationID, f = d.label(l, "citation_id")
@@ -509,9 +544,11 @@ func (d *decoder) citation(l loc) (Citation, *fault) {
 		default:
 			f = d.unknown(l, name)
 		}
-		return f
-	})
-	if f != nil {
+		if f != nil {
+			return c, f
+		}
+	}
+	if f := d.close(); f != nil {
 		return c, f
 	}
 	for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
@@ -558,8 +595,14 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 	var typ string // the type as written, decoded; not kept
 	var seen struct{ typ, start, end, exact, prefix, suffix bool }
 	var contextAt [2]int64
-	f := d.object(l, func(name []byte) *fault {
-		var f *fault
+	if f := d.open(l); f != nil {
+		return s, f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return s, f
+		}
 		switch string(name) {
 		case "type":
 			var raw []byte
@@ -588,9 +631,11 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 		default:
 			f = d.unknown(l, name)
 		}
-		return f
-	})
-	if f != nil {
+		if f != nil {
+			return s, f
+		}
+	}
+	if f := d.close(); f != nil {
 		return s, f
 	}
 	path := l.path
