@@ -129,12 +129,16 @@ func (s *scanner) skipWS(pos int) int {
 	return pos
 }
 
-// next finds the next token: its position and kind, after white space and
-// the delimiter it needs.
-func (s *scanner) next() (int, kind, *synErr) {
+// peek finds the next token, after white space and the delimiter it
+// needs, and caches its position and kind (or the failure in its place) for
+// peekKind and take. It writes the cache itself, rather than returning three
+// results for its callers to store, so that peekKind stays small enough to
+// be inlined.
+func (s *scanner) peek() {
+	s.peeked = true
 	// Compact JSON first, as encoders send it: the delimiter the token
 	// needs, if any, then the token. Anything else (white space, a
-	// failure, the end of the body) takes the general path below.
+	// failure, the end of the body) takes next, the general path.
 	if p := s.prevEnd; p+1 < len(s.buf) {
 		var delim byte
 		if c := s.buf[p]; c == ':' || c == ',' {
@@ -142,9 +146,17 @@ func (s *scanner) next() (int, kind, *synErr) {
 			p++
 		}
 		if k := normKind[s.buf[p]]; k != 0 && s.needDelim(k) == delim {
-			return p, k, nil
+			s.peekPos, s.peekedKind, s.peekErr = p, k, nil
+			return
 		}
 	}
+	s.peekPos, s.peekedKind, s.peekErr = s.next()
+}
+
+// next finds the next token: its position and kind, after white space and
+// the delimiter it needs. It reads any JSON; peek has tried compact JSON's
+// shortcut first.
+func (s *scanner) next() (int, kind, *synErr) {
 	pos := s.skipWS(s.prevEnd)
 	if pos == len(s.buf) {
 		if len(s.stack) == 0 {
@@ -193,8 +205,7 @@ func (s *scanner) checkDelim(delim byte, next kind) *synErr {
 // failure stands in its place (the next read reports it).
 func (s *scanner) peekKind() kind {
 	if !s.peeked {
-		s.peekPos, s.peekedKind, s.peekErr = s.next()
-		s.peeked = true
+		s.peek()
 	}
 	return s.peekedKind
 }
@@ -202,11 +213,11 @@ func (s *scanner) peekKind() kind {
 // take returns the next token's position and kind, from peekKind's cache
 // when it has looked.
 func (s *scanner) take() (int, kind, *synErr) {
-	if s.peeked {
-		s.peeked = false
-		return s.peekPos, s.peekedKind, s.peekErr
+	if !s.peeked {
+		s.peek()
 	}
-	return s.next()
+	s.peeked = false
+	return s.peekPos, s.peekedKind, s.peekErr
 }
 
 // inputOffset is the offset just after the last token read.
@@ -346,6 +357,13 @@ func (s *scanner) name(pos int) ([]byte, *synErr) {
 	f.last = name
 	s.last++
 	s.prevEnd = end
+	// Compact JSON: the ':' and the value's first byte right after the
+	// name, which is what peek would find there, without asking it.
+	if end+1 < len(s.buf) && s.buf[end] == ':' {
+		if k := normKind[s.buf[end+1]]; k != 0 {
+			s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end+1, k, nil
+		}
+	}
 	return name, nil
 }
 
@@ -420,6 +438,19 @@ func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	}
 	s.last++
 	s.prevEnd = end
+	// Compact JSON: a member value followed at once by the next name or by
+	// the object's end, which is what peek would find there, without
+	// asking it.
+	if s.last.isObject() && end+1 < len(s.buf) {
+		switch s.buf[end] {
+		case ',':
+			if s.buf[end+1] == '"' {
+				s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end+1, '"', nil
+			}
+		case '}':
+			s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end, '}', nil
+		}
+	}
 	return s.buf[pos+1 : end-1], escaped, n, nil
 }
 
