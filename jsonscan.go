@@ -813,9 +813,14 @@ func plainRun(b []byte, i int) int {
 // the lowest address up) that is not ASCII, is below 0x20, or is '"' or
 // '\\'; a borrow may set it in the bytes above one of those too, never
 // below, so the lowest bit set marks the first such byte.
+//
+// Control characters and '"' take one test: flipping bit 1 maps '"'
+// (0x22) to 0x20 and keeps 0x00–0x1F below 0x20, 0x20 and 0x21 going to
+// 0x22 and 0x23, so the bytes below 0x21 after the flip are exactly those.
+// Seven operations a word.
 func notPlainASCII(w uint64) uint64 {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	return (w | (w - 0x20*lo) | ((w ^ '"'*lo) - lo) | ((w ^ '\\'*lo) - lo)) & hi
+	return (w | ((w ^ 0x02*lo) - 0x21*lo) | ((w ^ '\\'*lo) - lo)) & hi
 }
 
 // plainTail is plainRun one byte at a time from the boundary i: the DFA,
