@@ -306,6 +306,7 @@ func (s *scanner) pop(pos int) {
 	s.last = s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
 	s.prevEnd = pos + 1
+	s.peekAfterValue(pos + 1) // the closed value was counted in its parent at push
 }
 
 // mismatch is the failure of a '}' or ']' that closes nothing open.
@@ -438,20 +439,29 @@ func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	}
 	s.last++
 	s.prevEnd = end
-	// Compact JSON: a member value followed at once by the next name or by
-	// the object's end, which is what peek would find there, without
-	// asking it.
-	if s.last.isObject() && end+1 < len(s.buf) {
-		switch s.buf[end] {
-		case ',':
-			if s.buf[end+1] == '"' {
-				s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end+1, '"', nil
-			}
-		case '}':
-			s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end, '}', nil
-		}
-	}
+	s.peekAfterValue(end)
 	return s.buf[pos+1 : end-1], escaped, n, nil
+}
+
+// peekAfterValue caches the token after a value that ends at end (the
+// state already counts it) when compact JSON puts it right there: a ','
+// and the next item or member name, or the '}' or ']' that closes. That is
+// what peek would find, without asking it; anything else is left to peek.
+// Inside the top-level value only: after it, peek's general path judges
+// what follows.
+func (s *scanner) peekAfterValue(end int) {
+	if end+1 >= len(s.buf) || len(s.stack) == 0 {
+		return
+	}
+	p := end
+	if s.buf[p] == ',' {
+		p++
+	}
+	// A closer without a ',', anything else after one: what a value
+	// leaves the delimiter to need.
+	if k := normKind[s.buf[p]]; k != 0 && (k == '}' || k == ']') == (p == end) {
+		s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, p, k, nil
+	}
 }
 
 // readNumber reads the number value peekKind has just found (it returned
@@ -482,6 +492,7 @@ func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
 	}
 	s.last++
 	s.prevEnd = pos + n
+	s.peekAfterValue(pos + n)
 	return s.buf[pos : pos+n], nil
 }
 
