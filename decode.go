@@ -397,40 +397,62 @@ func (d *decoder) peekError() *fault {
 // minLength (0 or 1): a non-empty string has at least one code point.
 func (d *decoder) rawString(l loc, name string, minLen int) (raw []byte, escaped bool, n int, at int64, f *fault) {
 	at = d.s.inputOffset()
-	if k := d.s.peekKind(); k != '"' {
-		if k == 0 {
-			return nil, false, 0, at, d.peekError()
-		}
-		p := l.member(name)
-		return nil, false, 0, at, d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
+	if d.s.peekKind() != '"' {
+		return nil, false, 0, at, d.notString(l, name)
 	}
 	raw, escaped, n, err := d.s.readString()
-	if err != nil {
-		return nil, false, 0, at, d.syn(err)
-	}
-	if n < minLen {
-		p := l.member(name)
-		return nil, false, 0, at, d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
+	if err != nil || n < minLen {
+		return nil, false, 0, at, d.badString(l, name, minLen, err)
 	}
 	return raw, escaped, n, at, nil
 }
 
-// str reads a string member value and keeps it.
-func (d *decoder) str(l loc, name string, minLen int) (string, int64, *fault) {
-	raw, escaped, n, at, f := d.rawString(l, name, minLen)
-	if f != nil {
-		return "", at, f
+// str reads a string member value of at least minLen code points and
+// keeps it; at is its input offset. A value of more than max bytes is
+// noted against limit; max < 0 leaves the limit to the caller. It reads
+// the value as rawString does, itself: every string the Request keeps
+// comes through here, and a call less per string is worth the four lines.
+func (d *decoder) str(l loc, name string, minLen int, limit string, max int) (s string, at int64, f *fault) {
+	at = d.s.inputOffset()
+	if d.s.peekKind() != '"' {
+		return "", at, d.notString(l, name)
 	}
-	return d.st.keep(raw, escaped, n, len(d.s.buf)-int(at)), at, nil
+	raw, escaped, n, err := d.s.readString()
+	if err != nil || n < minLen {
+		return "", at, d.badString(l, name, minLen, err)
+	}
+	s = d.st.keep(raw, escaped, n, len(d.s.buf)-int(at))
+	if max >= 0 {
+		d.checkBytes(at, l, name, s, limit, max)
+	}
+	return s, at, nil
+}
+
+// notString is the failure of a member value that should be a string and
+// is not, or of the syntax error in its place.
+func (d *decoder) notString(l loc, name string) *fault {
+	k := d.s.peekKind()
+	if k == 0 {
+		return d.peekError()
+	}
+	p := l.member(name)
+	return d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
+}
+
+// badString is the failure of a string member value that is not well
+// formed (err), or else shorter than minLen code points.
+func (d *decoder) badString(l loc, name string, minLen int, err *synErr) *fault {
+	if err != nil {
+		return d.syn(err)
+	}
+	p := l.member(name)
+	return d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
 }
 
 // label reads a source_id, version or citation_id: non-empty, and noted
 // against max_label_bytes.
 func (d *decoder) label(l loc, name string) (string, *fault) {
-	s, at, f := d.str(l, name, 1)
-	if f == nil {
-		d.checkBytes(at, l, name, s, LimitLabelBytes, d.lim.LabelBytes)
-	}
+	s, _, f := d.str(l, name, 1, LimitLabelBytes, d.lim.LabelBytes)
 	return s, f
 }
 
@@ -483,9 +505,7 @@ func (d *decoder) source(l loc) (Source, *fault) {
 			s.Version, f = d.label(l, "version")
 			have[1] = true
 		case "text":
-			var at int64
-			s.Text, at, f = d.str(l, "text", 0)
-			d.checkBytes(at, l, "text", s.Text, LimitTextBytes, d.lim.TextBytes)
+			s.Text, _, f = d.str(l, "text", 0, LimitTextBytes, d.lim.TextBytes)
 			have[2] = true
 		default:
 			f = d.unknown(l, name)
@@ -534,9 +554,7 @@ func (d *decoder) citation(l loc) (Citation, *fault) {
 			c.Selector, f = d.selector(sel)
 			have[3] = true
 		case "quote":
-			var at int64
-			c.Quote, at, f = d.str(l, "quote", 1)
-			d.checkBytes(at, l, "quote", c.Quote, LimitQuoteBytes, d.lim.QuoteBytes)
+			c.Quote, _, f = d.str(l, "quote", 1, LimitQuoteBytes, d.lim.QuoteBytes)
 			quoteSeen = true
 		case "claimed_start":
 			c.ClaimedStart, f = d.integer(l, "claimed_start")
@@ -618,15 +636,13 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 			s.End, f = d.integer(l, "end")
 			seen.end = true
 		case "exact":
-			var at int64
-			s.Exact, at, f = d.str(l, "exact", 1)
-			d.checkBytes(at, l, "exact", s.Exact, LimitQuoteBytes, d.lim.QuoteBytes)
+			s.Exact, _, f = d.str(l, "exact", 1, LimitQuoteBytes, d.lim.QuoteBytes)
 			seen.exact = true
 		case "prefix":
-			s.Prefix, contextAt[0], f = d.str(l, "prefix", 0)
+			s.Prefix, contextAt[0], f = d.str(l, "prefix", 0, "", -1) // judged once the type is known
 			seen.prefix = true
 		case "suffix":
-			s.Suffix, contextAt[1], f = d.str(l, "suffix", 0)
+			s.Suffix, contextAt[1], f = d.str(l, "suffix", 0, "", -1)
 			seen.suffix = true
 		default:
 			f = d.unknown(l, name)
