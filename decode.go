@@ -243,14 +243,13 @@ func (d *decoder) body() (*Request, *fault) {
 		case "citations":
 			haveCitations = true
 			f = d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
-				c, f := d.citation(loc{arr: "citations", item: i})
-				if f == nil {
-					if req.Citations == nil {
-						req.Citations = make([]Citation, 0, d.room(d.lim.Citations, minCitationBytes))
-					}
-					req.Citations = append(req.Citations, c)
+				// Read into its place in the slice, not copied there: a
+				// failure ends the walk and the Request with it.
+				if req.Citations == nil {
+					req.Citations = make([]Citation, 0, d.room(d.lim.Citations, minCitationBytes))
 				}
-				return f
+				req.Citations = append(req.Citations, Citation{})
+				return d.citation(loc{arr: "citations", item: i}, &req.Citations[i])
 			})
 		default:
 			f = d.unknown(bodyLoc, name)
@@ -526,17 +525,16 @@ func (d *decoder) source(l loc) (Source, *fault) {
 	return s, nil
 }
 
-func (d *decoder) citation(l loc) (Citation, *fault) {
-	var c Citation
+func (d *decoder) citation(l loc, c *Citation) *fault {
 	var have [4]bool // citation_id, source_id, version, selector
 	var quoteSeen bool
 	if f := d.open(l); f != nil {
-		return c, f
+		return f
 	}
 	for d.more() {
 		name, f := d.name()
 		if f != nil {
-			return c, f
+			return f
 		}
 		switch string(name) {
 		case "citation_id":
@@ -551,7 +549,7 @@ func (d *decoder) citation(l loc) (Citation, *fault) {
 		case "selector":
 			sel := l
 			sel.sel = true
-			c.Selector, f = d.selector(sel)
+			f = d.selector(sel, &c.Selector)
 			have[3] = true
 		case "quote":
 			c.Quote, _, f = d.str(l, "quote", 1, LimitQuoteBytes, d.lim.QuoteBytes)
@@ -563,20 +561,22 @@ func (d *decoder) citation(l loc) (Citation, *fault) {
 			f = d.unknown(l, name)
 		}
 		if f != nil {
-			return c, f
+			return f
 		}
 	}
 	if f := d.close(); f != nil {
-		return c, f
+		return f
 	}
-	for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
-		if !have[i] {
-			path := l.path()
-			return c, d.fail(path, "%s: required member %q is missing", path[1:], name)
+	if have != [4]bool{true, true, true, true} { // one test for the usual case
+		for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
+			if !have[i] {
+				path := l.path()
+				return d.fail(path, "%s: required member %q is missing", path[1:], name)
+			}
 		}
 	}
-	d.citationRules(l, &c, quoteSeen)
-	return c, nil
+	d.citationRules(l, c, quoteSeen)
+	return nil
 }
 
 // citationRules checks spec §1 step 4 for one citation: its selector type
@@ -608,18 +608,17 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 // type-checked as they come (each name has one type in both branches of the
 // schema's anyOf); which branch applies is known only at the end, since
 // "type" may come last.
-func (d *decoder) selector(l loc) (Selector, *fault) {
-	var s Selector
+func (d *decoder) selector(l loc, s *Selector) *fault {
 	var typ string // the type as written, decoded; not kept
 	var seen struct{ typ, start, end, exact, prefix, suffix bool }
 	var contextAt [2]int64
 	if f := d.open(l); f != nil {
-		return s, f
+		return f
 	}
 	for d.more() {
 		name, f := d.name()
 		if f != nil {
-			return s, f
+			return f
 		}
 		switch string(name) {
 		case "type":
@@ -648,22 +647,21 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 			f = d.unknown(l, name)
 		}
 		if f != nil {
-			return s, f
+			return f
 		}
 	}
 	if f := d.close(); f != nil {
-		return s, f
+		return f
 	}
-	path := l.path
 	switch typ {
 	case "TextPositionSelector":
 		s.Type = PositionSelector
-		for _, m := range []struct {
+		for _, m := range [...]struct {
 			name string
 			ok   bool
 		}{{"exact", seen.exact}, {"prefix", seen.prefix}, {"suffix", seen.suffix}} {
 			if m.ok {
-				return s, d.fail(path()+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", path()[1:], m.name, m.name)
+				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", l.path()[1:], m.name, m.name)
 			}
 		}
 		if !seen.start || !seen.end {
@@ -671,30 +669,30 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 			if seen.start {
 				missing = "end"
 			}
-			return s, d.fail(path(), "%s: a TextPositionSelector needs %q", path()[1:], missing)
+			return d.fail(l.path(), "%s: a TextPositionSelector needs %q", l.path()[1:], missing)
 		}
 	case "TextQuoteSelector":
 		s.Type = QuoteSelector
-		for _, m := range []struct {
+		for _, m := range [...]struct {
 			name string
 			ok   bool
 		}{{"start", seen.start}, {"end", seen.end}} {
 			if m.ok {
-				return s, d.fail(path()+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", path()[1:], m.name, m.name)
+				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", l.path()[1:], m.name, m.name)
 			}
 		}
 		if !seen.exact {
-			return s, d.fail(path(), "%s: a TextQuoteSelector needs \"exact\"", path()[1:])
+			return d.fail(l.path(), "%s: a TextQuoteSelector needs \"exact\"", l.path()[1:])
 		}
 		d.checkBytes(contextAt[0], l, "prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
 		d.checkBytes(contextAt[1], l, "suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
 	default:
 		if !seen.typ {
-			return s, d.fail(path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", path()[1:])
+			return d.fail(l.path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", l.path()[1:])
 		}
-		return s, d.fail(path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", path()[1:], Echo(typ))
+		return d.fail(l.path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", l.path()[1:], Echo(typ))
 	}
-	return s, nil
+	return nil
 }
 
 // selectorTypeName is a selector's type as written, decoded: one of the
