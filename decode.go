@@ -73,6 +73,7 @@ type decoder struct {
 	limit     *Error // first limit failure in document order (step 5)
 	limitAt   int64  // input offset of the value that limit names
 	sourceIDs map[[2]string]int
+	asciiText []bool // per source: its text is ASCII, as the scanner saw (for scanBudget)
 	citeIDs   map[string]int
 }
 
@@ -120,7 +121,7 @@ func (d *decoder) request() (*Request, *Error) {
 	if d.limit != nil {
 		return nil, d.limit
 	}
-	if e := scanBudget(req, d.sourceIDs, d.lim.ScanUnits); e != nil {
+	if e := scanBudget(req, d.sourceIDs, d.asciiText, d.lim.ScanUnits); e != nil {
 		return nil, e
 	}
 	return req, nil
@@ -230,8 +231,9 @@ func (d *decoder) body() (*Request, *fault) {
 			haveSources = true
 			f = d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
 				l := loc{arr: "sources", item: i}
-				s, f := d.source(l)
+				s, ascii, f := d.source(l)
 				if f == nil {
+					d.asciiText = append(d.asciiText, ascii)
 					if req.Sources == nil {
 						req.Sources = make([]Source, 0, d.room(d.lim.Sources, minSourceBytes))
 					}
@@ -485,16 +487,16 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 	return n, nil
 }
 
-func (d *decoder) source(l loc) (Source, *fault) {
-	var s Source
+// source reads source l; ascii reports that its text is all ASCII.
+func (d *decoder) source(l loc) (s Source, ascii bool, f *fault) {
 	var have [3]bool
 	if f := d.open(l); f != nil {
-		return s, f
+		return s, false, f
 	}
 	for d.more() {
 		name, f := d.name()
 		if f != nil {
-			return s, f
+			return s, false, f
 		}
 		switch string(name) {
 		case "source_id":
@@ -504,25 +506,27 @@ func (d *decoder) source(l loc) (Source, *fault) {
 			s.Version, f = d.label(l, "version")
 			have[1] = true
 		case "text":
+			d.s.wide = false
 			s.Text, _, f = d.str(l, "text", 0, LimitTextBytes, d.lim.TextBytes)
+			ascii = !d.s.wide
 			have[2] = true
 		default:
 			f = d.unknown(l, name)
 		}
 		if f != nil {
-			return s, f
+			return s, false, f
 		}
 	}
 	if f := d.close(); f != nil {
-		return s, f
+		return s, false, f
 	}
 	for i, name := range [3]string{"source_id", "version", "text"} {
 		if !have[i] {
 			path := l.path()
-			return s, d.fail(path, "%s: required member %q is missing", path[1:], name)
+			return s, false, d.fail(path, "%s: required member %q is missing", path[1:], name)
 		}
 	}
-	return s, nil
+	return s, ascii, nil
 }
 
 func (d *decoder) citation(l loc, c *Citation) *fault {
@@ -713,8 +717,11 @@ func selectorTypeName(raw []byte, escaped bool, n int) string {
 // that names a supplied source scans that source's text once, counted in
 // UTF-16 code units. index maps each source's (source_id, version) to its
 // position in req.Sources (the decoder has it from the rule that pairs are
-// unique); nil builds it. Linear in the texts, each measured once.
-func scanBudget(req *Request, index map[[2]string]int, maxUnits int) *Error {
+// unique); nil builds it. ascii, when not nil, marks the sources whose
+// text is known to be ASCII (the scanner saw no byte above it and no
+// \uXXXX), measured without reading them. Linear in the other texts, each
+// measured once.
+func scanBudget(req *Request, index map[[2]string]int, ascii []bool, maxUnits int) *Error {
 	if index == nil {
 		index = make(map[[2]string]int, len(req.Sources))
 		for i, s := range req.Sources {
@@ -731,7 +738,11 @@ func scanBudget(req *Request, index map[[2]string]int, maxUnits int) *Error {
 	}
 	total := 0
 	for i, k := range scans {
-		if k > 0 {
+		switch {
+		case k == 0:
+		case ascii != nil && ascii[i]:
+			total += k * len(req.Sources[i].Text)
+		default:
 			total += k * utf16Len(req.Sources[i].Text)
 		}
 	}

@@ -49,6 +49,11 @@ type scanner struct {
 	// One frame per open object, for duplicate names and for pointers.
 	objs []nameFrame
 	nobj int
+
+	// wide is set by a string with a byte above ASCII or a \uXXXX escape
+	// (and only cleared by the caller): one without either decodes to
+	// ASCII, whose length in UTF-16 code units is its length in bytes.
+	wide bool
 }
 
 // kind is a token's first byte, normalised as jsontext does: every number
@@ -609,6 +614,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			}
 			// A run of \uXXXX (as json.dumps writes all non-ASCII text) in
 			// a loop of its own.
+			s.wide = true
 			j := i
 			for j+6 <= len(b) {
 				u := b[j : j+6 : j+6] // one bounds check for the six bytes
@@ -634,6 +640,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		case c >= utf8.RuneSelf:
 			// plainRun stops where asciiRun would not start: on to what
 			// it stopped at.
+			s.wide = true
 			if j := plainRun(b, i); j > i {
 				i = j
 				continue
