@@ -28,7 +28,7 @@ import (
 //
 // Unlike jsontext, which validates a string and then unescapes it rune by
 // rune into a buffer of its own, it validates and measures each string in
-// one pass (asciiRun: sixteen ASCII bytes per step; plainRun: one
+// one pass (asciiRun: thirty-two ASCII bytes per step; plainRun: one
 // multi-byte code point per step) and then writes it once, decoded, into
 // the memory the Request keeps (strStore).
 type scanner struct {
@@ -582,7 +582,7 @@ func (s *scanner) shortString(pos int) (end int) {
 // invalid byte, escape or control character; a body that ends inside the
 // string, at the start of a cut escape or sequence.
 //
-// Cost: linear; sixteen bytes per step over ASCII (asciiRun; the first
+// Cost: linear; thirty-two bytes per step over ASCII (asciiRun; the first
 // sixteen inline), one code point per step over other text (plainRun),
 // every valid escape without a call: a run of \uXXXX in a loop of its own.
 func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
