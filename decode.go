@@ -73,6 +73,7 @@ type decoder struct {
 	limit     *Error // first limit failure in document order (step 5)
 	limitAt   int64  // input offset of the value that limit names
 	sourceIDs map[[2]string]int
+	asciiText []bool // per source: its text is ASCII, as the scanner saw (for scanBudget)
 	citeIDs   map[string]int
 }
 
@@ -120,7 +121,7 @@ func (d *decoder) request() (*Request, *Error) {
 	if d.limit != nil {
 		return nil, d.limit
 	}
-	if e := scanBudget(req, d.sourceIDs, d.lim.ScanUnits); e != nil {
+	if e := scanBudget(req, d.sourceIDs, d.asciiText, d.lim.ScanUnits); e != nil {
 		return nil, e
 	}
 	return req, nil
@@ -217,14 +218,22 @@ func (l loc) member(name string) string { return l.path() + "/" + name }
 func (d *decoder) body() (*Request, *fault) {
 	req := &Request{}
 	var haveSources, haveCitations bool
-	f := d.object(bodyLoc, func(name []byte) *fault {
+	if f := d.open(bodyLoc); f != nil {
+		return nil, f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return nil, f
+		}
 		switch string(name) {
 		case "sources":
 			haveSources = true
-			return d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
+			f = d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
 				l := loc{arr: "sources", item: i}
-				s, f := d.source(l)
+				s, ascii, f := d.source(l)
 				if f == nil {
+					d.asciiText = append(d.asciiText, ascii)
 					if req.Sources == nil {
 						req.Sources = make([]Source, 0, d.room(d.lim.Sources, minSourceBytes))
 					}
@@ -235,20 +244,23 @@ func (d *decoder) body() (*Request, *fault) {
 			})
 		case "citations":
 			haveCitations = true
-			return d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
-				c, f := d.citation(loc{arr: "citations", item: i})
-				if f == nil {
-					if req.Citations == nil {
-						req.Citations = make([]Citation, 0, d.room(d.lim.Citations, minCitationBytes))
-					}
-					req.Citations = append(req.Citations, c)
+			f = d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
+				// Read into its place in the slice, not copied there: a
+				// failure ends the walk and the Request with it.
+				if req.Citations == nil {
+					req.Citations = make([]Citation, 0, d.room(d.lim.Citations, minCitationBytes))
 				}
-				return f
+				req.Citations = append(req.Citations, Citation{})
+				return d.citation(loc{arr: "citations", item: i}, &req.Citations[i])
 			})
+		default:
+			f = d.unknown(bodyLoc, name)
 		}
-		return d.unknown(bodyLoc, name)
-	})
-	if f != nil {
+		if f != nil {
+			return nil, f
+		}
+	}
+	if f := d.close(); f != nil {
 		return nil, f
 	}
 	if !haveSources {
@@ -295,10 +307,11 @@ func (d *decoder) unknown(l loc, name []byte) *fault {
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 
-// object reads an object at l, calling member for each member name with
-// the scanner positioned at its value. member must consume the value; the
-// name is valid until the object ends.
-func (d *decoder) object(l loc, member func(name []byte) *fault) *fault {
+// open reads the '{' of an object at l. The walk then reads the members
+// with more and name, each value after its name, and the '}' with close:
+// in the caller's own loop, so that a member costs no call through a
+// closure and the caller's fields no indirection.
+func (d *decoder) open(l loc) *fault {
 	if k := d.s.peekKind(); k != '{' {
 		if k == 0 {
 			return d.peekError()
@@ -309,16 +322,25 @@ func (d *decoder) object(l loc, member func(name []byte) *fault) *fault {
 	if _, err := d.s.readToken(); err != nil {
 		return d.syn(err)
 	}
-	for d.s.peekKind() == '"' {
-		name, err := d.s.readName()
-		if err != nil {
-			return d.syn(err)
-		}
-		if f := member(name); f != nil {
-			return f
-		}
+	return nil
+}
+
+// more reports whether a member name comes next in the open object.
+func (d *decoder) more() bool { return d.s.peekKind() == '"' }
+
+// name reads the member name that more found, with the scanner then at its
+// value; the name is valid until the object ends.
+func (d *decoder) name() ([]byte, *fault) {
+	name, err := d.s.readName()
+	if err != nil {
+		return nil, d.syn(err)
 	}
-	if _, err := d.s.readToken(); err != nil { // '}', or the syntax error in its place
+	return name, nil
+}
+
+// close reads the object's '}', or the syntax error in its place.
+func (d *decoder) close() *fault {
+	if _, err := d.s.readToken(); err != nil {
 		return d.syn(err)
 	}
 	return nil
@@ -376,40 +398,62 @@ func (d *decoder) peekError() *fault {
 // minLength (0 or 1): a non-empty string has at least one code point.
 func (d *decoder) rawString(l loc, name string, minLen int) (raw []byte, escaped bool, n int, at int64, f *fault) {
 	at = d.s.inputOffset()
-	if k := d.s.peekKind(); k != '"' {
-		if k == 0 {
-			return nil, false, 0, at, d.peekError()
-		}
-		p := l.member(name)
-		return nil, false, 0, at, d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
+	if d.s.peekKind() != '"' {
+		return nil, false, 0, at, d.notString(l, name)
 	}
 	raw, escaped, n, err := d.s.readString()
-	if err != nil {
-		return nil, false, 0, at, d.syn(err)
-	}
-	if n < minLen {
-		p := l.member(name)
-		return nil, false, 0, at, d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
+	if err != nil || n < minLen {
+		return nil, false, 0, at, d.badString(l, name, minLen, err)
 	}
 	return raw, escaped, n, at, nil
 }
 
-// str reads a string member value and keeps it.
-func (d *decoder) str(l loc, name string, minLen int) (string, int64, *fault) {
-	raw, escaped, n, at, f := d.rawString(l, name, minLen)
-	if f != nil {
-		return "", at, f
+// str reads a string member value of at least minLen code points and
+// keeps it; at is its input offset. A value of more than max bytes is
+// noted against limit; max < 0 leaves the limit to the caller. It reads
+// the value as rawString does, itself: every string the Request keeps
+// comes through here, and a call less per string is worth the four lines.
+func (d *decoder) str(l loc, name string, minLen int, limit string, max int) (s string, at int64, f *fault) {
+	at = d.s.inputOffset()
+	if d.s.peekKind() != '"' {
+		return "", at, d.notString(l, name)
 	}
-	return d.st.keep(raw, escaped, n, len(d.s.buf)-int(at)), at, nil
+	raw, escaped, n, err := d.s.readString()
+	if err != nil || n < minLen {
+		return "", at, d.badString(l, name, minLen, err)
+	}
+	s = d.st.keep(raw, escaped, n, len(d.s.buf)-int(at))
+	if max >= 0 {
+		d.checkBytes(at, l, name, s, limit, max)
+	}
+	return s, at, nil
+}
+
+// notString is the failure of a member value that should be a string and
+// is not, or of the syntax error in its place.
+func (d *decoder) notString(l loc, name string) *fault {
+	k := d.s.peekKind()
+	if k == 0 {
+		return d.peekError()
+	}
+	p := l.member(name)
+	return d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
+}
+
+// badString is the failure of a string member value that is not well
+// formed (err), or else shorter than minLen code points.
+func (d *decoder) badString(l loc, name string, minLen int, err *synErr) *fault {
+	if err != nil {
+		return d.syn(err)
+	}
+	p := l.member(name)
+	return d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
 }
 
 // label reads a source_id, version or citation_id: non-empty, and noted
 // against max_label_bytes.
 func (d *decoder) label(l loc, name string) (string, *fault) {
-	s, at, f := d.str(l, name, 1)
-	if f == nil {
-		d.checkBytes(at, l, name, s, LimitLabelBytes, d.lim.LabelBytes)
-	}
+	s, _, f := d.str(l, name, 1, LimitLabelBytes, d.lim.LabelBytes)
 	return s, f
 }
 
@@ -443,11 +487,17 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 	return n, nil
 }
 
-func (d *decoder) source(l loc) (Source, *fault) {
-	var s Source
+// source reads source l; ascii reports that its text is all ASCII.
+func (d *decoder) source(l loc) (s Source, ascii bool, f *fault) {
 	var have [3]bool
-	f := d.object(l, func(name []byte) *fault {
-		var f *fault
+	if f := d.open(l); f != nil {
+		return s, false, f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return s, false, f
+		}
 		switch string(name) {
 		case "source_id":
 			s.SourceID, f = d.label(l, "source_id")
@@ -456,33 +506,40 @@ func (d *decoder) source(l loc) (Source, *fault) {
 			s.Version, f = d.label(l, "version")
 			have[1] = true
 		case "text":
-			var at int64
-			s.Text, at, f = d.str(l, "text", 0)
-			d.checkBytes(at, l, "text", s.Text, LimitTextBytes, d.lim.TextBytes)
+			d.s.wide = false
+			s.Text, _, f = d.str(l, "text", 0, LimitTextBytes, d.lim.TextBytes)
+			ascii = !d.s.wide
 			have[2] = true
 		default:
 			f = d.unknown(l, name)
 		}
-		return f
-	})
-	if f != nil {
-		return s, f
+		if f != nil {
+			return s, false, f
+		}
+	}
+	if f := d.close(); f != nil {
+		return s, false, f
 	}
 	for i, name := range [3]string{"source_id", "version", "text"} {
 		if !have[i] {
 			path := l.path()
-			return s, d.fail(path, "%s: required member %q is missing", path[1:], name)
+			return s, false, d.fail(path, "%s: required member %q is missing", path[1:], name)
 		}
 	}
-	return s, nil
+	return s, ascii, nil
 }
 
-func (d *decoder) citation(l loc) (Citation, *fault) {
-	var c Citation
+func (d *decoder) citation(l loc, c *Citation) *fault {
 	var have [4]bool // citation_id, source_id, version, selector
 	var quoteSeen bool
-	f := d.object(l, func(name []byte) *fault {
-		var f *fault
+	if f := d.open(l); f != nil {
+		return f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return f
+		}
 		switch string(name) {
 		case "citation_id":
 			c.CitationID, f = d.label(l, "citation_id")
@@ -496,12 +553,10 @@ func (d *decoder) citation(l loc) (Citation, *fault) {
 		case "selector":
 			sel := l
 			sel.sel = true
-			c.Selector, f = d.selector(sel)
+			f = d.selector(sel, &c.Selector)
 			have[3] = true
 		case "quote":
-			var at int64
-			c.Quote, at, f = d.str(l, "quote", 1)
-			d.checkBytes(at, l, "quote", c.Quote, LimitQuoteBytes, d.lim.QuoteBytes)
+			c.Quote, _, f = d.str(l, "quote", 1, LimitQuoteBytes, d.lim.QuoteBytes)
 			quoteSeen = true
 		case "claimed_start":
 			c.ClaimedStart, f = d.integer(l, "claimed_start")
@@ -509,19 +564,23 @@ func (d *decoder) citation(l loc) (Citation, *fault) {
 		default:
 			f = d.unknown(l, name)
 		}
-		return f
-	})
-	if f != nil {
-		return c, f
-	}
-	for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
-		if !have[i] {
-			path := l.path()
-			return c, d.fail(path, "%s: required member %q is missing", path[1:], name)
+		if f != nil {
+			return f
 		}
 	}
-	d.citationRules(l, &c, quoteSeen)
-	return c, nil
+	if f := d.close(); f != nil {
+		return f
+	}
+	if have != [4]bool{true, true, true, true} { // one test for the usual case
+		for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
+			if !have[i] {
+				path := l.path()
+				return d.fail(path, "%s: required member %q is missing", path[1:], name)
+			}
+		}
+	}
+	d.citationRules(l, c, quoteSeen)
+	return nil
 }
 
 // citationRules checks spec §1 step 4 for one citation: its selector type
@@ -553,13 +612,18 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 // type-checked as they come (each name has one type in both branches of the
 // schema's anyOf); which branch applies is known only at the end, since
 // "type" may come last.
-func (d *decoder) selector(l loc) (Selector, *fault) {
-	var s Selector
+func (d *decoder) selector(l loc, s *Selector) *fault {
 	var typ string // the type as written, decoded; not kept
 	var seen struct{ typ, start, end, exact, prefix, suffix bool }
 	var contextAt [2]int64
-	f := d.object(l, func(name []byte) *fault {
-		var f *fault
+	if f := d.open(l); f != nil {
+		return f
+	}
+	for d.more() {
+		name, f := d.name()
+		if f != nil {
+			return f
+		}
 		switch string(name) {
 		case "type":
 			var raw []byte
@@ -575,34 +639,33 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 			s.End, f = d.integer(l, "end")
 			seen.end = true
 		case "exact":
-			var at int64
-			s.Exact, at, f = d.str(l, "exact", 1)
-			d.checkBytes(at, l, "exact", s.Exact, LimitQuoteBytes, d.lim.QuoteBytes)
+			s.Exact, _, f = d.str(l, "exact", 1, LimitQuoteBytes, d.lim.QuoteBytes)
 			seen.exact = true
 		case "prefix":
-			s.Prefix, contextAt[0], f = d.str(l, "prefix", 0)
+			s.Prefix, contextAt[0], f = d.str(l, "prefix", 0, "", -1) // judged once the type is known
 			seen.prefix = true
 		case "suffix":
-			s.Suffix, contextAt[1], f = d.str(l, "suffix", 0)
+			s.Suffix, contextAt[1], f = d.str(l, "suffix", 0, "", -1)
 			seen.suffix = true
 		default:
 			f = d.unknown(l, name)
 		}
-		return f
-	})
-	if f != nil {
-		return s, f
+		if f != nil {
+			return f
+		}
 	}
-	path := l.path
+	if f := d.close(); f != nil {
+		return f
+	}
 	switch typ {
 	case "TextPositionSelector":
 		s.Type = PositionSelector
-		for _, m := range []struct {
+		for _, m := range [...]struct {
 			name string
 			ok   bool
 		}{{"exact", seen.exact}, {"prefix", seen.prefix}, {"suffix", seen.suffix}} {
 			if m.ok {
-				return s, d.fail(path()+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", path()[1:], m.name, m.name)
+				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", l.path()[1:], m.name, m.name)
 			}
 		}
 		if !seen.start || !seen.end {
@@ -610,30 +673,30 @@ func (d *decoder) selector(l loc) (Selector, *fault) {
 			if seen.start {
 				missing = "end"
 			}
-			return s, d.fail(path(), "%s: a TextPositionSelector needs %q", path()[1:], missing)
+			return d.fail(l.path(), "%s: a TextPositionSelector needs %q", l.path()[1:], missing)
 		}
 	case "TextQuoteSelector":
 		s.Type = QuoteSelector
-		for _, m := range []struct {
+		for _, m := range [...]struct {
 			name string
 			ok   bool
 		}{{"start", seen.start}, {"end", seen.end}} {
 			if m.ok {
-				return s, d.fail(path()+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", path()[1:], m.name, m.name)
+				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", l.path()[1:], m.name, m.name)
 			}
 		}
 		if !seen.exact {
-			return s, d.fail(path(), "%s: a TextQuoteSelector needs \"exact\"", path()[1:])
+			return d.fail(l.path(), "%s: a TextQuoteSelector needs \"exact\"", l.path()[1:])
 		}
 		d.checkBytes(contextAt[0], l, "prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
 		d.checkBytes(contextAt[1], l, "suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
 	default:
 		if !seen.typ {
-			return s, d.fail(path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", path()[1:])
+			return d.fail(l.path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", l.path()[1:])
 		}
-		return s, d.fail(path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", path()[1:], Echo(typ))
+		return d.fail(l.path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", l.path()[1:], Echo(typ))
 	}
-	return s, nil
+	return nil
 }
 
 // selectorTypeName is a selector's type as written, decoded: one of the
@@ -654,8 +717,11 @@ func selectorTypeName(raw []byte, escaped bool, n int) string {
 // that names a supplied source scans that source's text once, counted in
 // UTF-16 code units. index maps each source's (source_id, version) to its
 // position in req.Sources (the decoder has it from the rule that pairs are
-// unique); nil builds it. Linear in the texts, each measured once.
-func scanBudget(req *Request, index map[[2]string]int, maxUnits int) *Error {
+// unique); nil builds it. ascii, when not nil, marks the sources whose
+// text is known to be ASCII (the scanner saw no byte above it and no
+// \uXXXX), measured without reading them. Linear in the other texts, each
+// measured once.
+func scanBudget(req *Request, index map[[2]string]int, ascii []bool, maxUnits int) *Error {
 	if index == nil {
 		index = make(map[[2]string]int, len(req.Sources))
 		for i, s := range req.Sources {
@@ -672,7 +738,11 @@ func scanBudget(req *Request, index map[[2]string]int, maxUnits int) *Error {
 	}
 	total := 0
 	for i, k := range scans {
-		if k > 0 {
+		switch {
+		case k == 0:
+		case ascii != nil && ascii[i]:
+			total += k * len(req.Sources[i].Text)
+		default:
 			total += k * utf16Len(req.Sources[i].Text)
 		}
 	}

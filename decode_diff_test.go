@@ -1,7 +1,9 @@
 package citecheck
 
 import (
+	"encoding/binary"
 	"github.com/citecheck/citecheck/internal/testkit"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -157,5 +159,48 @@ func TestDecodeAllocatesAboutTheStringsItKeeps(t *testing.T) {
 				t.Fatalf("Decode allocates %d bytes; the request keeps %d bytes of strings and %d of structs (limit %d)", perRun, kept, structs, limit)
 			}
 		})
+	}
+}
+
+// notPlainASCII's lowest bit set marks the first byte of the word that a
+// string cannot hold as it is (not ASCII, a control, '"' or '\\'): every
+// byte value at every position among plain bytes, and random words.
+func TestNotPlainASCIIMarksTheFirstByteThatIsNotPlain(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+	first := func(b [8]byte) int { // the byte-by-byte answer: its index, or 8
+		for i, c := range b {
+			if !plain(c) {
+				return i
+			}
+		}
+		return 8
+	}
+	got := func(b [8]byte) int {
+		t := notPlainASCII(binary.LittleEndian.Uint64(b[:]))
+		return bits.TrailingZeros64(t) >> 3 // 8 when t is 0
+	}
+	for _, bg := range []byte{' ', '!', '#', 'a', '~', 0x7F} {
+		for pos := range 8 {
+			for c := range 256 {
+				var b [8]byte
+				for i := range b {
+					b[i] = bg
+				}
+				b[pos] = byte(c)
+				if g, w := got(b), first(b); g != w {
+					t.Fatalf("%q: first not plain at %d, want %d", b[:], g, w)
+				}
+			}
+		}
+	}
+	rng := testkit.NewRand(11)
+	for range 1 << 20 {
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		if g, w := got(b), first(b); g != w {
+			t.Fatalf("%q: first not plain at %d, want %d", b[:], g, w)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func (d *refDecoder) request() (*Request, *Error) {
 	if d.limit != nil {
 		return nil, d.limit
 	}
-	if e := scanBudget(req, nil, MaxScanUnits); e != nil {
+	if e := scanBudget(req, nil, nil, MaxScanUnits); e != nil {
 		return nil, e
 	}
 	return req, nil

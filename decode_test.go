@@ -488,7 +488,10 @@ func TestDecodeScanBudget(t *testing.T) {
 	t.Parallel()
 	big := `{"source_id":"s","version":"v1","text":"` + rep("a", MaxTextBytes) + `"}`
 	tiny := `{"source_id":"s","version":"tiny","text":"x"}`
-	astral := `{"source_id":"s","version":"v1","text":"` + rep("😀", MaxTextBytes/4) + `"}` // 524288 bytes, 262144 UTF-16 units
+	astral := `{"source_id":"s","version":"v1","text":"` + rep("😀", MaxTextBytes/4) + `"}`           // 524288 bytes, 262144 UTF-16 units
+	lateE := `{"source_id":"s","version":"v1","text":"` + rep("a", MaxTextBytes-2) + `é"}`           // 524288 bytes, 524287 units
+	lateEscape := `{"source_id":"s","version":"v1","text":"` + rep("a", MaxTextBytes-2) + `\u00e9"}` // the same text
+	astralEscaped := `{"source_id":"s","version":"v1","text":"` + rep(`\ud83d\ude00`, 60000) + `"}`  // 240000 bytes, 120000 units
 	unknownID := strings.ReplaceAll(dQuotes(5, "u", "v1"), `"source_id":"s"`, `"source_id":"nobody"`)
 	over := dQuotes(33, "q", "v1")
 	runDecodeCases(t, []dCase{
@@ -503,6 +506,14 @@ func TestDecodeScanBudget(t *testing.T) {
 		{"scan/ignoring quote citations of unknown sources: unknown version",
 			dBody(big, dQuotes(32, "q", "v1")+","+dQuotes(5, "n", "v9")), nil},
 		{"scan/position citations are not counted", dBody(big, dQuotes(32, "q", "v1")+","+dCites(10)), nil},
+		// An ASCII text is measured by its length; a text is ASCII only if
+		// no byte of it, nor any \uXXXX, is above ASCII, wherever it is.
+		{"scan/one two-byte char after a long ASCII run counts one unit", dBody(lateE, dQuotes(33, "q", "v1")),
+			overLimit("/citations", LimitScanUnits, MaxScanUnits, 33*(MaxTextBytes-1))},
+		{"scan/one \\u00e9 after a long ASCII run counts one unit", dBody(lateEscape, dQuotes(33, "q", "v1")),
+			overLimit("/citations", LimitScanUnits, MaxScanUnits, 33*(MaxTextBytes-1))},
+		{"scan/astral chars written as \\u escapes count 2 units each", dBody(astralEscaped, dQuotes(140, "q", "v1")),
+			overLimit("/citations", LimitScanUnits, MaxScanUnits, 140*120000)},
 		{"scan/a text is counted once per quote citation on it", dBody(big, over),
 			overLimit("/citations", LimitScanUnits, MaxScanUnits, 33*MaxTextBytes)},
 		{"scan/decided before any citation is checked: a failing first citation does not matter",

@@ -28,7 +28,7 @@ import (
 //
 // Unlike jsontext, which validates a string and then unescapes it rune by
 // rune into a buffer of its own, it validates and measures each string in
-// one pass (asciiRun: sixteen ASCII bytes per step; plainRun: one
+// one pass (asciiRun: thirty-two ASCII bytes per step; plainRun: one
 // multi-byte code point per step) and then writes it once, decoded, into
 // the memory the Request keeps (strStore).
 type scanner struct {
@@ -49,6 +49,11 @@ type scanner struct {
 	// One frame per open object, for duplicate names and for pointers.
 	objs []nameFrame
 	nobj int
+
+	// wide is set by a string with a byte above ASCII or a \uXXXX escape
+	// (and only cleared by the caller): one without either decodes to
+	// ASCII, whose length in UTF-16 code units is its length in bytes.
+	wide bool
 }
 
 // kind is a token's first byte, normalised as jsontext does: every number
@@ -129,12 +134,16 @@ func (s *scanner) skipWS(pos int) int {
 	return pos
 }
 
-// next finds the next token: its position and kind, after white space and
-// the delimiter it needs.
-func (s *scanner) next() (int, kind, *synErr) {
+// peek finds the next token, after white space and the delimiter it
+// needs, and caches its position and kind (or the failure in its place) for
+// peekKind and take. It writes the cache itself, rather than returning three
+// results for its callers to store, so that peekKind stays small enough to
+// be inlined.
+func (s *scanner) peek() {
+	s.peeked = true
 	// Compact JSON first, as encoders send it: the delimiter the token
 	// needs, if any, then the token. Anything else (white space, a
-	// failure, the end of the body) takes the general path below.
+	// failure, the end of the body) takes next, the general path.
 	if p := s.prevEnd; p+1 < len(s.buf) {
 		var delim byte
 		if c := s.buf[p]; c == ':' || c == ',' {
@@ -142,9 +151,17 @@ func (s *scanner) next() (int, kind, *synErr) {
 			p++
 		}
 		if k := normKind[s.buf[p]]; k != 0 && s.needDelim(k) == delim {
-			return p, k, nil
+			s.peekPos, s.peekedKind, s.peekErr = p, k, nil
+			return
 		}
 	}
+	s.peekPos, s.peekedKind, s.peekErr = s.next()
+}
+
+// next finds the next token: its position and kind, after white space and
+// the delimiter it needs. It reads any JSON; peek has tried compact JSON's
+// shortcut first.
+func (s *scanner) next() (int, kind, *synErr) {
 	pos := s.skipWS(s.prevEnd)
 	if pos == len(s.buf) {
 		if len(s.stack) == 0 {
@@ -193,8 +210,7 @@ func (s *scanner) checkDelim(delim byte, next kind) *synErr {
 // failure stands in its place (the next read reports it).
 func (s *scanner) peekKind() kind {
 	if !s.peeked {
-		s.peekPos, s.peekedKind, s.peekErr = s.next()
-		s.peeked = true
+		s.peek()
 	}
 	return s.peekedKind
 }
@@ -202,11 +218,11 @@ func (s *scanner) peekKind() kind {
 // take returns the next token's position and kind, from peekKind's cache
 // when it has looked.
 func (s *scanner) take() (int, kind, *synErr) {
-	if s.peeked {
-		s.peeked = false
-		return s.peekPos, s.peekedKind, s.peekErr
+	if !s.peeked {
+		s.peek()
 	}
-	return s.next()
+	s.peeked = false
+	return s.peekPos, s.peekedKind, s.peekErr
 }
 
 // inputOffset is the offset just after the last token read.
@@ -295,6 +311,7 @@ func (s *scanner) pop(pos int) {
 	s.last = s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
 	s.prevEnd = pos + 1
+	s.peekAfterValue(pos + 1) // the closed value was counted in its parent at push
 }
 
 // mismatch is the failure of a '}' or ']' that closes nothing open.
@@ -330,9 +347,12 @@ func (s *scanner) literal(pos int, lit string) *synErr {
 
 // name reads a member name at pos, refusing one the object already has.
 func (s *scanner) name(pos int) ([]byte, *synErr) {
-	end, escaped, n, err := s.scanString(pos)
-	if err != nil {
-		return nil, err
+	end, escaped, n := s.shortString(pos), false, 0
+	if end == 0 {
+		var err *synErr
+		if end, escaped, n, err = s.scanString(pos); err != nil {
+			return nil, err
+		}
 	}
 	name := s.buf[pos+1 : end-1]
 	if escaped { // rare: two allocations are fine
@@ -346,6 +366,13 @@ func (s *scanner) name(pos int) ([]byte, *synErr) {
 	f.last = name
 	s.last++
 	s.prevEnd = end
+	// Compact JSON: the ':' and the value's first byte right after the
+	// name, which is what peek would find there, without asking it.
+	if end+1 < len(s.buf) && s.buf[end] == ':' {
+		if k := normKind[s.buf[end+1]]; k != 0 {
+			s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end+1, k, nil
+		}
+	}
 	return name, nil
 }
 
@@ -414,13 +441,40 @@ func (s *scanner) pointer(where int) string {
 func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	s.peeked = false
 	pos := s.peekPos
-	end, escaped, n, err := s.scanString(pos)
-	if err != nil {
-		return nil, false, 0, err
+	end, escaped, n := s.shortString(pos), false, 0
+	if end == 0 {
+		var err *synErr
+		if end, escaped, n, err = s.scanString(pos); err != nil {
+			return nil, false, 0, err
+		}
+	} else {
+		n = end - pos - 2
 	}
 	s.last++
 	s.prevEnd = end
+	s.peekAfterValue(end)
 	return s.buf[pos+1 : end-1], escaped, n, nil
+}
+
+// peekAfterValue caches the token after a value that ends at end (the
+// state already counts it) when compact JSON puts it right there: a ','
+// and the next item or member name, or the '}' or ']' that closes. That is
+// what peek would find, without asking it; anything else is left to peek.
+// Inside the top-level value only: after it, peek's general path judges
+// what follows.
+func (s *scanner) peekAfterValue(end int) {
+	if end+1 >= len(s.buf) || len(s.stack) == 0 {
+		return
+	}
+	p := end
+	if s.buf[p] == ',' {
+		p++
+	}
+	// A closer without a ',', anything else after one: what a value
+	// leaves the delimiter to need.
+	if k := normKind[s.buf[p]]; k != 0 && (k == '}' || k == ']') == (p == end) {
+		s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, p, k, nil
+	}
 }
 
 // readNumber reads the number value peekKind has just found (it returned
@@ -451,6 +505,7 @@ func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
 	}
 	s.last++
 	s.prevEnd = pos + n
+	s.peekAfterValue(pos + n)
 	return s.buf[pos : pos+n], nil
 }
 
@@ -506,13 +561,28 @@ func (s *scanner) scanNumber(pos int) (int, *synErr) {
 	return n, nil
 }
 
+// shortString is scanString's answer for the commonest string, plain ASCII
+// closed within the sixteen bytes after its opening quote, as member names
+// and labels are: the offset after its closing quote (its length decoded
+// is end-pos-2, it has no escape). For any other string it is 0, and its
+// callers ask scanString. A leaf call with one result costs such a string
+// about a third of what scanString's frame and four results do.
+func (s *scanner) shortString(pos int) (end int) {
+	if i := pos + 1; i+16 < len(s.buf) {
+		if i += plain16(s.buf[i : i+16]); s.buf[i] == '"' {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 // scanString validates the string at pos (s.buf[pos] is '"') and returns
 // the offset just after its closing quote, whether it holds an escape, and
 // its length in bytes once decoded. Failures are jsontext's: the first
 // invalid byte, escape or control character; a body that ends inside the
 // string, at the start of a cut escape or sequence.
 //
-// Cost: linear; sixteen bytes per step over ASCII (asciiRun; the first
+// Cost: linear; thirty-two bytes per step over ASCII (asciiRun; the first
 // sixteen inline), one code point per step over other text (plainRun),
 // every valid escape without a call: a run of \uXXXX in a loop of its own.
 func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
@@ -544,6 +614,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			}
 			// A run of \uXXXX (as json.dumps writes all non-ASCII text) in
 			// a loop of its own.
+			s.wide = true
 			j := i
 			for j+6 <= len(b) {
 				u := b[j : j+6 : j+6] // one bounds check for the six bytes
@@ -569,6 +640,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		case c >= utf8.RuneSelf:
 			// plainRun stops where asciiRun would not start: on to what
 			// it stopped at.
+			s.wide = true
 			if j := plainRun(b, i); j > i {
 				i = j
 				continue
@@ -595,19 +667,31 @@ var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': tr
 // other than '"', '\\' and control characters): the first byte from i that
 // is not, or len(b).
 //
-// Cost: sixteen bytes per step, two words whose tests are independent.
+// Cost: under 2 instructions a byte over a long run: thirty-two bytes per
+// step, four words whose tests are independent, one bounds check and one
+// mask for the four; the last thirty-one bytes sixteen, then one, at a
+// time.
 func asciiRun(b []byte, i int) int {
-	p := b[i:]
-	for len(p) >= 16 {
-		if notPlainASCII(binary.LittleEndian.Uint64(p))|notPlainASCII(binary.LittleEndian.Uint64(p[8:])) != 0 {
-			return len(b) - len(p) + plain16(p) // where, once
+	for ; i+32 <= len(b); i += 32 {
+		c := b[i : i+32 : i+32]
+		if (notPlainRaw(binary.LittleEndian.Uint64(c))|notPlainRaw(binary.LittleEndian.Uint64(c[8:]))|
+			notPlainRaw(binary.LittleEndian.Uint64(c[16:]))|notPlainRaw(binary.LittleEndian.Uint64(c[24:])))&highBits != 0 {
+			if j := plain16(c[:16]); j < 16 { // where, once
+				return i + j
+			}
+			return i + 16 + plain16(c[16:])
 		}
-		p = p[16:]
 	}
-	for len(p) > 0 && p[0] >= ' ' && p[0] < utf8.RuneSelf && p[0] != '"' && p[0] != '\\' {
-		p = p[1:]
+	for ; i+16 <= len(b); i += 16 {
+		c := b[i : i+16 : i+16]
+		if notPlainASCII(binary.LittleEndian.Uint64(c))|notPlainASCII(binary.LittleEndian.Uint64(c[8:])) != 0 {
+			return i + plain16(c) // where, once
+		}
 	}
-	return len(b) - len(p)
+	for i < len(b) && b[i] >= ' ' && b[i] < utf8.RuneSelf && b[i] != '"' && b[i] != '\\' {
+		i++
+	}
+	return i
 }
 
 // plain16 is the index in b[:16] of the first byte that is not plain ASCII
@@ -782,10 +866,21 @@ func plainRun(b []byte, i int) int {
 // the lowest address up) that is not ASCII, is below 0x20, or is '"' or
 // '\\'; a borrow may set it in the bytes above one of those too, never
 // below, so the lowest bit set marks the first such byte.
-func notPlainASCII(w uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	return (w | (w - 0x20*lo) | ((w ^ '"'*lo) - lo) | ((w ^ '\\'*lo) - lo)) & hi
+//
+// Control characters and '"' take one test: flipping bit 1 maps '"'
+// (0x22) to 0x20 and keeps 0x00–0x1F below 0x20, 0x20 and 0x21 going to
+// 0x22 and 0x23, so the bytes below 0x21 after the flip are exactly those.
+// Seven operations a word.
+func notPlainASCII(w uint64) uint64 { return notPlainRaw(w) & highBits }
+
+// notPlainRaw is notPlainASCII before its mask: only the top bit of each
+// byte means anything, so that words can be or-ed before one mask.
+func notPlainRaw(w uint64) uint64 {
+	const lo = 0x0101010101010101
+	return w | ((w ^ 0x02*lo) - 0x21*lo) | ((w ^ '\\'*lo) - lo)
 }
+
+const highBits = 0x8080808080808080 // the top bit of each byte of a word
 
 // plainTail is plainRun one byte at a time from the boundary i: the DFA,
 // remembering the last boundary it passed.
