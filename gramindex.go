@@ -42,7 +42,8 @@ type searcher struct {
 	spent int        // the scans' work (see matchTrace.work)
 	index *gramIndex // built once the scans have done enough
 	// short counts the patterns too short for index, built once their
-	// scans have read shortRead bytes (see short).
+	// scans have read the text shortIndexScans times (shortRead: the
+	// bytes they read; see shortIndexed).
 	short     *shortIndex
 	shortRead int
 }
@@ -86,7 +87,9 @@ func shortPattern(pattern string) bool {
 // counted, keeping up to cap(keep) of them: what a scan of text[from:]
 // gives, offsets moved by from. Linear in the text as a scan; from the
 // index, linear in the pattern plus the candidates of its rarest grams,
-// and never much worse than a scan (see gramIndex.find).
+// and never much worse than a scan (see gramIndex.find); a pattern too
+// short for it, once the short index is built, O(log n) for the count and
+// a scan to its cap(keep)-th occurrence.
 func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 	if g := s.indexed(); g != nil {
 		if o, ok := g.find(s.text, pattern, from, keep, 0); ok {
