@@ -413,8 +413,8 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 // under every fold, is looked for in the source read under every fold
 // (built once per request), its first piece first; each of the first
 // normalizedListed candidates is mapped back to code points, confirmed
-// there, and given its minimal fold set. Candidates where the source reads exactly as the claim are
-// elsewhere findings, not these.
+// there, and given its minimal fold set. Candidates where the source reads
+// exactly as the claim are elsewhere findings, not these.
 func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 	ft := e.foldedSource(j)
 	// A long claim's first piece, folded, is looked for before the rest

@@ -99,9 +99,9 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 	if shortPattern(pattern) && from == 0 {
 		if x := s.shortIndexed(); x != nil {
 			// Counted from the short index; the first ones kept, found
-			// by first, which stops at the last there is.
+			// by a scan that stops at the last there is.
 			n := x.count(s.text, pattern)
-			o := s.firstKept(pattern, 0, min(n, max(cap(keep), 2)), keep)
+			o := s.scanFirst(pattern, 0, min(n, max(cap(keep), 2)), keep)
 			o.count = n
 			return o
 		}
@@ -148,6 +148,12 @@ func (s *searcher) firstKept(pattern string, from, n int, keep []int) occurrence
 	if shortPattern(pattern) && s.short != nil {
 		n = min(n, s.short.count(s.text, pattern)) // no scan for what is not there
 	}
+	return s.scanFirst(pattern, from, n, keep)
+}
+
+// scanFirst is firstKept by a scan with strings.Index's early stop (at
+// the pattern's rarest byte), up to the n-th occurrence or the end.
+func (s *searcher) scanFirst(pattern string, from, n int, keep []int) occurrences {
 	o := occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
 	rare := 0
 	if len(pattern) >= 2 {
@@ -423,27 +429,12 @@ func (g *gramIndex) longestPrefix(text, pattern string) (length, first, sure int
 			sure = max(sure, a+gramLen+1)
 		}
 	}
-	length, first, ok = g.prefixAt(text, pattern, at, sure > indexMinPattern)
-	return length, first, sure, ok
-}
-
-// size returns how many offsets the bucket of the gram at pattern[i] holds.
-func (g *gramIndex) size(pattern string, i int) int {
-	h := gramBucket(pattern, i)
-	return int(g.start[h+1] - g.start[h])
-}
-
-// prefixAt is longestPrefix over the buckets of the grams at pattern[at[d]]
-// (for the offsets p with p+at[d] sampled), testing the byte after a gram
-// where the pattern has one and, unless after is set, only while it is
-// inside pattern[:indexMinPattern].
-func (g *gramIndex) prefixAt(text, pattern string, at [gramStep]int, after bool) (length, first int, ok bool) {
 	total := 0
 	for _, a := range at {
 		total += g.size(pattern, a)
 	}
 	if total > g.maxCandidates {
-		return 0, -1, false
+		return 0, -1, 0, false
 	}
 	length, first = 0, -1
 	compared := 0
@@ -451,7 +442,9 @@ func (g *gramIndex) prefixAt(text, pattern string, at [gramStep]int, after bool)
 		h := gramBucket(pattern, a)
 		b := g.pos[g.start[h]:g.start[h+1]]
 		gram := gramAt(pattern, a)
-		want, tested := byte(0), a+gramLen < len(pattern) && (after || a+gramLen < indexMinPattern)
+		// The byte after the gram is tested where the parts sure to be
+		// held reach it (in the first two buckets, only after pattern[0]).
+		want, tested := byte(0), a+gramLen < len(pattern) && a+gramLen < sure
 		if tested {
 			want = pattern[a+gramLen]
 		}
@@ -462,7 +455,7 @@ func (g *gramIndex) prefixAt(text, pattern string, at [gramStep]int, after bool)
 			}
 			l := commonPrefixLen(text[p:], pattern)
 			if compared += l; compared > g.maxCompared {
-				return 0, -1, false
+				return 0, -1, 0, false
 			}
 			for l < len(pattern) && !utf8.RuneStart(pattern[l]) {
 				l--
@@ -472,7 +465,13 @@ func (g *gramIndex) prefixAt(text, pattern string, at [gramStep]int, after bool)
 			}
 		}
 	}
-	return length, first, true
+	return length, first, sure, true
+}
+
+// size returns how many offsets the bucket of the gram at pattern[i] holds.
+func (g *gramIndex) size(pattern string, i int) int {
+	h := gramBucket(pattern, i)
+	return int(g.start[h+1] - g.start[h])
 }
 
 // indexDensity: buckets holding more than one offset in indexDensity of
