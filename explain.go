@@ -129,12 +129,42 @@ func Explain(req *Request) *Explanation {
 	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
 	all := checkAll(e.c)
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
+	e.countShortQuotes(all)
 	for k := range all.Citations {
 		if o := &all.Citations[k]; !o.Valid() {
 			ex.Citations[k] = e.citation(o)
 		}
 	}
 	return ex
+}
+
+// shortQuotesAtOnce is how many short quotes (see shortPattern) of one
+// source's failing position citations make Explain count them all in one
+// pass over the source before it explains them (searcher.countAll): each
+// would otherwise be counted by a scan that stops at every occurrence, and
+// the pass costs about as much as a few of those (BenchmarkCountShort).
+const shortQuotesAtOnce = 8
+
+// countShortQuotes counts the short quotes of the failing position
+// citations of each source in one pass, for a source that has
+// shortQuotesAtOnce of them or more: position() asks where each occurs.
+func (e *explainer) countShortQuotes(all *AllResult) {
+	quotes := make(map[int][]string)
+	for k := range all.Citations {
+		o := &all.Citations[k]
+		cit := &e.c.req.Citations[o.CitationIndex]
+		switch o.Reason {
+		case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
+			if j, _ := e.c.lookup(cit); j >= 0 && shortPattern(cit.Quote) {
+				quotes[j] = append(quotes[j], cit.Quote)
+			}
+		}
+	}
+	for j, qs := range quotes {
+		if len(qs) >= shortQuotesAtOnce {
+			e.c.text(j).search().countAll(qs, MaxHintStarts)
+		}
+	}
 }
 
 // explainer holds what explaining one request builds at most once per

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // explainOne explains a one-source request (source "s", plus a source "t"
@@ -485,5 +487,34 @@ func TestExplainLongClaimsFoldedPieceByPiece(t *testing.T) {
 				t.Fatalf("normalized findings %+v, want one at [%d, %d) under typography", got, start, end)
 			}
 		})
+	}
+}
+
+// TestExplainCountsManyShortQuotesAtOnceAsOneByOne: a request with
+// shortQuotesAtOnce short quotes or more of one source has them counted
+// in one pass before they are explained; every citation's findings and
+// fix are those it gets explained alone. The quotes: common and rare
+// letters, words, one absent, multi-byte ones, one at the text's very end.
+func TestExplainCountsManyShortQuotesAtOnceAsOneByOne(t *testing.T) {
+	text := testkit.NewCorpus(21).Prose(6<<10) + " naïve é."
+	quotes := []string{"e", "q", "th", "the", "the ", " of", "zzzz", "é", "ï", "é.", ".", "\n", "a"}
+	var cits []string
+	for k, q := range quotes {
+		cits = append(cits, withID(fmt.Sprint("q", k), P(k+1, k+1+runeCount(q), q).JSON()))
+	}
+	req, ex := explainOne(t, text, cits...)
+	e := &explainer{c: NewChecker(req)}
+	e.countShortQuotes(checkAll(e.c))
+	counted := e.c.text(0).search().counted
+	for k, q := range quotes {
+		if _, ok := counted[q]; ok == ex.All.Citations[k].Valid() {
+			t.Fatalf("%q counted at once: %v; its citation holds: %v", q, ok, !ok)
+		}
+	}
+	for k, c := range cits {
+		_, alone := explainOne(t, text, c)
+		if got, want := findingsJSON(ex.Citations[k])+fixJSON(ex.Citations[k]), findingsJSON(alone.Citations[0])+fixJSON(alone.Citations[0]); got != want {
+			t.Errorf("%q among many: %s\nalone: %s", quotes[k], got, want)
+		}
 	}
 }

@@ -46,6 +46,40 @@ type searcher struct {
 	// bytes they read; see shortIndexed).
 	short     *shortIndex
 	shortRead int
+	// counted holds short patterns counted beforehand in one pass
+	// (countAll), with their first occurrences.
+	counted map[string]occurrences
+}
+
+// countAll counts patterns, those of them short, in one pass over the
+// text (countShort), so that find and first answer them at offset 0
+// without a scan: for a caller that knows its short questions before it
+// asks them, many of them (a request of many short quotes). keep is how
+// many of the first occurrences it keeps.
+func (s *searcher) countAll(patterns []string, keep int) {
+	short := slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return !shortPattern(p) })
+	found := countShort(s.text, short, keep)
+	if s.counted == nil {
+		s.counted = make(map[string]occurrences, len(short))
+	}
+	for i, p := range short {
+		s.counted[p] = found[i]
+	}
+}
+
+// countedFind is find or firstKept (limit n > 0) of a pattern counted by
+// countAll, when keep asks no more of it than was kept; ok is false
+// otherwise.
+func (s *searcher) countedFind(pattern string, keep []int, n int) (o occurrences, ok bool) {
+	c, ok := s.counted[pattern]
+	if !ok || (len(c.kept) < cap(keep) && !c.complete()) {
+		return occurrences{}, false
+	}
+	o = occurrences{count: c.count, first: c.first, kept: append(keep[:0], c.kept[:min(len(c.kept), cap(keep))]...)}
+	if n > 0 && o.count > n {
+		o.count, o.kept = n, o.kept[:min(len(o.kept), n)]
+	}
+	return o, true
 }
 
 func (s *searcher) byteRanks() *byteRanks {
@@ -97,6 +131,9 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 		}
 	}
 	if shortPattern(pattern) && from == 0 {
+		if o, ok := s.countedFind(pattern, keep, 0); ok {
+			return o
+		}
 		if x := s.shortIndexed(); x != nil {
 			// Counted from the short index; the first ones kept, found
 			// by a scan that stops at the last there is.
@@ -144,6 +181,11 @@ func (s *searcher) firstKept(pattern string, from, n int, keep []int) occurrence
 		o := s.scan(pattern, from, keep) // the index, had it answered, did above
 		o.count = min(o.count, n)
 		return o
+	}
+	if shortPattern(pattern) && from == 0 {
+		if o, ok := s.countedFind(pattern, keep, n); ok {
+			return o
+		}
 	}
 	if shortPattern(pattern) && s.short != nil {
 		n = min(n, s.short.count(s.text, pattern)) // no scan for what is not there

@@ -1,6 +1,9 @@
 package citecheck
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // shortIndex answers how often a pattern too short for the gram index
 // occurs (1 to gramLen bytes: "e", "th", "the"), which a scan can only
@@ -95,4 +98,121 @@ func (x *shortIndex) count(text, pattern string) int {
 		}
 	}
 	return c
+}
+
+// countShort counts each of patterns (distinct, 1 to 4 bytes) in text,
+// overlapping occurrences counted, keeping the first keep offsets of
+// each: every question a request asks of its short quotes answered in one
+// pass over the text, instead of a scan per pattern that stops at each of
+// its occurrences (tens of thousands of a common letter) or the sort of
+// shortIndex. The pass runs the patterns' Aho–Corasick automaton as a
+// table of 256 transitions a state (one lookup a byte, no branch on the
+// text: a pass that branched on each pattern's hits, at random offsets,
+// cost as much as the sort) and counts the states it is in, in a
+// histogram; a pattern occurs where the state's failure links pass its
+// own, so its count is the sum over its subtree of the failure-link tree,
+// and its first occurrences the first of its subtree's. Linear in the
+// text, plus 256 entries a state (at most four a pattern) to build the
+// table and the states times keep to merge.
+func countShort(text string, patterns []string, keep int) []occurrences {
+	found := make([]occurrences, len(patterns))
+	for lo := 0; lo < len(patterns); lo += shortAutomatonMax {
+		hi := min(lo+shortAutomatonMax, len(patterns))
+		countShortAutomaton(text, patterns[lo:hi], keep, found[lo:hi])
+	}
+	return found
+}
+
+// shortAutomatonMax is how many patterns one automaton holds: its
+// states, at most four a pattern and the root, are numbered in 16 bits.
+const shortAutomatonMax = (1<<16 - 1) / 4
+
+// countShortAutomaton is countShort for at most shortAutomatonMax patterns.
+func countShortAutomaton(text string, patterns []string, keep int, found []occurrences) {
+	// The trie of the patterns, state 0 its root, with none for a child
+	// not there; then, in breadth-first order, every missing transition
+	// is the failure state's, and each child's failure state the failure
+	// state's transition by the child's byte.
+	const root, none = 0, 1<<16 - 1
+	newRow := func(next []uint16) []uint16 {
+		for range 256 {
+			next = append(next, none)
+		}
+		return next
+	}
+	next := newRow(make([]uint16, 0, (1+4*len(patterns))*256))
+	states := 1
+	end := make([]int, len(patterns)) // the state each pattern ends in
+	for id, p := range patterns {
+		v := root
+		for d := range len(p) {
+			if next[v<<8|int(p[d])] == none {
+				next[v<<8|int(p[d])] = uint16(states)
+				states++
+				next = newRow(next)
+			}
+			v = int(next[v<<8|int(p[d])])
+		}
+		end[id] = v
+	}
+	fail := make([]int, states)
+	order := make([]int, 1, states) // breadth-first
+	for k := 0; k < len(order); k++ {
+		v := order[k]
+		row, failRow := next[v<<8:(v+1)<<8], next[fail[v]<<8:(fail[v]+1)<<8]
+		for b, c := range row {
+			switch {
+			case c != none:
+				fail[c] = root
+				if v != root {
+					fail[c] = int(failRow[b])
+				}
+				order = append(order, int(c))
+			case v == root:
+				row[b] = root
+			default:
+				row[b] = failRow[b]
+			}
+		}
+	}
+	// The pass: how often each state is entered, and the first offsets
+	// (of the byte read) at which it is, at least the two that
+	// occurrences.first holds.
+	first := max(keep, 2)
+	hist := make([]int, states)
+	kept := make([]int, states*first)
+	v := root
+	for p := range len(text) {
+		v = int(next[v<<8|int(text[p])])
+		if c := hist[v]; c < first { // taken at most first times a state
+			kept[v*first+c] = p
+		}
+		hist[v]++
+	}
+	// Up the failure-link tree, children before parents.
+	firsts := make([][]int, states)
+	for v := range firsts {
+		firsts[v] = kept[v*first : v*first+min(hist[v], first)]
+	}
+	for k := len(order) - 1; k > 0; k-- {
+		v := order[k]
+		u := fail[v]
+		hist[u] += hist[v]
+		if len(firsts[v]) > 0 && (len(firsts[u]) < first || firsts[v][0] < firsts[u][first-1]) {
+			m := slices.Concat(firsts[u], firsts[v])
+			slices.Sort(m)
+			firsts[u] = m[:min(len(m), first)]
+		}
+	}
+	for id, v := range end {
+		// The offsets kept are of the byte an occurrence ends at.
+		at := slices.Clone(firsts[v])
+		for i := range at {
+			at[i] -= len(patterns[id]) - 1
+		}
+		o := occurrences{count: hist[v], first: [2]int{-1, -1}}
+		copy(o.first[:], at)
+		o.kept = at[:min(len(at), keep):min(len(at), keep)]
+		found[id] = o
+	}
 }

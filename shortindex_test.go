@@ -1,6 +1,8 @@
 package citecheck
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,4 +52,120 @@ func BenchmarkShortIndex(b *testing.B) {
 	for b.Loop() {
 		newShortIndex(text)
 	}
+}
+
+// countShort counts every pattern of one to four bytes, and keeps its
+// first occurrences, as the brute force does, over every text of a tiny
+// alphabet that has a zero byte (the padding past the end), on prose,
+// and with keep below, at and above the counts.
+func TestCountShortIsTheBruteForces(t *testing.T) {
+	t.Parallel()
+	texts := allStringsUpTo("a\x00b", 7)
+	texts = append(texts, testkit.NewCorpus(18).Prose(4<<10))
+	patterns := allStringsUpTo("a\x00b", 4)[1:]
+	patterns = append(patterns, "e", "th", "the", "the ", " of", "\n")
+	for _, text := range texts {
+		for _, keep := range []int{0, 1, 3, MaxHintStarts} {
+			found := countShort(text, patterns, keep)
+			for id, p := range patterns {
+				want, at := bruteOccurrences(text, p), bruteFrom(text, p, 0, 0)
+				if got := found[id]; got.count != want.count || got.first != want.first || !slices.Equal(got.kept, at[:min(keep, len(at))]) {
+					t.Fatalf("%q in %.40q, keep %d: %+v, want %+v at %v", p, text, keep, got, want, at)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkCountShort: counting a request's short quotes (1 to 4 bytes,
+// drawn from the text) in one pass over a maximum-size source of prose.
+func BenchmarkCountShort(b *testing.B) {
+	corpus := testkit.NewCorpus(15)
+	text := corpus.Prose(MaxTextBytes)
+	for _, n := range []int{8, MaxCitations} {
+		seen := map[string]bool{}
+		var patterns []string
+		for len(patterns) < n {
+			p := corpus.Rand.IntN(len(text) - 4)
+			if q := text[p : p+1+corpus.Rand.IntN(4)]; !seen[q] {
+				seen[q] = true
+				patterns = append(patterns, q)
+			}
+		}
+		b.Run(fmt.Sprintf("patterns=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				countShort(text, patterns, MaxHintStarts)
+			}
+		})
+	}
+}
+
+// A searcher that counted its short patterns beforehand answers find and
+// first for them as the brute force does, keeping as many as it is asked
+// (from what it kept, or by a scan when it kept fewer than asked and not
+// all).
+func TestCountedShortPatternsAnswerLikeBruteForce(t *testing.T) {
+	t.Parallel()
+	text := testkit.NewCorpus(20).Prose(indexMinText * 2)
+	patterns := []string{"e", "q", "th", "the", "the ", "zzzz", "\n", "."}
+	s := &searcher{text: text}
+	s.countAll(append(patterns, "longer than four"), MaxHintStarts)
+	if _, ok := s.counted["longer than four"]; ok {
+		t.Fatal("a pattern too long for countShort was counted")
+	}
+	for _, p := range patterns {
+		at := bruteFrom(text, p, 0, 0)
+		for _, keep := range []int{0, 1, 2, MaxHintStarts, 2 * MaxHintStarts} {
+			read := s.shortRead
+			o := s.find(p, 0, make([]int, 0, keep))
+			if keep <= MaxHintStarts && s.shortRead != read {
+				t.Fatalf("find(%q) keeping %d scanned the text", p, keep)
+			}
+			if o.count != len(at) || !slices.Equal(o.kept, at[:min(keep, len(at))]) {
+				t.Fatalf("find(%q) keeping %d: %d at %v, want %d at %v", p, keep, o.count, o.kept, len(at), at[:min(keep, len(at))])
+			}
+		}
+		for n := 1; n <= 2; n++ {
+			o := s.first(p, 0, n)
+			want := at[:min(n, len(at))]
+			if o.count != len(want) || (len(want) > 0 && o.first[0] != want[0]) || (len(want) > 1 && o.first[1] != want[1]) {
+				t.Fatalf("first(%q, %d): %+v, want %v", p, n, o, want)
+			}
+		}
+	}
+}
+
+// FuzzCountShortAgainstBrute: countShort's counts and first offsets are
+// the brute force's for any text and patterns: the patterns are the
+// pieces of the second string between 0xFF bytes, cut to 1 to 4 bytes
+// (duplicates and prefixes of each other as they come), with a piece of
+// the text itself too.
+func FuzzCountShortAgainstBrute(f *testing.F) {
+	f.Add("the cat sat on the mat", "at\xffthe \xffe\xff\x00", uint16(3), uint8(2))
+	f.Add("aaaaaaaaaaaa", "a\xffaa\xffaaa\xffaaaa\xffb", uint16(0), uint8(8))
+	f.Add("ab\x00ab\x00\x00", "\x00\xff\x00\x00\xffb\x00", uint16(5), uint8(0))
+	f.Fuzz(func(t *testing.T, text, list string, from uint16, keep uint8) {
+		if len(text) > 1<<12 || len(list) > 1<<10 {
+			return
+		}
+		var patterns []string
+		for _, p := range strings.Split(list, "\xff") {
+			if p = p[:min(len(p), gramLen)]; p != "" {
+				patterns = append(patterns, p)
+			}
+		}
+		if len(text) > 0 {
+			i := int(from) % len(text)
+			patterns = append(patterns, text[i:min(len(text), i+1+int(from)%gramLen)])
+		}
+		k := int(keep % 16)
+		for id, o := range countShort(text, patterns, k) {
+			p := patterns[id]
+			want, at := bruteOccurrences(text, p), bruteFrom(text, p, 0, 0)
+			if o.count != want.count || o.first != want.first || !slices.Equal(o.kept, at[:min(k, len(at))]) {
+				t.Fatalf("%q in %q, keep %d: %+v, want %+v at %v", p, text, k, o, want, at)
+			}
+		}
+	})
 }
