@@ -14,10 +14,10 @@ import (
 // sort (a pass for the keys and their histograms, then four of 256
 // buckets: linear, 8 bytes of memory per byte of text while it runs, 4
 // after), once a text's short questions have cost shortIndexScans scans of
-// it (see searcher.shortIndexed). Counting all of a request's short
-// patterns in one pass over the text (an automaton of them) would cost
-// less than the sort; explaining asks its questions one citation at a
-// time, so that is not done.
+// it (see searcher.shortIndexed). The short questions known beforehand (a
+// request's short quotes) are answered by one pass instead (countShort),
+// which costs less than the sort; the index is for those that come up
+// while explaining (the parts and contexts tried).
 type shortIndex struct {
 	keys []uint32
 }
