@@ -99,7 +99,6 @@ func fold(s string, f Folds, mapping bool) foldedText {
 // fold appends s, folded, to the output.
 func (w *folder) fold(s string) {
 	form, normalize := w.form()
-	var seg []byte
 	cp := w.cp
 	for i := 0; i < len(s); {
 		// Every step of this loop starts a normalization segment; a
@@ -142,11 +141,17 @@ func (w *folder) fold(s string) {
 		}
 		k := form.NextBoundaryInString(s[i:], true)
 		n := int32(runeCount(s[i : i+k]))
-		seg = form.AppendString(seg[:0], s[i:i+k])
-		for j := 0; j < len(seg); {
-			r, size := utf8.DecodeRune(seg[j:])
-			w.rune(r, cp, cp+n)
-			j += size
+		// By an Iter, kept for the next segment: AppendString allocates
+		// its reorder buffer (half a KiB) at each call, which on text of
+		// combining marks cost more than the rest of the folding.
+		if w.iter == nil {
+			w.iter = new(norm.Iter)
+		}
+		w.iter.InitString(form, s[i:i+k])
+		for !w.iter.Done() {
+			for _, r := range string(w.iter.Next()) {
+				w.rune(r, cp, cp+n)
+			}
 		}
 		i, cp = i+k, cp+n
 	}
@@ -182,6 +187,7 @@ type folder struct {
 	// to restart there (see foldedSearch.span).
 	checkpoints *[]foldCheckpoint
 	checkedAt   int
+	iter        *norm.Iter // normalizes the segments that change, made on first use
 }
 
 // foldState is where a folding stands: what folding on from there needs.
@@ -384,12 +390,30 @@ func foldCase(r rune) rune {
 		}
 		return r
 	}
+	if b := r >> 8; r > unicode.MaxRune || casedBlocks()[b/64]&(1<<(b%64)) == 0 {
+		return r // most of the text of scripts without case: CJK, Indic, emoji
+	}
 	m := r
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 		m = min(m, f)
 	}
 	return m
 }
+
+// casedBlocks marks the blocks of 256 code points that hold a code point
+// with a case mapping (in unicode.CaseRanges): simple case folding leaves
+// every other code point as it is (TestCasedBlocksHoldEveryFold), and
+// asking unicode.SimpleFold costs two binary searches. Built on first use,
+// as asciiFolded.
+var casedBlocks = sync.OnceValue(func() *[(unicode.MaxRune + 1) >> 8 / 64]uint64 {
+	var t [(unicode.MaxRune + 1) >> 8 / 64]uint64
+	for _, cr := range unicode.CaseRanges {
+		for b := cr.Lo >> 8; b <= cr.Hi>>8; b++ {
+			t[b/64] |= 1 << (b % 64)
+		}
+	}
+	return &t
+})
 
 // typographic returns what FoldTypography reads r as, and false when it
 // leaves r alone: the typographer's characters that people and models type

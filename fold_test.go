@@ -3,6 +3,7 @@ package citecheck
 import (
 	"math/rand/v2"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/internal/testkit"
@@ -211,5 +212,16 @@ func BenchmarkFold(b *testing.B) {
 				fold(w.text, allFolds, false)
 			}
 		})
+	}
+}
+
+// Simple case folding changes no code point outside the blocks that
+// casedBlocks marks: foldCase answers them without asking unicode.
+func TestCasedBlocksHoldEveryFold(t *testing.T) {
+	t.Parallel()
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if b := r >> 8; casedBlocks()[b/64]&(1<<(b%64)) == 0 && unicode.SimpleFold(r) != r {
+			t.Fatalf("%U folds to %U, its block not marked", r, unicode.SimpleFold(r))
+		}
 	}
 }
