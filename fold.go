@@ -99,6 +99,9 @@ func fold(s string, f Folds, mapping bool) foldedText {
 // fold appends s, folded, to the output.
 func (w *folder) fold(s string) {
 	form, normalize := w.form()
+	if w.seen == nil && len(s) >= foldSeenMin {
+		w.seen = new([foldSeenSize]codePointFolding)
+	}
 	cp := w.cp
 	for i := 0; i < len(s); {
 		// Every step of this loop starts a normalization segment; a
@@ -121,7 +124,7 @@ func (w *folder) fold(s string) {
 		for j < end && s[j] < utf8.RuneSelf {
 			j++
 		}
-		if normalize && j < len(s) && s[j] >= utf8.RuneSelf && !form.PropertiesString(s[j:]).BoundaryBefore() {
+		if normalize && j < len(s) && s[j] >= utf8.RuneSelf && !w.codePoint(s[j:], form, normalize).before {
 			j-- // the next character may combine with it: a segment of both
 		}
 		if j > i {
@@ -133,10 +136,11 @@ func (w *folder) fold(s string) {
 		// Without normalization, or a character normalization leaves as it
 		// is and nothing next to it combines with (inert: most of the
 		// typographer's and of CJK), a code point is folded alone.
-		if !normalize || form.PropertiesString(s[i:]).BoundaryAfter() && !hangul(s[i:]) {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			w.rune(r, cp, cp+1)
-			i, cp = i+size, cp+1
+		if c := w.codePoint(s[i:], form, normalize); c.inert {
+			for k, r := range c.out[:c.n] {
+				w.place(r, c.space>>k&1 != 0, cp, cp+1)
+			}
+			i, cp = i+int(c.size), cp+1
 			continue
 		}
 		k := form.NextBoundaryInString(s[i:], true)
@@ -188,6 +192,111 @@ type folder struct {
 	checkpoints *[]foldCheckpoint
 	checkedAt   int
 	iter        *norm.Iter // normalizes the segments that change, made on first use
+	// seen caches codePoint's answers for a long text, by the code
+	// point's low bits (see foldSeenMin).
+	seen *[foldSeenSize]codePointFolding
+}
+
+// codePointFolding is what fold needs to know of a code point outside
+// ASCII, which depends on the code point alone: its bytes, whether a
+// normalization segment starts there (BoundaryBefore) and whether it is
+// folded alone (inert, see fold); for one folded alone, what typography
+// and case make of it, out[:n], and which of those are white space (bit k
+// of space for out[k]).
+type codePointFolding struct {
+	r      rune // the code point, or 0 in an empty slot of folder.seen
+	size   uint8
+	before bool
+	inert  bool
+	n      uint8
+	space  uint8
+	out    [3]rune
+}
+
+// plainBlocks marks the blocks of 256 code points (bit b%64 of word b/64
+// for the block of U+bb00) in which every code point is plain: no ASCII,
+// a normalization segment of its own that NFC and NFKC leave as it is,
+// nothing typography or case folding changes, not white space. Most of
+// CJK, of other scripts without case, and of the astral planes. Computed
+// from the Unicode tables by TestPlainBlocksAreThoseOfTheTables, which
+// prints this table anew when they change.
+var plainBlocks = [(unicode.MaxRune + 1) >> 8 / 64]uint64{
+	0xfff00be000340000, 0xffffffffffffffff, 0x0000003fffffffff, 0x01ffffff00000000,
+	0xffffffff48000b41, 0xffff33ffffffffff, 0xefffffffffffffff, 0xf7f9bce8ff09ffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xf8ffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff,
+}
+
+// foldSeenSize is how many code points a folder's cache holds (32 bytes
+// each: 128 KiB), and foldSeenMin the shortest text it is made for. A
+// code point outside ASCII costs several hundred instructions to look up
+// in the normalization tables and fold; most text repeats a few thousand
+// of them, whose answers the cache keeps.
+const (
+	foldSeenSize = 1 << 12
+	foldSeenMin  = 4 << 10
+)
+
+// codePoint returns what fold needs to know of the code point s starts
+// with (see codePointFolding).
+func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFolding {
+	r, size := utf8.DecodeRuneInString(s)
+	if b := r >> 8; plainBlocks[b/64]&(1<<(b%64)) != 0 {
+		return codePointFolding{r: r, size: uint8(size), before: true, inert: true, n: 1, out: [3]rune{r}}
+	}
+	var slot *codePointFolding
+	if w.seen != nil {
+		if slot = &w.seen[r%foldSeenSize]; slot.r == r {
+			return *slot
+		}
+	}
+	c := codePointFolding{r: r, size: uint8(size), before: true, inert: true}
+	if normalize {
+		p := form.PropertiesString(s[:size])
+		c.before, c.inert = p.BoundaryBefore(), p.BoundaryAfter() && !hangul(s)
+	}
+	c.n = uint8(w.typography(r, &c.out))
+	for k, r := range c.out[:c.n] {
+		if w.folds&FoldCase != 0 {
+			c.out[k] = foldCase(r)
+		}
+		if w.folds&FoldWhitespace != 0 && isWhiteSpace(c.out[k]) {
+			c.space |= 1 << k
+		}
+	}
+	if slot != nil {
+		*slot = c
+	}
+	return c
+}
+
+// typography writes what FoldTypography, when asked, makes of r to out
+// and returns how many code points that is.
+func (w *folder) typography(r rune, out *[3]rune) int {
+	rep, ok := typographic(r)
+	if !ok || w.folds&FoldTypography == 0 {
+		out[0] = r
+		return 1
+	}
+	n := 0
+	for _, r := range rep {
+		out[n] = r
+		n++
+	}
+	return n
 }
 
 // foldState is where a folding stands: what folding on from there needs.
@@ -330,23 +439,26 @@ func (w *folder) asciiMapped(run string, cp int32, t *[256]byte) {
 // rune folds one code point (after normalization) produced by the
 // original's code points [from, to).
 func (w *folder) rune(r rune, from, to int32) {
-	if w.folds&FoldTypography != 0 {
-		if rep, ok := typographic(r); ok {
-			for _, r := range rep {
-				w.folded(r, from, to)
-			}
-			return
-		}
+	var out [3]rune
+	for _, r := range out[:w.typography(r, &out)] {
+		w.folded(r, from, to)
 	}
-	w.folded(r, from, to)
 }
 
+// folded folds r by case and white space and writes it.
 func (w *folder) folded(r rune, from, to int32) {
 	if w.folds&FoldCase != 0 {
 		r = foldCase(r)
 	}
+	w.place(r, w.folds&FoldWhitespace != 0 && isWhiteSpace(r), from, to)
+}
+
+// place writes r, folded but for white space, produced by the original's
+// code points [from, to): white space (space, under the white space
+// fold) is held back until something else follows it.
+func (w *folder) place(r rune, space bool, from, to int32) {
 	if w.folds&FoldWhitespace != 0 {
-		if isWhiteSpace(r) {
+		if space {
 			if !w.space {
 				w.space, w.spaceFrom = true, from
 			}

@@ -1,10 +1,14 @@
 package citecheck
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/citecheck/citecheck/internal/testkit"
 )
@@ -223,5 +227,45 @@ func TestCasedBlocksHoldEveryFold(t *testing.T) {
 		if b := r >> 8; casedBlocks()[b/64]&(1<<(b%64)) == 0 && unicode.SimpleFold(r) != r {
 			t.Fatalf("%U folds to %U, its block not marked", r, unicode.SimpleFold(r))
 		}
+	}
+}
+
+// plainBlocks marks exactly the blocks of 256 code points in which every
+// code point is plain (see plainBlocks), as the Unicode tables of
+// golang.org/x/text and unicode say: every code point checked. When the
+// tables change, the test prints the table to paste.
+func TestPlainBlocksAreThoseOfTheTables(t *testing.T) {
+	t.Parallel()
+	plain := func(r rune) bool {
+		s := string(r)
+		for _, f := range []norm.Form{norm.NFC, norm.NFKC} {
+			if p := f.PropertiesString(s); !p.BoundaryBefore() || !p.BoundaryAfter() {
+				return false
+			}
+		}
+		_, typo := typographic(r)
+		return r >= utf8.RuneSelf && utf8.ValidRune(r) && !typo && !hangul(s) && unicode.SimpleFold(r) == r && !isWhiteSpace(r)
+	}
+	var want [len(plainBlocks)]uint64
+	for b := rune(0); b <= unicode.MaxRune>>8; b++ {
+		all := true
+		for r := b << 8; r < (b+1)<<8 && all; r++ {
+			all = plain(r)
+		}
+		if all {
+			want[b/64] |= 1 << (b % 64)
+		}
+	}
+	if want != plainBlocks {
+		var lit strings.Builder
+		for i, w := range want {
+			fmt.Fprintf(&lit, "%#016x,", w)
+			if i%4 == 3 {
+				lit.WriteByte('\n')
+			} else {
+				lit.WriteByte(' ')
+			}
+		}
+		t.Fatalf("plainBlocks differs from the tables; it should be:\n%s", lit.String())
 	}
 }
