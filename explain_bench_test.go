@@ -110,10 +110,10 @@ var failingMaxNormalizedBody = sync.OnceValue(func() []byte {
 // and is explained by its longest leading part, the costliest search there
 // is (a binary search over the length). With few words the request holds
 // max_citations citations; with many, long quotes up to the body's size.
-func fabricatedMaxBody(seed uint64, quoteWords int) []byte {
+func fabricatedMaxBody(seed uint64, quoteWords int, source func(*testkit.Corpus, int) string) []byte {
 	corpus := testkit.NewCorpus(seed)
 	rng := corpus.Rand
-	text := corpus.Prose(MaxTextBytes)
+	text := source(corpus, MaxTextBytes)
 	words := strings.Fields(text)
 	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("corpus", "v1", text)}}
 	const room = MaxInputBytes - 2048
@@ -216,8 +216,9 @@ func BenchmarkExplainFailingMax(b *testing.B) {
 	}{
 		{"mixed", failingMaxBody},
 		{"normalized", failingMaxNormalizedBody},
-		{"fabricated_short", func() []byte { return fabricatedMaxBody(911, 6) }},
-		{"fabricated_long", func() []byte { return fabricatedMaxBody(912, 600) }},
+		{"fabricated_short", func() []byte { return fabricatedMaxBody(911, 6, (*testkit.Corpus).Prose) }},
+		{"fabricated_long", func() []byte { return fabricatedMaxBody(912, 600, (*testkit.Corpus).Prose) }},
+		{"fabricated_unicode", func() []byte { return fabricatedMaxBody(914, 6, (*testkit.Corpus).Unicode) }},
 		{"misplaced_short", misplacedShortMaxBody},
 	} {
 		body := w.body()

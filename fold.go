@@ -100,7 +100,7 @@ func fold(s string, f Folds, mapping bool) foldedText {
 func (w *folder) fold(s string) {
 	form, normalize := w.form()
 	if w.seen == nil && len(s) >= foldSeenMin {
-		w.seen = new([foldSeenSize]codePointFolding)
+		w.seen, w.segments = new([foldSeenSize]codePointFolding), make(map[string]segmentFolding)
 	}
 	cp := w.cp
 	for i := 0; i < len(s); {
@@ -124,7 +124,7 @@ func (w *folder) fold(s string) {
 		for j < end && s[j] < utf8.RuneSelf {
 			j++
 		}
-		if normalize && j < len(s) && s[j] >= utf8.RuneSelf && !w.codePoint(s[j:], form, normalize).before {
+		if normalize && j > i && j < len(s) && s[j] >= utf8.RuneSelf && !w.codePoint(s[j:], form, normalize).before {
 			j-- // the next character may combine with it: a segment of both
 		}
 		if j > i {
@@ -137,26 +137,18 @@ func (w *folder) fold(s string) {
 		// is and nothing next to it combines with (inert: most of the
 		// typographer's and of CJK), a code point is folded alone.
 		if c := w.codePoint(s[i:], form, normalize); c.inert {
-			for k, r := range c.out[:c.n] {
-				w.place(r, c.space>>k&1 != 0, cp, cp+1)
+			for _, p := range c.out[:c.n] {
+				w.place(p.r, p.space, cp, cp+1)
 			}
 			i, cp = i+int(c.size), cp+1
 			continue
 		}
 		k := form.NextBoundaryInString(s[i:], true)
-		n := int32(runeCount(s[i : i+k]))
-		// By an Iter, kept for the next segment: AppendString allocates
-		// its reorder buffer (half a KiB) at each call, which on text of
-		// combining marks cost more than the rest of the folding.
-		if w.iter == nil {
-			w.iter = new(norm.Iter)
+		seg := w.segment(s[i:i+k], form)
+		for _, p := range seg.out {
+			w.place(p.r, p.space, cp, cp+seg.n)
 		}
-		w.iter.InitString(form, s[i:i+k])
-		for !w.iter.Done() {
-			for _, r := range string(w.iter.Next()) {
-				w.rune(r, cp, cp+n)
-			}
-		}
+		n := seg.n
 		i, cp = i+k, cp+n
 	}
 	w.cp = cp
@@ -192,25 +184,27 @@ type folder struct {
 	checkpoints *[]foldCheckpoint
 	checkedAt   int
 	iter        *norm.Iter // normalizes the segments that change, made on first use
-	// seen caches codePoint's answers for a long text, by the code
-	// point's low bits (see foldSeenMin).
-	seen *[foldSeenSize]codePointFolding
+	// For a long text (see foldSeenMin), seen caches codePoint's answers
+	// by the code point's low bits, and segments segment's, up to
+	// foldSeenSize of them.
+	seen     *[foldSeenSize]codePointFolding
+	segments map[string]segmentFolding
+	segOut   []placedRune // the last segment's folding, when not cached
+	segStore []placedRune // the cached segments' foldings
 }
 
 // codePointFolding is what fold needs to know of a code point outside
 // ASCII, which depends on the code point alone: its bytes, whether a
 // normalization segment starts there (BoundaryBefore) and whether it is
 // folded alone (inert, see fold); for one folded alone, what typography
-// and case make of it, out[:n], and which of those are white space (bit k
-// of space for out[k]).
+// and case make of it, out[:n].
 type codePointFolding struct {
 	r      rune // the code point, or 0 in an empty slot of folder.seen
 	size   uint8
 	before bool
 	inert  bool
 	n      uint8
-	space  uint8
-	out    [3]rune
+	out    [3]placedRune
 }
 
 // plainBlocks marks the blocks of 256 code points (bit b%64 of word b/64
@@ -241,10 +235,11 @@ var plainBlocks = [(unicode.MaxRune + 1) >> 8 / 64]uint64{
 }
 
 // foldSeenSize is how many code points a folder's cache holds (32 bytes
-// each: 128 KiB), and foldSeenMin the shortest text it is made for. A
-// code point outside ASCII costs several hundred instructions to look up
-// in the normalization tables and fold; most text repeats a few thousand
-// of them, whose answers the cache keeps.
+// each: 128 KiB), and how many segments; foldSeenMin the shortest text
+// they are made for. A code point outside ASCII and the plain blocks, or
+// a segment, costs hundreds of instructions to look up in the
+// normalization tables and fold; most text repeats a few thousand of
+// them, whose answers the caches keep.
 const (
 	foldSeenSize = 1 << 12
 	foldSeenMin  = 4 << 10
@@ -255,7 +250,7 @@ const (
 func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFolding {
 	r, size := utf8.DecodeRuneInString(s)
 	if b := r >> 8; plainBlocks[b/64]&(1<<(b%64)) != 0 {
-		return codePointFolding{r: r, size: uint8(size), before: true, inert: true, n: 1, out: [3]rune{r}}
+		return codePointFolding{r: r, size: uint8(size), before: true, inert: true, n: 1, out: [3]placedRune{{r: r}}}
 	}
 	var slot *codePointFolding
 	if w.seen != nil {
@@ -268,35 +263,31 @@ func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFo
 		p := form.PropertiesString(s[:size])
 		c.before, c.inert = p.BoundaryBefore(), p.BoundaryAfter() && !hangul(s)
 	}
-	c.n = uint8(w.typography(r, &c.out))
-	for k, r := range c.out[:c.n] {
-		if w.folds&FoldCase != 0 {
-			c.out[k] = foldCase(r)
-		}
-		if w.folds&FoldWhitespace != 0 && isWhiteSpace(c.out[k]) {
-			c.space |= 1 << k
-		}
-	}
+	c.n = uint8(w.readAs(r, &c.out))
 	if slot != nil {
 		*slot = c
 	}
 	return c
 }
 
-// typography writes what FoldTypography, when asked, makes of r to out
-// and returns how many code points that is.
-func (w *folder) typography(r rune, out *[3]rune) int {
-	rep, ok := typographic(r)
-	if !ok || w.folds&FoldTypography == 0 {
-		out[0] = r
-		return 1
+// readAs writes what typography (when asked) and then case folding make
+// of r to out, each marked for the white space fold, and returns how
+// many code points that is.
+func (w *folder) readAs(r rune, out *[3]placedRune) int {
+	var rs [1]rune
+	rep := rs[:]
+	if t, ok := typographic(r); ok && w.folds&FoldTypography != 0 {
+		rep = []rune(t)
+	} else {
+		rs[0] = r
 	}
-	n := 0
-	for _, r := range rep {
-		out[n] = r
-		n++
+	for k, r := range rep {
+		if w.folds&FoldCase != 0 {
+			r = foldCase(r)
+		}
+		out[k] = placedRune{r, w.folds&FoldWhitespace != 0 && isWhiteSpace(r)}
 	}
-	return n
+	return len(rep)
 }
 
 // foldState is where a folding stands: what folding on from there needs.
@@ -436,21 +427,49 @@ func (w *folder) asciiMapped(run string, cp int32, t *[256]byte) {
 	w.space, w.spaceFrom, w.spaceTo = space, spaceFrom, spaceTo
 }
 
-// rune folds one code point (after normalization) produced by the
-// original's code points [from, to).
-func (w *folder) rune(r rune, from, to int32) {
-	var out [3]rune
-	for _, r := range out[:w.typography(r, &out)] {
-		w.folded(r, from, to)
-	}
+// segmentFolding is what fold makes of a normalization segment: its code
+// points, n, and what it reads as, folded but for white space.
+type segmentFolding struct {
+	n   int32
+	out []placedRune
 }
 
-// folded folds r by case and white space and writes it.
-func (w *folder) folded(r rune, from, to int32) {
-	if w.folds&FoldCase != 0 {
-		r = foldCase(r)
+// placedRune is a code point of a folding, and whether the white space
+// fold reads it as white space.
+type placedRune struct {
+	r     rune
+	space bool
+}
+
+// segment returns what w makes of seg, a normalization segment: from its
+// cache (see folder.seen) when it folded it before.
+func (w *folder) segment(seg string, form norm.Form) segmentFolding {
+	if f, ok := w.segments[seg]; ok {
+		return f
 	}
-	w.place(r, w.folds&FoldWhitespace != 0 && isWhiteSpace(r), from, to)
+	// By an Iter, kept for the next segment: AppendString allocates its
+	// reorder buffer (half a KiB) at each call, which on text of
+	// combining marks cost more than the rest of the folding.
+	if w.iter == nil {
+		w.iter = new(norm.Iter)
+	}
+	f := segmentFolding{n: int32(runeCount(seg)), out: w.segOut[:0]}
+	w.iter.InitString(form, seg)
+	for !w.iter.Done() {
+		for _, r := range string(w.iter.Next()) {
+			var out [3]placedRune
+			f.out = append(f.out, out[:w.readAs(r, &out)]...)
+		}
+	}
+	w.segOut = f.out
+	if w.segments != nil && len(w.segments) < foldSeenSize {
+		// Kept in one growing store: a text of many segments (letters
+		// with marks in every combination) would cost an allocation each.
+		w.segStore = append(w.segStore, f.out...)
+		f.out = w.segStore[len(w.segStore)-len(f.out):]
+		w.segments[seg] = f
+	}
+	return f
 }
 
 // place writes r, folded but for white space, produced by the original's
