@@ -164,6 +164,12 @@ func FuzzFold(f *testing.F) {
 				t.Fatalf("fold(%q, %v): byte %d maps to [%d,%d)", a, set.Names(), i, ft.from[i], ft.to[i])
 			}
 		}
+		if a != "" { // long enough for the folder's caches, which then answer the repeats
+			long := strings.Repeat(a, foldSeenMin/len(a)+1)
+			if got, want := fold(long, set, false).text, referenceFold(long, set); got != want {
+				t.Fatalf("fold(%q repeated, %v) = %.80q…, reference %.80q…", a, set.Names(), got, want)
+			}
+		}
 		if got, want := foldsEqual(a, b, set), referenceFold(a, set) == referenceFold(b, set); got != want {
 			t.Fatalf("foldsEqual(%q, %q, %v) = %v, reference %v", a, b, set.Names(), got, want)
 		}
@@ -267,5 +273,21 @@ func TestPlainBlocksAreThoseOfTheTables(t *testing.T) {
 			}
 		}
 		t.Fatalf("plainBlocks differs from the tables; it should be:\n%s", lit.String())
+	}
+}
+
+// Folding a long text of many scripts, with the folder's caches of code
+// points and segments, gives what the reference does under every fold set.
+func TestFoldOfALongTextIsTheReferences(t *testing.T) {
+	t.Parallel()
+	text := testkit.NewCorpus(42).Unicode(64 << 10)
+	for set := Folds(1); set <= allFolds; set++ {
+		if got, want := fold(text, set, false).text, referenceFold(text, set); got != want {
+			i := 0
+			for i < min(len(got), len(want)) && got[i] == want[i] {
+				i++
+			}
+			t.Fatalf("fold under %v differs from the reference at byte %d: %.40q, want %.40q", set.Names(), i, got[i:], want[i:])
+		}
 	}
 }
