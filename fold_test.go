@@ -276,18 +276,34 @@ func TestPlainBlocksAreThoseOfTheTables(t *testing.T) {
 	}
 }
 
-// Folding a long text of many scripts, with the folder's caches of code
-// points and segments, gives what the reference does under every fold set.
+// Folding long texts gives what the reference does under every fold set:
+// one of many scripts, with the folder's caches of code points and
+// segments; one of ASCII in which spaces, tabs and line breaks come in
+// runs of every length, across the eight-byte words that ascii folds at
+// once; prose.
 func TestFoldOfALongTextIsTheReferences(t *testing.T) {
 	t.Parallel()
-	text := testkit.NewCorpus(42).Unicode(64 << 10)
-	for set := Folds(1); set <= allFolds; set++ {
-		if got, want := fold(text, set, false).text, referenceFold(text, set); got != want {
-			i := 0
-			for i < min(len(got), len(want)) && got[i] == want[i] {
-				i++
-			}
-			t.Fatalf("fold under %v differs from the reference at byte %d: %.40q, want %.40q", set.Names(), i, got[i:], want[i:])
+	c := testkit.NewCorpus(42)
+	var ascii strings.Builder
+	for ascii.Len() < 16<<10 {
+		ascii.WriteString([]string{"a", "Z", "`", " ", "  ", "\t", "\n", "\r\n", "word", "Words. "}[c.Rand.IntN(10)])
+	}
+	for _, text := range []string{c.Unicode(64 << 10), ascii.String(), c.Prose(64 << 10)} {
+		for set := Folds(1); set <= allFolds; set++ {
+			checkFoldIsTheReferences(t, text, set)
 		}
+	}
+}
+
+// checkFoldIsTheReferences fails t unless fold reads text under set as
+// the reference does, saying where they part.
+func checkFoldIsTheReferences(t *testing.T, text string, set Folds) {
+	t.Helper()
+	if got, want := fold(text, set, false).text, referenceFold(text, set); got != want {
+		i := 0
+		for i < min(len(got), len(want)) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("fold under %v differs from the reference at byte %d: %.40q, want %.40q", set.Names(), i, got[i:], want[i:])
 	}
 }
