@@ -133,6 +133,14 @@ func (w *folder) fold(s string) {
 			i = j
 			continue
 		}
+		// Plain code points (see plainBlocks) are what they read as,
+		// each folded alone: a run of them is copied.
+		if j, n := plainCodePoints(s, i); n > 0 && !w.mapping {
+			w.endSpace()
+			w.out = append(w.out, s[i:j]...)
+			i, cp = j, cp+int32(n)
+			continue
+		}
 		// Without normalization, or a character normalization leaves as it
 		// is and nothing next to it combines with (inert: most of the
 		// typographer's and of CJK), a code point is folded alone.
@@ -205,6 +213,43 @@ type codePointFolding struct {
 	inert  bool
 	n      uint8
 	out    [3]placedRune
+}
+
+// plainCodePoints returns the end of the run of plain code points (see
+// plainBlocks) that starts at byte i of s, and how many there are. It
+// decodes only what UTF-8 allows of code points from U+0800 (no plain
+// block lies below), and stops at anything else.
+func plainCodePoints(s string, i int) (end, n int) {
+	for i+2 < len(s) {
+		c := s[i]
+		var r rune
+		var size int
+		switch {
+		case c >= 0xE0 && c < 0xF0:
+			if s[i+1]&0xC0 != 0x80 || s[i+2]&0xC0 != 0x80 {
+				return i, n
+			}
+			r, size = rune(c&0x0F)<<12|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F), 3
+			if r < 0x800 {
+				return i, n
+			}
+		case c >= 0xF0 && c < 0xF5 && i+3 < len(s):
+			if s[i+1]&0xC0 != 0x80 || s[i+2]&0xC0 != 0x80 || s[i+3]&0xC0 != 0x80 {
+				return i, n
+			}
+			r, size = rune(c&0x07)<<18|rune(s[i+1]&0x3F)<<12|rune(s[i+2]&0x3F)<<6|rune(s[i+3]&0x3F), 4
+			if r < 0x10000 || r > unicode.MaxRune {
+				return i, n
+			}
+		default:
+			return i, n
+		}
+		if b := r >> 8; plainBlocks[b/64]&(1<<(b%64)) == 0 {
+			return i, n
+		}
+		i, n = i+size, n+1
+	}
+	return i, n
 }
 
 // plainBlocks marks the blocks of 256 code points (bit b%64 of word b/64
@@ -484,14 +529,20 @@ func (w *folder) place(r rune, space bool, from, to int32) {
 			w.spaceTo = to
 			return
 		}
-		if w.space {
-			w.space = false
-			if len(w.out) > 0 || w.prior {
-				w.emit(' ', w.spaceFrom, w.spaceTo)
-			}
-		}
+		w.endSpace()
 	}
 	w.emit(r, from, to)
+}
+
+// endSpace writes the pending run of white space as a space, unless it
+// is leading: what is written next is not white space.
+func (w *folder) endSpace() {
+	if w.space {
+		w.space = false
+		if len(w.out) > 0 || w.prior {
+			w.emit(' ', w.spaceFrom, w.spaceTo)
+		}
+	}
 }
 
 func (w *folder) emit(r rune, from, to int32) {

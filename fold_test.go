@@ -215,6 +215,7 @@ func BenchmarkFold(b *testing.B) {
 	for _, w := range []struct{ name, text string }{
 		{"prose", c.Prose(512 << 10)},
 		{"unicode", c.Unicode(512 << 10)},
+		{"cjk", cjkText(c.Rand, 512<<10)},
 	} {
 		b.Run(w.name, func(b *testing.B) {
 			b.SetBytes(int64(len(w.text)))
