@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -183,6 +184,7 @@ func FuzzExplain(f *testing.F) {
 	f.Add("the ﬁrst\nﬂoor", "first floor", 0, 0, uint8(1))
 	f.Add("le cafe\u0301 du coin", "café … coin", 0, 0, uint8(1))
 	f.Add("to be or not to be", "to be", 13, 14, uint8(0))
+	f.Add("the quick brown fox jumps over the lazy dog", "the quick brown", 3, 9, uint8(16))
 	f.Fuzz(func(t *testing.T, text, claim string, a, b int, mode uint8) {
 		if text == "" || claim == "" || !utf8.ValidString(text) || !utf8.ValidString(claim) ||
 			len(text) > 4096 || len(claim) > 256 || a < 0 || b < 0 {
@@ -210,5 +212,24 @@ func FuzzExplain(f *testing.F) {
 		}
 		req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}, Citations: []Citation{c}}
 		checkExplanation(t, req, Explain(req))
+		if mode&16 != 0 {
+			// Many short quotes (pieces of the claim, 1 to 4 bytes), which
+			// Explain counts at once: each explained as it is alone.
+			for k := 0; k < len(claim) && len(req.Citations) <= shortQuotesAtOnce; k++ {
+				q := claim[k:min(len(claim), k+1+k%4)]
+				if utf8.ValidString(q) {
+					req.Citations = append(req.Citations, Citation{CitationID: fmt.Sprint("q", k), SourceID: "s", Version: "v1", Quote: q,
+						Selector: Selector{Type: PositionSelector, Start: a + k, End: a + k + runeCount(q)}})
+				}
+			}
+			ex := Explain(req)
+			checkExplanation(t, req, ex)
+			for k, cit := range req.Citations {
+				alone := Explain(&Request{Sources: req.Sources, Citations: []Citation{cit}})
+				if got, want := findingsJSON(ex.Citations[k])+fixJSON(ex.Citations[k]), findingsJSON(alone.Citations[0])+fixJSON(alone.Citations[0]); got != want {
+					t.Fatalf("%q among %d: %s\nalone: %s", cit.Quote, len(req.Citations), got, want)
+				}
+			}
+		}
 	})
 }
