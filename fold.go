@@ -144,14 +144,21 @@ func (w *folder) fold(s string) {
 		// Without normalization, or a character normalization leaves as it
 		// is and nothing next to it combines with (inert: most of the
 		// typographer's and of CJK), a code point is folded alone.
-		if c := w.codePoint(s[i:], form, normalize); c.inert {
+		c := w.codePoint(s[i:], form, normalize)
+		if c.inert {
 			for _, p := range c.out[:c.n] {
 				w.place(p.r, p.space, cp, cp+1)
 			}
 			i, cp = i+int(c.size), cp+1
 			continue
 		}
-		k := form.NextBoundaryInString(s[i:], true)
+		// The segment ends where the next code point starts one (ASCII,
+		// the end, or BoundaryBefore: there NextBoundary always ends it,
+		// asking the tables again), else where NextBoundary says.
+		k := int(c.size)
+		if e := i + k; e < len(s) && s[e] >= utf8.RuneSelf && !w.codePoint(s[e:], form, normalize).before {
+			k = form.NextBoundaryInString(s[i:], true)
+		}
 		seg := w.segment(s[i:i+k], form)
 		for _, p := range seg.out {
 			w.place(p.r, p.space, cp, cp+seg.n)
