@@ -9,15 +9,22 @@ import (
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
+// shortCases are the texts and the patterns of one to four bytes that
+// short counts are tested on: every text of a tiny alphabet that has a
+// zero byte (the padding past the end) up to 7 bytes and every pattern of
+// it, and prose with common short words.
+func shortCases() (texts, patterns []string) {
+	texts = append(allStringsUpTo("a\x00b", 7), testkit.NewCorpus(18).Prose(4<<10))
+	patterns = append(allStringsUpTo("a\x00b", 4)[1:], "e", "th", "the", "the ", " of", "\n")
+	return texts, patterns
+}
+
 // The short index counts every pattern of one to four bytes as the brute
 // force does, over every text of a tiny alphabet that has a zero byte
 // (the padding past the end) and on prose.
 func TestShortIndexCountsLikeBruteForce(t *testing.T) {
 	t.Parallel()
-	texts := allStringsUpTo("a\x00b", 7)
-	texts = append(texts, testkit.NewCorpus(18).Prose(4<<10))
-	patterns := allStringsUpTo("a\x00b", 4)[1:]
-	patterns = append(patterns, "e", "th", "the", "the ", " of", "\n")
+	texts, patterns := shortCases()
 	for _, text := range texts {
 		x := newShortIndex(text)
 		for _, p := range patterns {
@@ -60,10 +67,7 @@ func BenchmarkShortIndex(b *testing.B) {
 // and with keep below, at and above the counts.
 func TestCountShortIsTheBruteForces(t *testing.T) {
 	t.Parallel()
-	texts := allStringsUpTo("a\x00b", 7)
-	texts = append(texts, testkit.NewCorpus(18).Prose(4<<10))
-	patterns := allStringsUpTo("a\x00b", 4)[1:]
-	patterns = append(patterns, "e", "th", "the", "the ", " of", "\n")
+	texts, patterns := shortCases()
 	for _, text := range texts {
 		for _, keep := range []int{0, 1, 3, MaxHintStarts} {
 			found := countShort(text, patterns, keep)
