@@ -214,7 +214,7 @@ type folder struct {
 // folded alone (inert, see fold); for one folded alone, what typography
 // and case make of it, out[:n].
 type codePointFolding struct {
-	r      rune // the code point, or 0 in an empty slot of folder.seen
+	r      rune // the code point (in folder.seen, a slot of size 0 is empty)
 	size   uint8
 	before bool
 	inert  bool
@@ -306,7 +306,7 @@ func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFo
 	}
 	var slot *codePointFolding
 	if w.seen != nil {
-		if slot = &w.seen[r%foldSeenSize]; slot.r == r {
+		if slot = &w.seen[r%foldSeenSize]; slot.r == r && slot.size != 0 {
 			return *slot
 		}
 	}
