@@ -436,9 +436,12 @@ func qgramShift(shift *[1 << qgramBits]uint8, win unsafe.Pointer, p int) int {
 }
 
 // candidate reports whether alignment p, of shift 0, ends with the
-// pattern's last q-gram (else the hashes merely collided).
+// pattern's last q-gram (else the hashes merely collided) and starts with
+// its first: on text whose q-grams all repeat (boilerplate, log lines),
+// the last q-gram recurs hundreds of times where the pattern does not,
+// and testing its first here, before the lanes are left, costs one load.
 func (t *qgramTable) candidate(text string, p int) bool {
-	return load64(text, p+t.m-qgramLen) == t.tail
+	return load64(text, p+t.m-qgramLen) == t.tail && load64(text, p) == t.head
 }
 
 // queueAt handles a lane (not the front) at alignment p of shift 0: a
