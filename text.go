@@ -69,7 +69,7 @@ func newTextIndex(s string) *textIndex {
 // set for a continuation byte (10xxxxxx: bit 7 set, bit 6, which w<<1
 // moves to bit 7, clear); the block's eight words, their bits shifted
 // apart, fill one word, which one popcount counts. Written out, with no
-// call or loop a block, that is about five operations a word (a call of
+// call or loop a block, that is about seven operations a word (a call of
 // a loop over the words took twelve).
 func markBlocks(b []byte, marks []int32) int {
 	const hi = 0x8080808080808080
