@@ -432,14 +432,23 @@ const (
 func qgramShift(shift *[1 << qgramBits]uint8, win unsafe.Pointer, p int) int {
 	// Read as load64 reads (the table's hashes are of its words) on every
 	// architecture: one load where words are little-endian.
-	return int(shift[qgramHash(binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(win, p)), 8)))])
+	return int(shift[qgramHash(word(unsafe.Add(win, p)))])
 }
 
 // candidate reports whether alignment p, of shift 0, ends with the
-// pattern's last q-gram (else the hashes merely collided).
+// pattern's last q-gram (else the hashes merely collided) and starts with
+// its first: on text whose q-grams all repeat (boilerplate, log lines),
+// the last q-gram recurs hundreds of times where the pattern does not,
+// and testing its first here, before the lanes are left, costs one load.
+// p is at most len(text)-m, so both words lie inside text: they are read
+// without bounds checks, which kept candidate from being inlined.
 func (t *qgramTable) candidate(text string, p int) bool {
-	return load64(text, p+t.m-qgramLen) == t.tail
+	at := unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), p)
+	return word(unsafe.Add(at, t.m-qgramLen)) == t.tail && word(at) == t.head
 }
+
+// word reads the eight bytes at p as load64 does.
+func word(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(p)[:]) }
 
 // queueAt handles a lane (not the front) at alignment p of shift 0: a
 // candidate is queued, and a full queue stops the lane after p. It returns

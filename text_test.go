@@ -32,6 +32,27 @@ func TestWordAtATimeCountsMatchTheStandardLibrary(t *testing.T) {
 			t.Fatalf("isASCII(%q) = %v", s, got)
 		}
 	}
+	// markBlocks counts the bytes that are not 10xxxxxx in any bytes, each
+	// bit pattern at each offset of a word.
+	for range 200 {
+		b := make([]byte, 4*indexBlock)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		marks := make([]int32, 4)
+		got, want := markBlocks(b, marks), 0
+		for i, c := range b {
+			if i%indexBlock == 0 && marks[i/indexBlock] != int32(want) {
+				t.Fatalf("marks[%d] = %d, want %d", i/indexBlock, marks[i/indexBlock], want)
+			}
+			if c&0xC0 != 0x80 {
+				want++
+			}
+		}
+		if got != want {
+			t.Fatalf("markBlocks = %d, want %d", got, want)
+		}
+	}
 	// ASCII but for one byte, anywhere in words read at once or one by one.
 	for n := range 100 {
 		ascii := strings.Repeat("a", n)
