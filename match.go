@@ -403,7 +403,6 @@ type qgramTable struct {
 	shift [1 << qgramBits]uint8
 	m     int    // pattern length
 	tail  uint64 // the pattern's last q-gram
-	head  uint64 // its first
 	lanes [qgramLanes]qgramLane
 	nl    int // lanes in use; 0 until the first call of next
 	front int // the lane whose candidates come next
@@ -436,15 +435,13 @@ func qgramShift(shift *[1 << qgramBits]uint8, win unsafe.Pointer, p int) int {
 }
 
 // candidate reports whether alignment p, of shift 0, ends with the
-// pattern's last q-gram (else the hashes merely collided) and starts with
-// its first: on text whose q-grams all repeat (boilerplate, log lines),
-// the last q-gram recurs hundreds of times where the pattern does not,
-// and testing its first here, before the lanes are left, costs one load.
-// p is at most len(text)-m, so both words lie inside text: they are read
-// without bounds checks, which kept candidate from being inlined.
+// pattern's last q-gram (else the hashes merely collided). p is at most
+// len(text)-m, so the word lies inside text: it is read without a bounds
+// check, which kept candidate from being inlined. (Testing the pattern's
+// first q-gram here too saved boilerplate and log lines half their check
+// but made the kit's adversarial workloads five times slower.)
 func (t *qgramTable) candidate(text string, p int) bool {
-	at := unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), p)
-	return word(unsafe.Add(at, t.m-qgramLen)) == t.tail && word(at) == t.head
+	return word(unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), p+t.m-qgramLen)) == t.tail
 }
 
 // word reads the eight bytes at p as load64 does.
@@ -473,7 +470,7 @@ func qgramHash(g uint64) uint32 { return uint32((g * 0x9E3779B97F4A7C15) >> (64 
 func (t *qgramTable) init(pat string) {
 	m := len(pat)
 	w := min(m, qgramWindow)
-	t.m, t.tail, t.head, t.nl, t.front = m, load64(pat, m-qgramLen), load64(pat, 0), 0, 0
+	t.m, t.tail, t.nl, t.front = m, load64(pat, m-qgramLen), 0, 0
 	// Every bucket starts at the shift past the window (no q-gram of it
 	// hashes there), filled by doubling copies: memmove's wide stores,
 	// where a byte loop over the 4 KiB would cost more than a whole scan
