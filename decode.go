@@ -217,18 +217,16 @@ func (l loc) member(name string) string { return l.path() + "/" + name }
 
 func (d *decoder) body() (*Request, *fault) {
 	req := &Request{}
-	var haveSources, haveCitations bool
-	if f := d.open(bodyLoc); f != nil {
+	if f := d.open(bodyLoc, bodyMembers); f != nil {
 		return nil, f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return nil, f
 		}
-		switch string(name) {
-		case "sources":
-			haveSources = true
+		switch m {
+		case bodySources:
 			f = d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
 				l := loc{arr: "sources", item: i}
 				s, ascii, f := d.source(l)
@@ -242,8 +240,7 @@ func (d *decoder) body() (*Request, *fault) {
 				}
 				return f
 			})
-		case "citations":
-			haveCitations = true
+		case bodyCitations:
 			f = d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
 				// Read into its place in the slice, not copied there: a
 				// failure ends the walk and the Request with it.
@@ -254,20 +251,18 @@ func (d *decoder) body() (*Request, *fault) {
 				return d.citation(loc{arr: "citations", item: i}, &req.Citations[i])
 			})
 		default:
-			f = d.unknown(bodyLoc, name)
+			f = d.unknown(bodyLoc)
 		}
 		if f != nil {
 			return nil, f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return nil, f
 	}
-	if !haveSources {
-		return nil, d.fail("", "body: required member \"sources\" is missing")
-	}
-	if !haveCitations {
-		return nil, d.fail("", "body: required member \"citations\" is missing")
+	if m := firstIndex((1<<bodySources | 1<<bodyCitations) &^ seen); m >= 0 {
+		return nil, d.fail("", "body: required member %q is missing", bodyMembers.names[m])
 	}
 	return req, nil
 }
@@ -302,16 +297,72 @@ func (d *decoder) sourceRules(i int, l loc, req *Request) {
 	d.sourceIDs[key] = i
 }
 
-func (d *decoder) unknown(l loc, name []byte) *fault {
-	p := l.member(escapePointer(string(name)))
+// requiredMissing is the failure of object l without its member name.
+func (d *decoder) requiredMissing(l loc, name string) *fault {
+	path := l.path()
+	return d.fail(path, "%s: required member %q is missing", path[1:], name)
+}
+
+// unknown is the failure of the member just read in object l, not one of
+// its members.
+func (d *decoder) unknown(l loc) *fault {
+	name := d.s.lastName()
+	p := l.member(escapePointer(name))
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 
-// open reads the '{' of an object at l. The walk then reads the members
-// with more and name, each value after its name, and the '}' with close:
-// in the caller's own loop, so that a member costs no call through a
-// closure and the caller's fields no indirection.
-func (d *decoder) open(l loc) *fault {
+// The member names of each object the walk knows, by index: the order of
+// each set is the order in which missing required members are reported.
+var (
+	bodyMembers     = newMemberSet("sources", "citations")
+	sourceMembers   = newMemberSet("source_id", "version", "text")
+	citationMembers = newMemberSet("citation_id", "source_id", "version", "selector", "quote", "claimed_start")
+	selectorMembers = newMemberSet("type", "start", "end", "exact", "prefix", "suffix")
+)
+
+const (
+	bodySources = iota
+	bodyCitations
+)
+
+const (
+	sourceID = iota
+	sourceVersion
+	sourceText
+)
+
+const (
+	citationID = iota
+	citationSourceID
+	citationVersion
+	citationSelector
+	citationQuote
+	citationClaimedStart
+)
+
+const (
+	selectorType = iota
+	selectorStart
+	selectorEnd
+	selectorExact
+	selectorPrefix
+	selectorSuffix
+)
+
+// firstIndex is the lowest index in a set of member indexes (bit i for index
+// i), or -1 for none.
+func firstIndex(set uint64) int {
+	if set == 0 {
+		return -1
+	}
+	return bits.TrailingZeros64(set)
+}
+
+// open reads the '{' of an object at l whose members are those of t. The
+// walk then reads the members with more and member, each value after its
+// name, and the '}' with close: in the caller's own loop, so that a member
+// costs no call through a closure and the caller's fields no indirection.
+func (d *decoder) open(l loc, t *memberSet) *fault {
 	if k := d.s.peekKind(); k != '{' {
 		if k == 0 {
 			return d.peekError()
@@ -322,28 +373,32 @@ func (d *decoder) open(l loc) *fault {
 	if _, err := d.s.readToken(); err != nil {
 		return d.syn(err)
 	}
+	d.s.openObject(t)
 	return nil
 }
 
 // more reports whether a member name comes next in the open object.
 func (d *decoder) more() bool { return d.s.peekKind() == '"' }
 
-// name reads the member name that more found, with the scanner then at its
-// value; the name is valid until the object ends.
-func (d *decoder) name() ([]byte, *fault) {
-	name, err := d.s.readName()
+// member reads the member name that more found, with the scanner then at
+// its value: its index in the object's member set, or -1 for another
+// name (which unknown reports).
+func (d *decoder) member() (int, *fault) {
+	m, err := d.s.member()
 	if err != nil {
-		return nil, d.syn(err)
+		return 0, d.syn(err)
 	}
-	return name, nil
+	return m, nil
 }
 
-// close reads the object's '}', or the syntax error in its place.
-func (d *decoder) close() *fault {
+// close reads the object's '}', or the syntax error in its place, and
+// returns the set of its members read (bit i for index i of its set).
+func (d *decoder) close() (uint64, *fault) {
+	seen := d.s.seen()
 	if _, err := d.s.readToken(); err != nil {
-		return d.syn(err)
+		return 0, d.syn(err)
 	}
-	return nil
+	return seen, nil
 }
 
 // array reads an array at l whose items must be objects, calling item for
@@ -489,97 +544,80 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 
 // source reads source l; ascii reports that its text is all ASCII.
 func (d *decoder) source(l loc) (s Source, ascii bool, f *fault) {
-	var have [3]bool
-	if f := d.open(l); f != nil {
+	if f := d.open(l, sourceMembers); f != nil {
 		return s, false, f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return s, false, f
 		}
-		switch string(name) {
-		case "source_id":
+		switch m {
+		case sourceID:
 			s.SourceID, f = d.label(l, "source_id")
-			have[0] = true
-		case "version":
+		case sourceVersion:
 			s.Version, f = d.label(l, "version")
-			have[1] = true
-		case "text":
+		case sourceText:
 			d.s.wide = false
 			s.Text, _, f = d.str(l, "text", 0, LimitTextBytes, d.lim.TextBytes)
 			ascii = !d.s.wide
-			have[2] = true
 		default:
-			f = d.unknown(l, name)
+			f = d.unknown(l)
 		}
 		if f != nil {
 			return s, false, f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return s, false, f
 	}
-	for i, name := range [3]string{"source_id", "version", "text"} {
-		if !have[i] {
-			path := l.path()
-			return s, false, d.fail(path, "%s: required member %q is missing", path[1:], name)
-		}
+	if m := firstIndex((1<<sourceID | 1<<sourceVersion | 1<<sourceText) &^ seen); m >= 0 {
+		return s, false, d.requiredMissing(l, sourceMembers.names[m])
 	}
 	return s, ascii, nil
 }
 
 func (d *decoder) citation(l loc, c *Citation) *fault {
-	var have [4]bool // citation_id, source_id, version, selector
-	var quoteSeen bool
-	if f := d.open(l); f != nil {
+	if f := d.open(l, citationMembers); f != nil {
 		return f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return f
 		}
-		switch string(name) {
-		case "citation_id":
+		switch m {
+		case citationID:
 			c.CitationID, f = d.label(l, "citation_id")
-			have[0] = true
-		case "source_id":
+		case citationSourceID:
 			c.SourceID, f = d.label(l, "source_id")
-			have[1] = true
-		case "version":
+		case citationVersion:
 			c.Version, f = d.label(l, "version")
-			have[2] = true
-		case "selector":
+		case citationSelector:
 			sel := l
 			sel.sel = true
 			f = d.selector(sel, &c.Selector)
-			have[3] = true
-		case "quote":
+		case citationQuote:
 			c.Quote, _, f = d.str(l, "quote", 1, LimitQuoteBytes, d.lim.QuoteBytes)
-			quoteSeen = true
-		case "claimed_start":
+		case citationClaimedStart:
 			c.ClaimedStart, f = d.integer(l, "claimed_start")
 			c.HasClaimedStart = true
 		default:
-			f = d.unknown(l, name)
+			f = d.unknown(l)
 		}
 		if f != nil {
 			return f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return f
 	}
-	if have != [4]bool{true, true, true, true} { // one test for the usual case
-		for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
-			if !have[i] {
-				path := l.path()
-				return d.fail(path, "%s: required member %q is missing", path[1:], name)
-			}
-		}
+	if m := firstIndex((1<<citationID | 1<<citationSourceID | 1<<citationVersion | 1<<citationSelector) &^ seen); m >= 0 {
+		return d.requiredMissing(l, citationMembers.names[m])
 	}
-	d.citationRules(l, c, quoteSeen)
+	d.citationRules(l, c, seen&(1<<citationQuote) != 0)
 	return nil
 }
 
@@ -614,84 +652,66 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 // "type" may come last.
 func (d *decoder) selector(l loc, s *Selector) *fault {
 	var typ string // the type as written, decoded; not kept
-	var seen struct{ typ, start, end, exact, prefix, suffix bool }
 	var contextAt [2]int64
-	if f := d.open(l); f != nil {
+	if f := d.open(l, selectorMembers); f != nil {
 		return f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return f
 		}
-		switch string(name) {
-		case "type":
+		switch m {
+		case selectorType:
 			var raw []byte
 			var escaped bool
 			var n int
 			raw, escaped, n, _, f = d.rawString(l, "type", 0)
 			typ = selectorTypeName(raw, escaped, n)
-			seen.typ = true
-		case "start":
+		case selectorStart:
 			s.Start, f = d.integer(l, "start")
-			seen.start = true
-		case "end":
+		case selectorEnd:
 			s.End, f = d.integer(l, "end")
-			seen.end = true
-		case "exact":
+		case selectorExact:
 			s.Exact, _, f = d.str(l, "exact", 1, LimitQuoteBytes, d.lim.QuoteBytes)
-			seen.exact = true
-		case "prefix":
+		case selectorPrefix:
 			s.Prefix, contextAt[0], f = d.str(l, "prefix", 0, "", -1) // judged once the type is known
-			seen.prefix = true
-		case "suffix":
+		case selectorSuffix:
 			s.Suffix, contextAt[1], f = d.str(l, "suffix", 0, "", -1)
-			seen.suffix = true
 		default:
-			f = d.unknown(l, name)
+			f = d.unknown(l)
 		}
 		if f != nil {
 			return f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return f
 	}
 	switch typ {
 	case "TextPositionSelector":
 		s.Type = PositionSelector
-		for _, m := range [...]struct {
-			name string
-			ok   bool
-		}{{"exact", seen.exact}, {"prefix", seen.prefix}, {"suffix", seen.suffix}} {
-			if m.ok {
-				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", l.path()[1:], m.name, m.name)
-			}
+		if m := firstIndex(seen & (1<<selectorExact | 1<<selectorPrefix | 1<<selectorSuffix)); m >= 0 {
+			name := selectorMembers.names[m]
+			return d.fail(l.path()+"/"+name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", l.path()[1:], name, name)
 		}
-		if !seen.start || !seen.end {
-			missing := "start"
-			if seen.start {
-				missing = "end"
-			}
-			return d.fail(l.path(), "%s: a TextPositionSelector needs %q", l.path()[1:], missing)
+		if m := firstIndex((1<<selectorStart | 1<<selectorEnd) &^ seen); m >= 0 {
+			return d.fail(l.path(), "%s: a TextPositionSelector needs %q", l.path()[1:], selectorMembers.names[m])
 		}
 	case "TextQuoteSelector":
 		s.Type = QuoteSelector
-		for _, m := range [...]struct {
-			name string
-			ok   bool
-		}{{"start", seen.start}, {"end", seen.end}} {
-			if m.ok {
-				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", l.path()[1:], m.name, m.name)
-			}
+		if m := firstIndex(seen & (1<<selectorStart | 1<<selectorEnd)); m >= 0 {
+			name := selectorMembers.names[m]
+			return d.fail(l.path()+"/"+name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", l.path()[1:], name, name)
 		}
-		if !seen.exact {
+		if seen&(1<<selectorExact) == 0 {
 			return d.fail(l.path(), "%s: a TextQuoteSelector needs \"exact\"", l.path()[1:])
 		}
 		d.checkBytes(contextAt[0], l, "prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
 		d.checkBytes(contextAt[1], l, "suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
 	default:
-		if !seen.typ {
+		if seen&(1<<selectorType) == 0 {
 			return d.fail(l.path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", l.path()[1:])
 		}
 		return d.fail(l.path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", l.path()[1:], Echo(typ))

@@ -46,9 +46,11 @@ type scanner struct {
 	stack []entry
 	last  entry
 
-	// One frame per open object, for duplicate names and for pointers.
+	// One frame per open object, for duplicate names and for pointers;
+	// top is the innermost's.
 	objs []nameFrame
 	nobj int
+	top  *nameFrame
 
 	// wide is set by a string with a byte above ASCII or a \uXXXX escape
 	// (and only cleared by the caller): one without either decodes to
@@ -92,12 +94,74 @@ func (s *scanner) needDelim(next kind) byte {
 }
 
 // nameFrame is what the scanner knows of one open object: its names so far
-// (to refuse a second of any) and the last of them (for pointers).
+// (to refuse a second of any) and where the last of them starts (for
+// pointers, which read it again: they are built only for a failure).
+//
+// An object the request walk knows (the body, a source, a citation, a
+// selector) has the set of its members' names: a name of the set is
+// remembered as one bit of seen, any other in names.
 type nameFrame struct {
-	names [][]byte
-	set   map[string]struct{} // all names, once there are too many to compare one by one
-	last  []byte
+	members *memberSet
+	seen    uint64
+	names   [][]byte
+	set     map[string]struct{} // all other names, once there are too many to compare one by one
+	lastPos int                 // the offset of the last name's opening quote, or -1
 }
+
+// memberSet is the member names of one kind of object, each identified by
+// its index. A name closed within sixteen bytes is found by its length and
+// its bytes as two words: one or two word compares, no call.
+type memberSet struct {
+	names []string
+	first [32]int8 // by length, the first index of a name that long, or -1
+	next  []int8   // the next index of a name as long, or -1
+	words [][2]uint64
+}
+
+func newMemberSet(names ...string) *memberSet {
+	t := &memberSet{names: names, next: make([]int8, len(names)), words: make([][2]uint64, len(names))}
+	for i := range t.first {
+		t.first[i] = -1
+	}
+	for i := len(names) - 1; i >= 0; i-- { // so that each list runs in index order
+		n := names[i]
+		if len(n) > 16 || i >= 64 {
+			panic("memberSet: a name longer than 16 bytes, or more than 64 names")
+		}
+		var w [16]byte
+		copy(w[:], n)
+		t.words[i] = [2]uint64{binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:])}
+		t.next[i], t.first[len(n)] = t.first[len(n)], int8(i)
+	}
+	return t
+}
+
+// find is the index of the name of length n (at most 16) whose bytes,
+// zero-padded, are the words w0 and w1; or -1.
+func (t *memberSet) find(n int, w0, w1 uint64) int {
+	if t == nil {
+		return -1
+	}
+	for i := int(t.first[n&31]); i >= 0; i = int(t.next[i]) {
+		if w := t.words[i]; w[0] == w0 && w[1] == w1 {
+			return i
+		}
+	}
+	return -1
+}
+
+// index is the index of name, or -1.
+func (t *memberSet) index(name []byte) int {
+	if len(name) > 16 {
+		return -1
+	}
+	var w [16]byte
+	copy(w[:], name)
+	return t.find(len(name), binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]))
+}
+
+// wordMask[n] keeps the first n bytes of a little-endian word (n ≤ 8).
+var wordMask = [9]uint64{0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFF_FFFFFFFF, 0xFFFF_FFFFFFFF, 0xFFFFFF_FFFFFFFF, ^uint64(0)}
 
 // synErr is an I-JSON (syntax) failure. rawEOF is the body ending where a
 // top-level value should start (jsontext's bare io.EOF); otherwise msg is
@@ -248,7 +312,8 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 		return nil, s.literal(pos, "true")
 	case '"':
 		if s.last.needName() {
-			return s.name(pos)
+			_, name, err := s.name(pos)
+			return name, err
 		}
 		end, _, _, err := s.scanString(pos)
 		if err != nil {
@@ -268,8 +333,9 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 			s.objs = append(s.objs, nameFrame{})
 		}
 		f := &s.objs[s.nobj]
-		f.names, f.set, f.last = f.names[:0], nil, nil
+		f.members, f.seen, f.names, f.set, f.lastPos = nil, 0, f.names[:0], nil, -1
 		s.nobj++
+		s.top = f
 		return nil, nil
 	case '}':
 		if !s.last.isObject() {
@@ -280,6 +346,10 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 		}
 		s.pop(pos)
 		s.nobj--
+		s.top = nil
+		if s.nobj > 0 {
+			s.top = &s.objs[s.nobj-1]
+		}
 		return nil, nil
 	case '[':
 		return nil, s.push(pos, 0)
@@ -345,25 +415,85 @@ func (s *scanner) literal(pos int, lit string) *synErr {
 	return nil
 }
 
-// name reads a member name at pos, refusing one the object already has.
-func (s *scanner) name(pos int) ([]byte, *synErr) {
+// name reads a member name at pos, refusing one the object already has,
+// and returns its index in the object's member set (-1 if none) and the
+// name, unescaped (valid until the object closes).
+func (s *scanner) name(pos int) (int, []byte, *synErr) {
 	end, escaped, n := s.shortString(pos), false, 0
 	if end == 0 {
 		var err *synErr
 		if end, escaped, n, err = s.scanString(pos); err != nil {
-			return nil, err
+			return 0, nil, err
 		}
 	}
 	name := s.buf[pos+1 : end-1]
 	if escaped { // rare: two allocations are fine
 		name = []byte(unescape(name, n))
 	}
-	f := &s.objs[s.nobj-1]
-	if f.has(name) {
-		return nil, &synErr{msg: "duplicate object member name", offset: pos, dup: true,
-			ptr: s.pointer(+1) + "/" + escapePointer(string(name))}
+	f := s.top
+	m := -1
+	if f.members != nil {
+		m = f.members.index(name)
 	}
-	f.last = name
+	if f.has(m, name) {
+		return 0, nil, s.duplicate(pos, name)
+	}
+	s.named(f, pos, end)
+	return m, name, nil
+}
+
+// member reads the member name peekKind has just found (it returned '"')
+// in an object whose member set the walk gave at openObject, and returns
+// its index in the set, or -1 (lastName then says what it is). A name of
+// the set closed within sixteen bytes, without an escape, that the object
+// does not have yet, as every name of a valid body is when written
+// plainly, is read and found here in one pass over two words; any other
+// goes through name.
+func (s *scanner) member() (int, *synErr) {
+	s.peeked = false
+	pos, b := s.peekPos, s.buf
+	if pos+17 < len(b) && s.last.needName() {
+		w := b[pos+1 : pos+17 : pos+17]
+		w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
+		// The name's length n, and its bytes zero-padded: a mask of the
+		// bytes below the first that is not plain (whose top bit is the
+		// lowest one set).
+		var n int
+		if t0 := notPlainASCII(w0); t0 != 0 {
+			n = bits.TrailingZeros64(t0) >> 3
+			w0 &= (t0&-t0)>>7 - 1
+			w1 = 0
+		} else {
+			t1 := notPlainASCII(w1)
+			n = 8 + bits.TrailingZeros64(t1)>>3
+			w1 &= (t1&-t1)>>7 - 1 // all of it when t1 is 0
+		}
+		if end := pos + 2 + n; b[end-1] == '"' {
+			f := s.top
+			if m := f.members.find(n, w0, w1); m >= 0 && f.seen&(1<<m) == 0 { // else name finds it again and says what it is
+				f.seen |= 1 << m
+				s.named(f, pos, end)
+				return m, nil
+			}
+		}
+	}
+	if !s.last.needName() {
+		_, err := s.readToken()
+		return -1, err
+	}
+	m, _, err := s.name(pos)
+	return m, err
+}
+
+func (s *scanner) duplicate(pos int, name []byte) *synErr {
+	return &synErr{msg: "duplicate object member name", offset: pos, dup: true,
+		ptr: s.pointer(+1) + "/" + escapePointer(string(name))}
+}
+
+// named records the name just read, from pos to end, in f and the token
+// state.
+func (s *scanner) named(f *nameFrame, pos, end int) {
+	f.lastPos = pos
 	s.last++
 	s.prevEnd = end
 	// Compact JSON: the ':' and the value's first byte right after the
@@ -373,14 +503,27 @@ func (s *scanner) name(pos int) ([]byte, *synErr) {
 			s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end+1, k, nil
 		}
 	}
-	return name, nil
 }
 
-// has reports whether name is already in f, and adds it if not. Objects of
-// the contract have a handful of members, compared one by one; an object
-// with many (which the schema refuses, but only after the whole body is
-// read for I-JSON failures) gets a map.
-func (f *nameFrame) has(name []byte) bool {
+// openObject gives the object just opened the member set of its kind.
+func (s *scanner) openObject(t *memberSet) { s.top.members = t }
+
+// seen is the set of the open object's members, of its member set, read so
+// far: bit i for index i.
+func (s *scanner) seen() uint64 { return s.top.seen }
+
+// has reports whether the name (m its index in f's member set, or -1) is
+// already in f, and adds it if not. A name of the set is one bit; others
+// (which the schema refuses, but only after the whole body is read for
+// I-JSON failures) are compared one by one, and once there are many, put
+// in a map.
+func (f *nameFrame) has(m int, name []byte) bool {
+	if m >= 0 {
+		bit := uint64(1) << m
+		dup := f.seen&bit != 0
+		f.seen |= bit
+		return dup
+	}
 	const few = 32
 	if f.set == nil {
 		for _, n := range f.names {
@@ -402,6 +545,27 @@ func (f *nameFrame) has(name []byte) bool {
 	}
 	f.set[string(name)] = struct{}{}
 	return false
+}
+
+// lastName is the last name read in the innermost open object.
+func (s *scanner) lastName() string { return s.frameName(s.top) }
+
+// frameName is the last name read in f, read again from the body.
+func (s *scanner) frameName(f *nameFrame) string {
+	if f.lastPos < 0 {
+		return ""
+	}
+	if end := s.shortString(f.lastPos); end != 0 {
+		return string(s.buf[f.lastPos+1 : end-1])
+	}
+	wide := s.wide
+	end, escaped, n, _ := s.scanString(f.lastPos) // valid: it was read
+	s.wide = wide
+	if raw := s.buf[f.lastPos+1 : end-1]; escaped {
+		return unescape(raw, n)
+	} else {
+		return string(raw)
+	}
 }
 
 // pointer is jsontext's stack pointer: where 0 names the last value read
@@ -426,7 +590,7 @@ func (s *scanner) pointer(where int) string {
 		}
 		if e.isObject() {
 			b = append(b, '/')
-			b = append(b, escapePointer(string(s.objs[obj].last))...)
+			b = append(b, escapePointer(s.frameName(&s.objs[obj]))...)
 			obj++
 		} else {
 			b = strconv.AppendInt(append(b, '/'), e.length()+delta, 10)
@@ -482,17 +646,6 @@ func (s *scanner) peekAfterValue(end int) {
 func (s *scanner) readNumber() ([]byte, *synErr) {
 	s.peeked = false
 	return s.readNumberAt(s.peekPos)
-}
-
-// readName reads the string peekKind has just found (it returned '"') and
-// answers as readToken would: where a name is due, as it is at every '"'
-// that starts an object's member, the name, without asking take again.
-func (s *scanner) readName() ([]byte, *synErr) {
-	if !s.last.needName() {
-		return s.readToken()
-	}
-	s.peeked = false
-	return s.name(s.peekPos)
 }
 
 func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
