@@ -370,10 +370,9 @@ func (d *decoder) open(l loc, t *memberSet) *fault {
 		path := l.path()
 		return d.fail(path, "%s: must be an object, not %s", where(path), kindName(k))
 	}
-	if _, err := d.s.readToken(); err != nil {
+	if err := d.s.openObject(t); err != nil {
 		return d.syn(err)
 	}
-	d.s.openObject(t)
 	return nil
 }
 
@@ -395,7 +394,13 @@ func (d *decoder) member() (int, *fault) {
 // returns the set of its members read (bit i for index i of its set).
 func (d *decoder) close() (uint64, *fault) {
 	seen := d.s.seen()
-	if _, err := d.s.readToken(); err != nil {
+	var err *synErr
+	if d.s.peekKind() == '}' {
+		err = d.s.closeObject()
+	} else {
+		_, err = d.s.readToken() // the failure in the '}''s place
+	}
+	if err != nil {
 		return 0, d.syn(err)
 	}
 	return seen, nil
@@ -522,6 +527,9 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 		}
 		p := l.member(name)
 		return 0, d.fail(p, "%s: must be an integer, not %s", where(p), kindName(k))
+	}
+	if n, ok := d.s.smallInteger(); ok {
+		return n, nil
 	}
 	v, err := d.s.readNumber()
 	if err != nil {

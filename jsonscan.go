@@ -326,31 +326,9 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 		_, err := s.readNumberAt(pos)
 		return nil, err
 	case '{':
-		if err := s.push(pos, objectEntry); err != nil {
-			return nil, err
-		}
-		if s.nobj == len(s.objs) {
-			s.objs = append(s.objs, nameFrame{})
-		}
-		f := &s.objs[s.nobj]
-		f.members, f.seen, f.names, f.set, f.lastPos = nil, 0, f.names[:0], nil, -1
-		s.nobj++
-		s.top = f
-		return nil, nil
+		return nil, s.open(pos, nil)
 	case '}':
-		if !s.last.isObject() {
-			return nil, s.mismatch(pos)
-		}
-		if s.last.needValue() {
-			return nil, s.fail("missing value after object name", pos, +1)
-		}
-		s.pop(pos)
-		s.nobj--
-		s.top = nil
-		if s.nobj > 0 {
-			s.top = &s.objs[s.nobj-1]
-		}
-		return nil, nil
+		return nil, s.close(pos)
 	case '[':
 		return nil, s.push(pos, 0)
 	case ']':
@@ -362,6 +340,64 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 	}
 	return nil, s.fail(invalidCharacter(s.buf[pos:], "at start of value"), pos, +1)
 }
+
+// open opens the object whose '{' is at pos, its members those of t (nil
+// for an object the walk does not know).
+func (s *scanner) open(pos int, t *memberSet) *synErr {
+	if err := s.push(pos, objectEntry); err != nil {
+		return err
+	}
+	if s.nobj == len(s.objs) {
+		s.objs = append(s.objs, nameFrame{})
+	}
+	f := &s.objs[s.nobj]
+	f.members, f.seen, f.names, f.set, f.lastPos = t, 0, f.names[:0], nil, -1
+	s.nobj++
+	s.top = f
+	return nil
+}
+
+// close closes the object whose '}' is at pos.
+func (s *scanner) close(pos int) *synErr {
+	if !s.last.isObject() {
+		return s.mismatch(pos)
+	}
+	if s.last.needValue() {
+		return s.fail("missing value after object name", pos, +1)
+	}
+	s.pop(pos)
+	s.nobj--
+	s.top = nil
+	if s.nobj > 0 {
+		s.top = &s.objs[s.nobj-1]
+	}
+	return nil
+}
+
+// openObject reads the '{' peekKind has just found (it returned '{') and
+// opens the object, its members those of t. Compact JSON's next token, a
+// name or the '}', is read where it stands, without asking peek.
+func (s *scanner) openObject(t *memberSet) *synErr {
+	s.peeked = false
+	pos := s.peekPos
+	if err := s.open(pos, t); err != nil {
+		return err
+	}
+	if p := pos + 1; p < len(s.buf) && (s.buf[p] == '"' || s.buf[p] == '}') {
+		s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, p, kind(s.buf[p]), nil
+	}
+	return nil
+}
+
+// closeObject reads the '}' peekKind has just found (it returned '}').
+func (s *scanner) closeObject() *synErr {
+	s.peeked = false
+	return s.close(s.peekPos)
+}
+
+// seen is the set of the innermost object's members read so far, of its
+// member set: bit i for index i.
+func (s *scanner) seen() uint64 { return s.top.seen }
 
 func (s *scanner) push(pos int, typ entry) *synErr {
 	switch {
@@ -505,13 +541,6 @@ func (s *scanner) named(f *nameFrame, pos, end int) {
 	}
 }
 
-// openObject gives the object just opened the member set of its kind.
-func (s *scanner) openObject(t *memberSet) { s.top.members = t }
-
-// seen is the set of the open object's members, of its member set, read so
-// far: bit i for index i.
-func (s *scanner) seen() uint64 { return s.top.seen }
-
 // has reports whether the name (m its index in f's member set, or -1) is
 // already in f, and adds it if not. A name of the set is one bit; others
 // (which the schema refuses, but only after the whole body is read for
@@ -646,6 +675,31 @@ func (s *scanner) peekAfterValue(end int) {
 func (s *scanner) readNumber() ([]byte, *synErr) {
 	s.peeked = false
 	return s.readNumberAt(s.peekPos)
+}
+
+// smallInteger reads the number value peekKind has just found (it returned
+// '0') when it is the commonest kind, 0 or up to fifteen digits without a
+// leading zero, and returns its value; ok is false, and nothing read, for
+// any other (readNumber reads it). Fifteen digits stay below 2^53.
+//
+// Cost: one pass over the digits, reading and valuing them at once.
+func (s *scanner) smallInteger() (v int, ok bool) {
+	pos := s.peekPos
+	b := s.buf[pos:min(len(s.buf), pos+16)]
+	n := 0
+	for n < len(b) && b[n]-'0' <= 9 {
+		v = v*10 + int(b[n]-'0')
+		n++
+	}
+	if n == 0 || n == len(b) || n > 1 && b[0] == '0' || b[n] == '.' || b[n]|0x20 == 'e' || s.last.needName() {
+		return 0, false // n == len(b): sixteen digits, or the body's end
+	}
+	i := pos + n
+	s.peeked = false
+	s.last++
+	s.prevEnd = i
+	s.peekAfterValue(i)
+	return v, true
 }
 
 func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
