@@ -72,9 +72,9 @@ type decoder struct {
 	rule      *Error // first rule-across-members failure (spec §1 step 4)
 	limit     *Error // first limit failure in document order (step 5)
 	limitAt   int64  // input offset of the value that limit names
-	sourceIDs map[[2]string]int
-	asciiText []bool // per source: its text is ASCII, as the scanner saw (for scanBudget)
-	citeIDs   map[string]int
+	sourceIDs idSet[[2]string] // each (source_id, version) pair, with its source
+	asciiText []bool           // per source: its text is ASCII, as the scanner saw (for scanBudget)
+	citeIDs   idSet[string]    // each citation_id, with its citation
 }
 
 // fault ends the walk: an I-JSON failure of the scanner, or a schema
@@ -121,7 +121,7 @@ func (d *decoder) request() (*Request, *Error) {
 	if d.limit != nil {
 		return nil, d.limit
 	}
-	if e := scanBudget(req, d.sourceIDs, d.asciiText, d.lim.ScanUnits); e != nil {
+	if e := scanBudget(req, &d.sourceIDs, d.asciiText, d.lim.ScanUnits); e != nil {
 		return nil, e
 	}
 	return req, nil
@@ -285,16 +285,96 @@ func (d *decoder) room(max, size int) int {
 // sourceRules checks that source i's (source_id, version) pair is new.
 func (d *decoder) sourceRules(i int, l loc, req *Request) {
 	s := req.Sources[i]
-	key := [2]string{s.SourceID, s.Version}
-	if d.sourceIDs == nil {
-		d.sourceIDs = make(map[[2]string]int)
-	}
-	if j, dup := d.sourceIDs[key]; dup {
+	if j, ok := d.sourceIDs.add([2]string{s.SourceID, s.Version}, hashPair(s.SourceID, s.Version), i); !ok {
 		path := l.path()
 		d.noteRule(invalidf(path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", path[1:], j, Echo(s.SourceID), Echo(s.Version)))
-		return
 	}
-	d.sourceIDs[key] = i
+}
+
+// idSet is a set of keys, each with the index of the item that brought it
+// first: open addressing, linear probing, in a table of a power of two
+// slots kept at most half full. The decoder's few keys (ids and pairs of
+// them, short strings) cost it one hash and mostly one probe each, without
+// a map's groups and its hash's call.
+type idSet[K comparable] struct {
+	keys   []K
+	hashes []uint64
+	items  []int // item index + 1; 0 for an empty slot
+	n      int
+}
+
+// add adds key, whose hash is h, for item i, and returns (i, true); a key
+// already there is left with its item j, and add returns (j, false).
+func (t *idSet[K]) add(key K, h uint64, i int) (int, bool) {
+	if 2*(t.n+1) > len(t.items) {
+		t.grow()
+	}
+	mask := uint64(len(t.items) - 1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		switch {
+		case t.items[p] == 0:
+			t.keys[p], t.hashes[p], t.items[p] = key, h, i+1
+			t.n++
+			return i, true
+		case t.hashes[p] == h && t.keys[p] == key:
+			return t.items[p] - 1, false
+		}
+	}
+}
+
+// find returns the item of key, whose hash is h, and whether it is there.
+func (t *idSet[K]) find(key K, h uint64) (int, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.items) - 1)
+	for p := h & mask; t.items[p] != 0; p = (p + 1) & mask {
+		if t.hashes[p] == h && t.keys[p] == key {
+			return t.items[p] - 1, true
+		}
+	}
+	return 0, false
+}
+
+// grow doubles the table (from 16 slots), moving each key to its slot.
+func (t *idSet[K]) grow() {
+	old := *t
+	size := max(16, 2*len(old.items))
+	*t = idSet[K]{keys: make([]K, size), hashes: make([]uint64, size), items: make([]int, size), n: old.n}
+	mask := uint64(size - 1)
+	for q, it := range old.items {
+		if it == 0 {
+			continue
+		}
+		p := old.hashes[q] & mask
+		for t.items[p] != 0 {
+			p = (p + 1) & mask
+		}
+		t.keys[p], t.hashes[p], t.items[p] = old.keys[q], old.hashes[q], it
+	}
+}
+
+// hashString is FNV-1a of s, then mixed so that its low bits, which pick
+// the slot, depend on every byte. Cost: linear in s, a few operations a byte.
+func hashString(s string) uint64 { return mix(fnv(14695981039346656037, s)) }
+
+// hashPair is hashString's for a pair of strings.
+func hashPair(a, b string) uint64 { return mix(fnv(fnv(14695981039346656037, a)^0xFF, b)) }
+
+func fnv(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
+}
+
+// mix is the finaliser of MurmurHash3 (fmix64).
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
 }
 
 // requiredMissing is the failure of object l without its member name.
@@ -643,15 +723,10 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 		path := l.path()
 		d.noteRule(invalidf(path+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", path[1:]))
 	}
-	if d.citeIDs == nil {
-		d.citeIDs = make(map[string]int, d.room(d.lim.Citations, minCitationBytes))
-	}
-	if j, dup := d.citeIDs[c.CitationID]; dup {
+	if j, ok := d.citeIDs.add(c.CitationID, hashString(c.CitationID), l.item); !ok {
 		path := l.path()
 		d.noteRule(invalidf(path+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", path[1:], j, Echo(c.CitationID)))
-		return
 	}
-	d.citeIDs[c.CitationID] = len(d.citeIDs)
 }
 
 // selector reads a TextPositionSelector or a TextQuoteSelector. Members are
@@ -749,17 +824,17 @@ func selectorTypeName(raw []byte, escaped bool, n int) string {
 // text is known to be ASCII (the scanner saw no byte above it and no
 // \uXXXX), measured without reading them. Linear in the other texts, each
 // measured once.
-func scanBudget(req *Request, index map[[2]string]int, ascii []bool, maxUnits int) *Error {
+func scanBudget(req *Request, index *idSet[[2]string], ascii []bool, maxUnits int) *Error {
 	if index == nil {
-		index = make(map[[2]string]int, len(req.Sources))
+		index = &idSet[[2]string]{}
 		for i, s := range req.Sources {
-			index[[2]string{s.SourceID, s.Version}] = i
+			index.add([2]string{s.SourceID, s.Version}, hashPair(s.SourceID, s.Version), i)
 		}
 	}
 	scans := make([]int, len(req.Sources)) // quote citations per source
 	for _, c := range req.Citations {
 		if c.Selector.Type == QuoteSelector {
-			if i, ok := index[[2]string{c.SourceID, c.Version}]; ok { // else no such source, nothing scanned
+			if i, ok := index.find([2]string{c.SourceID, c.Version}, hashPair(c.SourceID, c.Version)); ok { // else no such source, nothing scanned
 				scans[i]++
 			}
 		}

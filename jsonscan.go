@@ -114,12 +114,12 @@ type nameFrame struct {
 type memberSet struct {
 	names []string
 	first [32]int8 // by length, the first index of a name that long, or -1
-	next  []int8   // the next index of a name as long, or -1
-	words [][2]uint64
+	next  [64]int8 // the next index of a name as long, or -1
+	words [64][2]uint64
 }
 
 func newMemberSet(names ...string) *memberSet {
-	t := &memberSet{names: names, next: make([]int8, len(names)), words: make([][2]uint64, len(names))}
+	t := &memberSet{names: names}
 	for i := range t.first {
 		t.first[i] = -1
 	}
@@ -142,8 +142,8 @@ func (t *memberSet) find(n int, w0, w1 uint64) int {
 	if t == nil {
 		return -1
 	}
-	for i := int(t.first[n&31]); i >= 0; i = int(t.next[i]) {
-		if w := t.words[i]; w[0] == w0 && w[1] == w1 {
+	for i := int(t.first[n&31]); i >= 0; i = int(t.next[i&63]) {
+		if t.words[i&63][0] == w0 && t.words[i&63][1] == w1 {
 			return i
 		}
 	}
@@ -534,8 +534,8 @@ func (s *scanner) named(f *nameFrame, pos, end int) {
 	s.prevEnd = end
 	// Compact JSON: the ':' and the value's first byte right after the
 	// name, which is what peek would find there, without asking it.
-	if end+1 < len(s.buf) && s.buf[end] == ':' {
-		if k := normKind[s.buf[end+1]]; k != 0 {
+	if b := s.buf; end+1 < len(b) && b[end] == ':' {
+		if k := normKind[b[end+1]]; k != 0 {
 			s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end+1, k, nil
 		}
 	}
