@@ -69,9 +69,9 @@ type decoder struct {
 	st  strStore
 	lim Limits // the bounds of spec §1 steps 5 and 6
 
-	rule      *Error // first rule-across-members failure (spec §1 step 4)
-	limit     *Error // first limit failure in document order (step 5)
-	limitAt   int64  // input offset of the value that limit names
+	rule      *Error           // first rule-across-members failure (spec §1 step 4)
+	limit     *Error           // first limit failure in document order (step 5)
+	limitAt   int64            // input offset of the value that limit names
 	sourceIDs idSet[[2]string] // each (source_id, version) pair, with its source
 	asciiText []bool           // per source: its text is ASCII, as the scanner saw (for scanBudget)
 	citeIDs   idSet[string]    // each citation_id, with its citation
