@@ -1018,21 +1018,14 @@ func hex4(b []byte) (uint16, bool) {
 // closer look (the start of whatever is not such a code point), so
 // b[i:end] can be copied without another check.
 //
-// Cost: linear; eight ASCII bytes per step, and other text through a
+// Cost: linear; ASCII as asciiRun reads it, and other text through a
 // shift-based DFA whose only dependency from byte to byte is one shift.
 func plainRun(b []byte, i int) int {
 	for {
-		for i+8 <= len(b) {
-			t := notPlainASCII(binary.LittleEndian.Uint64(b[i:]))
-			if t == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(t) >> 3 // the first byte that is not plain ASCII
-			if b[i] < utf8.RuneSelf {
-				return i
-			}
-			break
+		// ASCII through asciiRun, thirty-two bytes a step: text with a
+		// curly quote or an accent now and then is mostly ASCII.
+		if i = asciiRun(b, i); i == len(b) || b[i] < utf8.RuneSelf {
+			return i
 		}
 		// 16 bytes at a time through the DFA; only its state after the
 		// 16th is looked at, since a failure is final (utfError is a
