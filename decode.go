@@ -298,39 +298,50 @@ func (d *decoder) sourceRules(i int, l loc, req *Request) {
 // a map's groups and its hash's call.
 type idSet[K comparable] struct {
 	keys   []K
-	hashes []uint64
-	items  []int // item index + 1; 0 for an empty slot
+	hashes []uint32
+	items  []int32 // item index + 1; 0 for an empty slot
 	n      int
+}
+
+// sized gives t, still empty, room for about n keys.
+func (t *idSet[K]) sized(n int) {
+	if t.items == nil && n > 8 {
+		t.make(1 << bits.Len(uint(2*n-1)))
+	}
+}
+
+func (t *idSet[K]) make(size int) {
+	t.keys, t.hashes, t.items = make([]K, size), make([]uint32, size), make([]int32, size)
 }
 
 // add adds key, whose hash is h, for item i, and returns (i, true); a key
 // already there is left with its item j, and add returns (j, false).
-func (t *idSet[K]) add(key K, h uint64, i int) (int, bool) {
+func (t *idSet[K]) add(key K, h uint32, i int) (int, bool) {
 	if 2*(t.n+1) > len(t.items) {
 		t.grow()
 	}
-	mask := uint64(len(t.items) - 1)
+	mask := uint32(len(t.items) - 1)
 	for p := h & mask; ; p = (p + 1) & mask {
 		switch {
 		case t.items[p] == 0:
-			t.keys[p], t.hashes[p], t.items[p] = key, h, i+1
+			t.keys[p], t.hashes[p], t.items[p] = key, h, int32(i+1)
 			t.n++
 			return i, true
 		case t.hashes[p] == h && t.keys[p] == key:
-			return t.items[p] - 1, false
+			return int(t.items[p] - 1), false
 		}
 	}
 }
 
 // find returns the item of key, whose hash is h, and whether it is there.
-func (t *idSet[K]) find(key K, h uint64) (int, bool) {
+func (t *idSet[K]) find(key K, h uint32) (int, bool) {
 	if t.n == 0 {
 		return 0, false
 	}
-	mask := uint64(len(t.items) - 1)
+	mask := uint32(len(t.items) - 1)
 	for p := h & mask; t.items[p] != 0; p = (p + 1) & mask {
 		if t.hashes[p] == h && t.keys[p] == key {
-			return t.items[p] - 1, true
+			return int(t.items[p] - 1), true
 		}
 	}
 	return 0, false
@@ -340,8 +351,8 @@ func (t *idSet[K]) find(key K, h uint64) (int, bool) {
 func (t *idSet[K]) grow() {
 	old := *t
 	size := max(16, 2*len(old.items))
-	*t = idSet[K]{keys: make([]K, size), hashes: make([]uint64, size), items: make([]int, size), n: old.n}
-	mask := uint64(size - 1)
+	t.make(size)
+	mask := uint32(size - 1)
 	for q, it := range old.items {
 		if it == 0 {
 			continue
@@ -356,10 +367,10 @@ func (t *idSet[K]) grow() {
 
 // hashString is FNV-1a of s, then mixed so that its low bits, which pick
 // the slot, depend on every byte. Cost: linear in s, a few operations a byte.
-func hashString(s string) uint64 { return mix(fnv(14695981039346656037, s)) }
+func hashString(s string) uint32 { return mix(fnv(14695981039346656037, s)) }
 
 // hashPair is hashString's for a pair of strings.
-func hashPair(a, b string) uint64 { return mix(fnv(fnv(14695981039346656037, a)^0xFF, b)) }
+func hashPair(a, b string) uint32 { return mix(fnv(fnv(14695981039346656037, a)^0xFF, b)) }
 
 func fnv(h uint64, s string) uint64 {
 	for i := 0; i < len(s); i++ {
@@ -369,12 +380,12 @@ func fnv(h uint64, s string) uint64 {
 }
 
 // mix is the finaliser of MurmurHash3 (fmix64).
-func mix(h uint64) uint64 {
+func mix(h uint64) uint32 {
 	h ^= h >> 33
 	h *= 0xff51afd7ed558ccd
 	h ^= h >> 33
 	h *= 0xc4ceb9fe1a85ec53
-	return h ^ h>>33
+	return uint32(h ^ h>>33)
 }
 
 // requiredMissing is the failure of object l without its member name.
@@ -722,6 +733,11 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 	case c.Selector.Type == PositionSelector && c.HasClaimedStart:
 		path := l.path()
 		d.noteRule(invalidf(path+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", path[1:]))
+	}
+	if l.item == 0 {
+		// As many as a body of citations of some 400 bytes holds (more
+		// grow the table): no growing for the usual body.
+		d.citeIDs.sized(d.room(d.lim.Citations, 4*minCitationBytes))
 	}
 	if j, ok := d.citeIDs.add(c.CitationID, hashString(c.CitationID), l.item); !ok {
 		path := l.path()
