@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // scanner reads one JSON text held whole in memory, token by token, with the
@@ -1189,21 +1190,22 @@ var utfDFA = func() (t [256]uint64) {
 
 // unescape returns the decoded form of raw, n bytes long: the inside of a
 // string that scanString found valid. Its memory is allocated at exactly n
-// bytes and written once (a strings.Builder grown first is not zeroed).
+// bytes and written once (newChunk's memory is not zeroed).
 func unescape(raw []byte, n int) string {
-	var b strings.Builder
-	b.Grow(n)
-	writeUnescaped(&b, raw)
-	return b.String()
+	if n == 0 {
+		return ""
+	}
+	b := appendUnescaped(newChunk(n), raw)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// writeUnescaped appends to b the decoded form of raw, the inside of a
+// appendUnescaped appends to b the decoded form of raw, the inside of a
 // string that scanString found valid.
 //
 // Cost: linear; per run between escapes a search and a copy (both in
 // assembly); per two-byte escape one byte appended; a run of \uXXXX
 // escapes decoded into a small buffer and appended at once.
-func writeUnescaped(b *strings.Builder, raw []byte) {
+func appendUnescaped(b []byte, raw []byte) []byte {
 	var buf [256]byte // once: a buffer declared in the loop is zeroed at every escape
 	for len(raw) > 0 {
 		if raw[0] != '\\' {
@@ -1211,12 +1213,12 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 			if i < 0 {
 				i = len(raw)
 			}
-			b.Write(raw[:i])
+			b = append(b, raw[:i]...)
 			raw = raw[i:]
 			continue
 		}
 		if raw[1] != 'u' {
-			b.WriteByte(unescapedByte[raw[1]])
+			b = append(b, unescapedByte[raw[1]])
 			raw = raw[2:]
 			continue
 		}
@@ -1245,8 +1247,9 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 			j += 6
 		}
 		raw = raw[j:]
-		b.Write(buf[:k])
+		b = append(b, buf[:k]...)
 	}
+	return b
 }
 
 // unescapedByte is what a two-byte escape stands for, by its second byte.
@@ -1272,7 +1275,18 @@ func utf8Len(v uint16) int {
 // ones are appended to a chunk whose capacity is never exceeded, so the
 // strings cut from it stay where they are.
 type strStore struct {
-	chunk strings.Builder
+	chunk []byte // the strings so far of the current chunk
+}
+
+// newChunk is an empty slice of capacity size whose memory is not zeroed
+// first: a strings.Builder's, grown, which has no other way to give it.
+// Each string cut from a chunk is written once, then never again: the
+// chunk only grows (within its capacity) past it.
+func newChunk(size int) []byte {
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteByte(0) // a string that is not empty has its memory's address
+	return unsafe.Slice(unsafe.StringData(b.String()), size)[:0]
 }
 
 const (
@@ -1293,18 +1307,18 @@ func (st *strStore) keep(raw []byte, escaped bool, n, bound int) string {
 	case n > ownBytes:
 		return string(raw)
 	}
-	c := &st.chunk
-	if c.Cap()-c.Len() < n {
-		*c = strings.Builder{}
-		c.Grow(min(chunkBytes, max(bound, n)))
+	c := st.chunk
+	if cap(c)-len(c) < n {
+		c = newChunk(min(chunkBytes, max(bound, n)))
 	}
-	start := c.Len()
+	start := len(c)
 	if escaped {
-		writeUnescaped(c, raw)
+		c = appendUnescaped(c, raw)
 	} else {
-		c.Write(raw)
+		c = append(c, raw...)
 	}
-	return c.String()[start:]
+	st.chunk = c
+	return unsafe.String(&c[start], len(c)-start)
 }
 
 // invalidCharacter, invalidEscape and quoteWhat give jsontext's (its
