@@ -492,20 +492,21 @@ func (s *scanner) member() (int, *synErr) {
 	if pos+17 < len(b) && s.last.needName() {
 		w := b[pos+1 : pos+17 : pos+17]
 		w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
-		// The name's length n, and its bytes zero-padded: a mask of the
-		// bytes below the first that is not plain (whose top bit is the
-		// lowest one set).
+		// The name's length n, up to the first '"', and its bytes
+		// zero-padded: a mask of the bytes below that quote (whose top
+		// bit is the lowest one set). Whether they are plain need not be
+		// asked: a name of the set is, and any other is not found.
 		var n int
-		if t0 := notPlainASCII(w0); t0 != 0 {
-			n = bits.TrailingZeros64(t0) >> 3
-			w0 &= (t0&-t0)>>7 - 1
+		if q0 := quotes(w0); q0 != 0 {
+			n = bits.TrailingZeros64(q0) >> 3
+			w0 &= (q0&-q0)>>7 - 1
 			w1 = 0
-		} else {
-			t1 := notPlainASCII(w1)
-			n = 8 + bits.TrailingZeros64(t1)>>3
-			w1 &= (t1&-t1)>>7 - 1 // all of it when t1 is 0
+		} else if q1 := quotes(w1); q1 != 0 {
+			n = 8 + bits.TrailingZeros64(q1)>>3
+			w1 &= (q1&-q1)>>7 - 1
 		}
-		if end := pos + 2 + n; b[end-1] == '"' {
+		if n != 0 {
+			end := pos + 2 + n
 			f := s.top
 			if m := f.members.find(n, w0, w1); m >= 0 && f.seen&(1<<m) == 0 { // else name finds it again and says what it is
 				f.seen |= 1 << m
@@ -1082,6 +1083,14 @@ func plainRun(b []byte, i int) int {
 // 0x22 and 0x23, so the bytes below 0x21 after the flip are exactly those.
 // Seven operations a word.
 func notPlainASCII(w uint64) uint64 { return notPlainRaw(w) & highBits }
+
+// quotes has the top bit set of each byte of w that is '"', and perhaps of
+// bytes above one: the lowest bit set marks the first.
+func quotes(w uint64) uint64 {
+	const lo = 0x0101010101010101
+	x := w ^ '"'*lo
+	return (x - lo) &^ x & highBits
+}
 
 // notPlainRaw is notPlainASCII before its mask: only the top bit of each
 // byte means anything, so that words can be or-ed before one mask.
