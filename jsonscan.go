@@ -138,7 +138,7 @@ func newMemberSet(names ...string) *memberSet {
 }
 
 // find is the index of the name of length n (at most 16) whose bytes,
-// zero-padded, are the words w0 and w1; or -1.
+// zero-padded, are the words w0 and w1; or -1, as for a nil set.
 func (t *memberSet) find(n int, w0, w1 uint64) int {
 	if t == nil {
 		return -1
@@ -160,9 +160,6 @@ func (t *memberSet) index(name []byte) int {
 	copy(w[:], name)
 	return t.find(len(name), binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]))
 }
-
-// wordMask[n] keeps the first n bytes of a little-endian word (n ≤ 8).
-var wordMask = [9]uint64{0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFF_FFFFFFFF, 0xFFFF_FFFFFFFF, 0xFFFFFF_FFFFFFFF, ^uint64(0)}
 
 // synErr is an I-JSON (syntax) failure. rawEOF is the body ending where a
 // top-level value should start (jsontext's bare io.EOF); otherwise msg is
@@ -592,11 +589,11 @@ func (s *scanner) frameName(f *nameFrame) string {
 	wide := s.wide
 	end, escaped, n, _ := s.scanString(f.lastPos) // valid: it was read
 	s.wide = wide
-	if raw := s.buf[f.lastPos+1 : end-1]; escaped {
+	raw := s.buf[f.lastPos+1 : end-1]
+	if escaped {
 		return unescape(raw, n)
-	} else {
-		return string(raw)
 	}
+	return string(raw)
 }
 
 // pointer is jsontext's stack pointer: where 0 names the last value read
