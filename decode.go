@@ -69,12 +69,12 @@ type decoder struct {
 	st  strStore
 	lim Limits // the bounds of spec §1 steps 5 and 6
 
-	rule      *Error // first rule-across-members failure (spec §1 step 4)
-	limit     *Error // first limit failure in document order (step 5)
-	limitAt   int64  // input offset of the value that limit names
-	sourceIDs map[[2]string]int
-	asciiText []bool // per source: its text is ASCII, as the scanner saw (for scanBudget)
-	citeIDs   map[string]int
+	rule      *Error           // first rule-across-members failure (spec §1 step 4)
+	limit     *Error           // first limit failure in document order (step 5)
+	limitAt   int64            // input offset of the value that limit names
+	sourceIDs idSet[[2]string] // each (source_id, version) pair, with its source
+	asciiText []bool           // per source: its text is ASCII, as the scanner saw (for scanBudget)
+	citeIDs   idSet[string]    // each citation_id, with its citation
 }
 
 // fault ends the walk: an I-JSON failure of the scanner, or a schema
@@ -121,7 +121,7 @@ func (d *decoder) request() (*Request, *Error) {
 	if d.limit != nil {
 		return nil, d.limit
 	}
-	if e := scanBudget(req, d.sourceIDs, d.asciiText, d.lim.ScanUnits); e != nil {
+	if e := scanBudget(req, &d.sourceIDs, d.asciiText, d.lim.ScanUnits); e != nil {
 		return nil, e
 	}
 	return req, nil
@@ -217,18 +217,16 @@ func (l loc) member(name string) string { return l.path() + "/" + name }
 
 func (d *decoder) body() (*Request, *fault) {
 	req := &Request{}
-	var haveSources, haveCitations bool
-	if f := d.open(bodyLoc); f != nil {
+	if f := d.open(bodyLoc, bodyMembers); f != nil {
 		return nil, f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return nil, f
 		}
-		switch string(name) {
-		case "sources":
-			haveSources = true
+		switch m {
+		case bodySources:
 			f = d.array(loc{arr: "sources", item: -1}, LimitSources, d.lim.Sources, func(i int) *fault {
 				l := loc{arr: "sources", item: i}
 				s, ascii, f := d.source(l)
@@ -242,8 +240,7 @@ func (d *decoder) body() (*Request, *fault) {
 				}
 				return f
 			})
-		case "citations":
-			haveCitations = true
+		case bodyCitations:
 			f = d.array(loc{arr: "citations", item: -1}, LimitCitations, d.lim.Citations, func(i int) *fault {
 				// Read into its place in the slice, not copied there: a
 				// failure ends the walk and the Request with it.
@@ -254,20 +251,18 @@ func (d *decoder) body() (*Request, *fault) {
 				return d.citation(loc{arr: "citations", item: i}, &req.Citations[i])
 			})
 		default:
-			f = d.unknown(bodyLoc, name)
+			f = d.unknown(bodyLoc)
 		}
 		if f != nil {
 			return nil, f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return nil, f
 	}
-	if !haveSources {
-		return nil, d.fail("", "body: required member \"sources\" is missing")
-	}
-	if !haveCitations {
-		return nil, d.fail("", "body: required member \"citations\" is missing")
+	if m := firstIndex((1<<bodySources | 1<<bodyCitations) &^ seen); m >= 0 {
+		return nil, d.fail("", "body: required member %q is missing", bodyMembers.names[m])
 	}
 	return req, nil
 }
@@ -290,28 +285,175 @@ func (d *decoder) room(max, size int) int {
 // sourceRules checks that source i's (source_id, version) pair is new.
 func (d *decoder) sourceRules(i int, l loc, req *Request) {
 	s := req.Sources[i]
-	key := [2]string{s.SourceID, s.Version}
-	if d.sourceIDs == nil {
-		d.sourceIDs = make(map[[2]string]int)
-	}
-	if j, dup := d.sourceIDs[key]; dup {
+	if j, ok := d.sourceIDs.add([2]string{s.SourceID, s.Version}, hashPair(s.SourceID, s.Version), i); !ok {
 		path := l.path()
 		d.noteRule(invalidf(path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", path[1:], j, Echo(s.SourceID), Echo(s.Version)))
-		return
 	}
-	d.sourceIDs[key] = i
 }
 
-func (d *decoder) unknown(l loc, name []byte) *fault {
-	p := l.member(escapePointer(string(name)))
+// idSet is a set of keys, each with the index of the item that brought it
+// first: open addressing, linear probing, in a table of a power of two
+// slots kept at most half full. The decoder's few keys (ids and pairs of
+// them, short strings) cost it one hash and mostly one probe each, without
+// a map's groups and its hash's call.
+type idSet[K comparable] struct {
+	keys   []K
+	hashes []uint32
+	items  []int32 // item index + 1; 0 for an empty slot
+	n      int
+}
+
+// sized gives t, still empty, room for about n keys.
+func (t *idSet[K]) sized(n int) {
+	if t.items == nil && n > 8 {
+		t.make(1 << bits.Len(uint(2*n-1)))
+	}
+}
+
+func (t *idSet[K]) make(size int) {
+	t.keys, t.hashes, t.items = make([]K, size), make([]uint32, size), make([]int32, size)
+}
+
+// add adds key, whose hash is h, for item i, and returns (i, true); a key
+// already there is left with its item j, and add returns (j, false).
+func (t *idSet[K]) add(key K, h uint32, i int) (int, bool) {
+	if 2*(t.n+1) > len(t.items) {
+		t.grow()
+	}
+	mask := uint32(len(t.items) - 1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		switch {
+		case t.items[p] == 0:
+			t.keys[p], t.hashes[p], t.items[p] = key, h, int32(i+1)
+			t.n++
+			return i, true
+		case t.hashes[p] == h && t.keys[p] == key:
+			return int(t.items[p] - 1), false
+		}
+	}
+}
+
+// find returns the item of key, whose hash is h, and whether it is there.
+func (t *idSet[K]) find(key K, h uint32) (int, bool) {
+	if t.n == 0 {
+		return 0, false
+	}
+	mask := uint32(len(t.items) - 1)
+	for p := h & mask; t.items[p] != 0; p = (p + 1) & mask {
+		if t.hashes[p] == h && t.keys[p] == key {
+			return int(t.items[p] - 1), true
+		}
+	}
+	return 0, false
+}
+
+// grow doubles the table (from 16 slots), moving each key to its slot.
+func (t *idSet[K]) grow() {
+	old := *t
+	size := max(16, 2*len(old.items))
+	t.make(size)
+	mask := uint32(size - 1)
+	for q, it := range old.items {
+		if it == 0 {
+			continue
+		}
+		p := old.hashes[q] & mask
+		for t.items[p] != 0 {
+			p = (p + 1) & mask
+		}
+		t.keys[p], t.hashes[p], t.items[p] = old.keys[q], old.hashes[q], it
+	}
+}
+
+// hashString is FNV-1a of s, then mixed so that its low bits, which pick
+// the slot, depend on every byte. Cost: linear in s, a few operations a byte.
+func hashString(s string) uint32 { return mix(fnv(14695981039346656037, s)) }
+
+// hashPair is hashString's for a pair of strings.
+func hashPair(a, b string) uint32 { return mix(fnv(fnv(14695981039346656037, a)^0xFF, b)) }
+
+func fnv(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
+}
+
+// mix is the finaliser of MurmurHash3 (fmix64).
+func mix(h uint64) uint32 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return uint32(h ^ h>>33)
+}
+
+// requiredMissing is the failure of object l without its member name.
+func (d *decoder) requiredMissing(l loc, name string) *fault {
+	path := l.path()
+	return d.fail(path, "%s: required member %q is missing", path[1:], name)
+}
+
+// unknown is the failure of the member just read in object l, not one of
+// its members.
+func (d *decoder) unknown(l loc) *fault {
+	name := d.s.lastName()
+	p := l.member(escapePointer(name))
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 
-// open reads the '{' of an object at l. The walk then reads the members
-// with more and name, each value after its name, and the '}' with close:
-// in the caller's own loop, so that a member costs no call through a
-// closure and the caller's fields no indirection.
-func (d *decoder) open(l loc) *fault {
+// The member names of each object the walk knows, by index: the order of
+// each set is the order in which missing required members are reported.
+var (
+	bodyMembers     = newMemberSet("sources", "citations")
+	sourceMembers   = newMemberSet("source_id", "version", "text")
+	citationMembers = newMemberSet("citation_id", "source_id", "version", "selector", "quote", "claimed_start")
+	selectorMembers = newMemberSet("type", "start", "end", "exact", "prefix", "suffix")
+)
+
+const (
+	bodySources = iota
+	bodyCitations
+)
+
+const (
+	sourceID = iota
+	sourceVersion
+	sourceText
+)
+
+const (
+	citationID = iota
+	citationSourceID
+	citationVersion
+	citationSelector
+	citationQuote
+	citationClaimedStart
+)
+
+const (
+	selectorType = iota
+	selectorStart
+	selectorEnd
+	selectorExact
+	selectorPrefix
+	selectorSuffix
+)
+
+// firstIndex is the lowest index in a set of member indexes (bit i for index
+// i), or -1 for none.
+func firstIndex(set uint64) int {
+	if set == 0 {
+		return -1
+	}
+	return bits.TrailingZeros64(set)
+}
+
+// open reads the '{' of an object at l whose members are those of t. The
+// walk then reads the members with more and member, each value after its
+// name, and the '}' with close: in the caller's own loop, so that a member
+// costs no call through a closure and the caller's fields no indirection.
+func (d *decoder) open(l loc, t *memberSet) *fault {
 	if k := d.s.peekKind(); k != '{' {
 		if k == 0 {
 			return d.peekError()
@@ -319,7 +461,7 @@ func (d *decoder) open(l loc) *fault {
 		path := l.path()
 		return d.fail(path, "%s: must be an object, not %s", where(path), kindName(k))
 	}
-	if _, err := d.s.readToken(); err != nil {
+	if err := d.s.openObject(t); err != nil {
 		return d.syn(err)
 	}
 	return nil
@@ -328,22 +470,31 @@ func (d *decoder) open(l loc) *fault {
 // more reports whether a member name comes next in the open object.
 func (d *decoder) more() bool { return d.s.peekKind() == '"' }
 
-// name reads the member name that more found, with the scanner then at its
-// value; the name is valid until the object ends.
-func (d *decoder) name() ([]byte, *fault) {
-	name, err := d.s.readName()
+// member reads the member name that more found, with the scanner then at
+// its value: its index in the object's member set, or -1 for another
+// name (which unknown reports).
+func (d *decoder) member() (int, *fault) {
+	m, err := d.s.member()
 	if err != nil {
-		return nil, d.syn(err)
+		return 0, &fault{syn: err} // not d.syn: member stays small enough to be inlined, and every name pays it
 	}
-	return name, nil
+	return m, nil
 }
 
-// close reads the object's '}', or the syntax error in its place.
-func (d *decoder) close() *fault {
-	if _, err := d.s.readToken(); err != nil {
-		return d.syn(err)
+// close reads the object's '}', or the syntax error in its place, and
+// returns the set of its members read (bit i for index i of its set).
+func (d *decoder) close() (uint64, *fault) {
+	seen := d.s.seen()
+	var err *synErr
+	if d.s.peekKind() == '}' {
+		err = d.s.closeObject()
+	} else {
+		_, err = d.s.readToken() // the failure in the '}''s place
 	}
-	return nil
+	if err != nil {
+		return 0, d.syn(err)
+	}
+	return seen, nil
 }
 
 // array reads an array at l whose items must be objects, calling item for
@@ -468,6 +619,9 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 		p := l.member(name)
 		return 0, d.fail(p, "%s: must be an integer, not %s", where(p), kindName(k))
 	}
+	if n, ok := d.s.smallInteger(); ok {
+		return n, nil
+	}
 	v, err := d.s.readNumber()
 	if err != nil {
 		return 0, d.syn(err)
@@ -489,97 +643,80 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 
 // source reads source l; ascii reports that its text is all ASCII.
 func (d *decoder) source(l loc) (s Source, ascii bool, f *fault) {
-	var have [3]bool
-	if f := d.open(l); f != nil {
+	if f := d.open(l, sourceMembers); f != nil {
 		return s, false, f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return s, false, f
 		}
-		switch string(name) {
-		case "source_id":
+		switch m {
+		case sourceID:
 			s.SourceID, f = d.label(l, "source_id")
-			have[0] = true
-		case "version":
+		case sourceVersion:
 			s.Version, f = d.label(l, "version")
-			have[1] = true
-		case "text":
+		case sourceText:
 			d.s.wide = false
 			s.Text, _, f = d.str(l, "text", 0, LimitTextBytes, d.lim.TextBytes)
 			ascii = !d.s.wide
-			have[2] = true
 		default:
-			f = d.unknown(l, name)
+			f = d.unknown(l)
 		}
 		if f != nil {
 			return s, false, f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return s, false, f
 	}
-	for i, name := range [3]string{"source_id", "version", "text"} {
-		if !have[i] {
-			path := l.path()
-			return s, false, d.fail(path, "%s: required member %q is missing", path[1:], name)
-		}
+	if m := firstIndex((1<<sourceID | 1<<sourceVersion | 1<<sourceText) &^ seen); m >= 0 {
+		return s, false, d.requiredMissing(l, sourceMembers.names[m])
 	}
 	return s, ascii, nil
 }
 
 func (d *decoder) citation(l loc, c *Citation) *fault {
-	var have [4]bool // citation_id, source_id, version, selector
-	var quoteSeen bool
-	if f := d.open(l); f != nil {
+	if f := d.open(l, citationMembers); f != nil {
 		return f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return f
 		}
-		switch string(name) {
-		case "citation_id":
+		switch m {
+		case citationID:
 			c.CitationID, f = d.label(l, "citation_id")
-			have[0] = true
-		case "source_id":
+		case citationSourceID:
 			c.SourceID, f = d.label(l, "source_id")
-			have[1] = true
-		case "version":
+		case citationVersion:
 			c.Version, f = d.label(l, "version")
-			have[2] = true
-		case "selector":
+		case citationSelector:
 			sel := l
 			sel.sel = true
 			f = d.selector(sel, &c.Selector)
-			have[3] = true
-		case "quote":
+		case citationQuote:
 			c.Quote, _, f = d.str(l, "quote", 1, LimitQuoteBytes, d.lim.QuoteBytes)
-			quoteSeen = true
-		case "claimed_start":
+		case citationClaimedStart:
 			c.ClaimedStart, f = d.integer(l, "claimed_start")
 			c.HasClaimedStart = true
 		default:
-			f = d.unknown(l, name)
+			f = d.unknown(l)
 		}
 		if f != nil {
 			return f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return f
 	}
-	if have != [4]bool{true, true, true, true} { // one test for the usual case
-		for i, name := range [4]string{"citation_id", "source_id", "version", "selector"} {
-			if !have[i] {
-				path := l.path()
-				return d.fail(path, "%s: required member %q is missing", path[1:], name)
-			}
-		}
+	if m := firstIndex((1<<citationID | 1<<citationSourceID | 1<<citationVersion | 1<<citationSelector) &^ seen); m >= 0 {
+		return d.requiredMissing(l, citationMembers.names[m])
 	}
-	d.citationRules(l, c, quoteSeen)
+	d.citationRules(l, c, seen&(1<<citationQuote) != 0)
 	return nil
 }
 
@@ -597,15 +734,15 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 		path := l.path()
 		d.noteRule(invalidf(path+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", path[1:]))
 	}
-	if d.citeIDs == nil {
-		d.citeIDs = make(map[string]int, d.room(d.lim.Citations, minCitationBytes))
+	if l.item == 0 {
+		// As many as a body of citations of some 400 bytes holds (more
+		// grow the table): no growing for the usual body.
+		d.citeIDs.sized(d.room(d.lim.Citations, 4*minCitationBytes))
 	}
-	if j, dup := d.citeIDs[c.CitationID]; dup {
+	if j, ok := d.citeIDs.add(c.CitationID, hashString(c.CitationID), l.item); !ok {
 		path := l.path()
 		d.noteRule(invalidf(path+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", path[1:], j, Echo(c.CitationID)))
-		return
 	}
-	d.citeIDs[c.CitationID] = len(d.citeIDs)
 }
 
 // selector reads a TextPositionSelector or a TextQuoteSelector. Members are
@@ -614,84 +751,66 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 // "type" may come last.
 func (d *decoder) selector(l loc, s *Selector) *fault {
 	var typ string // the type as written, decoded; not kept
-	var seen struct{ typ, start, end, exact, prefix, suffix bool }
 	var contextAt [2]int64
-	if f := d.open(l); f != nil {
+	if f := d.open(l, selectorMembers); f != nil {
 		return f
 	}
 	for d.more() {
-		name, f := d.name()
+		m, f := d.member()
 		if f != nil {
 			return f
 		}
-		switch string(name) {
-		case "type":
+		switch m {
+		case selectorType:
 			var raw []byte
 			var escaped bool
 			var n int
 			raw, escaped, n, _, f = d.rawString(l, "type", 0)
 			typ = selectorTypeName(raw, escaped, n)
-			seen.typ = true
-		case "start":
+		case selectorStart:
 			s.Start, f = d.integer(l, "start")
-			seen.start = true
-		case "end":
+		case selectorEnd:
 			s.End, f = d.integer(l, "end")
-			seen.end = true
-		case "exact":
+		case selectorExact:
 			s.Exact, _, f = d.str(l, "exact", 1, LimitQuoteBytes, d.lim.QuoteBytes)
-			seen.exact = true
-		case "prefix":
+		case selectorPrefix:
 			s.Prefix, contextAt[0], f = d.str(l, "prefix", 0, "", -1) // judged once the type is known
-			seen.prefix = true
-		case "suffix":
+		case selectorSuffix:
 			s.Suffix, contextAt[1], f = d.str(l, "suffix", 0, "", -1)
-			seen.suffix = true
 		default:
-			f = d.unknown(l, name)
+			f = d.unknown(l)
 		}
 		if f != nil {
 			return f
 		}
 	}
-	if f := d.close(); f != nil {
+	seen, f := d.close()
+	if f != nil {
 		return f
 	}
 	switch typ {
 	case "TextPositionSelector":
 		s.Type = PositionSelector
-		for _, m := range [...]struct {
-			name string
-			ok   bool
-		}{{"exact", seen.exact}, {"prefix", seen.prefix}, {"suffix", seen.suffix}} {
-			if m.ok {
-				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", l.path()[1:], m.name, m.name)
-			}
+		if m := firstIndex(seen & (1<<selectorExact | 1<<selectorPrefix | 1<<selectorSuffix)); m >= 0 {
+			name := selectorMembers.names[m]
+			return d.fail(l.path()+"/"+name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", l.path()[1:], name, name)
 		}
-		if !seen.start || !seen.end {
-			missing := "start"
-			if seen.start {
-				missing = "end"
-			}
-			return d.fail(l.path(), "%s: a TextPositionSelector needs %q", l.path()[1:], missing)
+		if m := firstIndex((1<<selectorStart | 1<<selectorEnd) &^ seen); m >= 0 {
+			return d.fail(l.path(), "%s: a TextPositionSelector needs %q", l.path()[1:], selectorMembers.names[m])
 		}
 	case "TextQuoteSelector":
 		s.Type = QuoteSelector
-		for _, m := range [...]struct {
-			name string
-			ok   bool
-		}{{"start", seen.start}, {"end", seen.end}} {
-			if m.ok {
-				return d.fail(l.path()+"/"+m.name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", l.path()[1:], m.name, m.name)
-			}
+		if m := firstIndex(seen & (1<<selectorStart | 1<<selectorEnd)); m >= 0 {
+			name := selectorMembers.names[m]
+			return d.fail(l.path()+"/"+name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", l.path()[1:], name, name)
 		}
-		if !seen.exact {
+		if seen&(1<<selectorExact) == 0 {
 			return d.fail(l.path(), "%s: a TextQuoteSelector needs \"exact\"", l.path()[1:])
 		}
 		d.checkBytes(contextAt[0], l, "prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
 		d.checkBytes(contextAt[1], l, "suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
 	default:
-		if !seen.typ {
+		if seen&(1<<selectorType) == 0 {
 			return d.fail(l.path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", l.path()[1:])
 		}
 		return d.fail(l.path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", l.path()[1:], Echo(typ))
@@ -721,17 +840,17 @@ func selectorTypeName(raw []byte, escaped bool, n int) string {
 // text is known to be ASCII (the scanner saw no byte above it and no
 // \uXXXX), measured without reading them. Linear in the other texts, each
 // measured once.
-func scanBudget(req *Request, index map[[2]string]int, ascii []bool, maxUnits int) *Error {
+func scanBudget(req *Request, index *idSet[[2]string], ascii []bool, maxUnits int) *Error {
 	if index == nil {
-		index = make(map[[2]string]int, len(req.Sources))
+		index = &idSet[[2]string]{}
 		for i, s := range req.Sources {
-			index[[2]string{s.SourceID, s.Version}] = i
+			index.add([2]string{s.SourceID, s.Version}, hashPair(s.SourceID, s.Version), i)
 		}
 	}
 	scans := make([]int, len(req.Sources)) // quote citations per source
 	for _, c := range req.Citations {
 		if c.Selector.Type == QuoteSelector {
-			if i, ok := index[[2]string{c.SourceID, c.Version}]; ok { // else no such source, nothing scanned
+			if i, ok := index.find([2]string{c.SourceID, c.Version}, hashPair(c.SourceID, c.Version)); ok { // else no such source, nothing scanned
 				scans[i]++
 			}
 		}
@@ -907,14 +1026,23 @@ func kindName(k kind) string {
 // utf16Len is the length of valid UTF-8 s in UTF-16 code units: one per code
 // point (a byte that is not a continuation byte, 10xxxxxx), two for those
 // above U+FFFF, whose UTF-8 lead byte is 0xF0–0xF4 (the only bytes with the
-// top four bits set). One pass, sixteen bytes at a time, ASCII (one unit a
-// byte) without counting.
+// top four bits set). One pass, thirty-two bytes at a time, ASCII (one
+// unit a byte) without counting.
 func utf16Len(s string) int {
 	b := bytesOf(s)
 	n := len(b)
 	adjust := func(w uint64) int {
 		return bits.OnesCount64(w&(w<<1)&(w<<2)&(w<<3)&0x8080808080808080) -
 			bits.OnesCount64(w>>7&^(w>>6)&0x0101010101010101)
+	}
+	for len(b) >= 32 {
+		c := b[:32:32]
+		w0, w1 := binary.LittleEndian.Uint64(c), binary.LittleEndian.Uint64(c[8:])
+		w2, w3 := binary.LittleEndian.Uint64(c[16:]), binary.LittleEndian.Uint64(c[24:])
+		if (w0|w1|w2|w3)&0x8080808080808080 != 0 {
+			n += adjust(w0) + adjust(w1) + adjust(w2) + adjust(w3)
+		}
+		b = b[32:]
 	}
 	for len(b) >= 16 {
 		w0, w1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // scanner reads one JSON text held whole in memory, token by token, with the
@@ -46,9 +47,11 @@ type scanner struct {
 	stack []entry
 	last  entry
 
-	// One frame per open object, for duplicate names and for pointers.
+	// One frame per open object, for duplicate names and for pointers;
+	// top is the innermost's.
 	objs []nameFrame
 	nobj int
+	top  *nameFrame
 
 	// wide is set by a string with a byte above ASCII or a \uXXXX escape
 	// (and only cleared by the caller): one without either decodes to
@@ -92,11 +95,70 @@ func (s *scanner) needDelim(next kind) byte {
 }
 
 // nameFrame is what the scanner knows of one open object: its names so far
-// (to refuse a second of any) and the last of them (for pointers).
+// (to refuse a second of any) and where the last of them starts (for
+// pointers, which read it again: they are built only for a failure).
+//
+// An object the request walk knows (the body, a source, a citation, a
+// selector) has the set of its members' names: a name of the set is
+// remembered as one bit of seen, any other in names.
 type nameFrame struct {
-	names [][]byte
-	set   map[string]struct{} // all names, once there are too many to compare one by one
-	last  []byte
+	members *memberSet
+	seen    uint64
+	names   [][]byte
+	set     map[string]struct{} // all other names, once there are too many to compare one by one
+	lastPos int                 // the offset of the last name's opening quote, or -1
+}
+
+// memberSet is the member names of one kind of object, each identified by
+// its index. A name closed within sixteen bytes is found by its length and
+// its bytes as two words: one or two word compares, no call.
+type memberSet struct {
+	names []string
+	first [32]int8 // by length, the first index of a name that long, or -1
+	next  [64]int8 // the next index of a name as long, or -1
+	words [64][2]uint64
+}
+
+func newMemberSet(names ...string) *memberSet {
+	t := &memberSet{names: names}
+	for i := range t.first {
+		t.first[i] = -1
+	}
+	for i := len(names) - 1; i >= 0; i-- { // so that each list runs in index order
+		n := names[i]
+		if len(n) > 16 || i >= 64 {
+			panic("memberSet: a name longer than 16 bytes, or more than 64 names")
+		}
+		var w [16]byte
+		copy(w[:], n)
+		t.words[i] = [2]uint64{binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:])}
+		t.next[i], t.first[len(n)] = t.first[len(n)], int8(i)
+	}
+	return t
+}
+
+// find is the index of the name of length n (at most 16) whose bytes,
+// zero-padded, are the words w0 and w1; or -1, as for a nil set.
+func (t *memberSet) find(n int, w0, w1 uint64) int {
+	if t == nil {
+		return -1
+	}
+	for i := int(t.first[n&31]); i >= 0; i = int(t.next[i&63]) {
+		if t.words[i&63][0] == w0 && t.words[i&63][1] == w1 {
+			return i
+		}
+	}
+	return -1
+}
+
+// index is the index of name, or -1.
+func (t *memberSet) index(name []byte) int {
+	if len(name) > 16 {
+		return -1
+	}
+	var w [16]byte
+	copy(w[:], name)
+	return t.find(len(name), binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[8:]))
 }
 
 // synErr is an I-JSON (syntax) failure. rawEOF is the body ending where a
@@ -248,7 +310,8 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 		return nil, s.literal(pos, "true")
 	case '"':
 		if s.last.needName() {
-			return s.name(pos)
+			_, name, err := s.name(pos)
+			return name, err
 		}
 		end, _, _, err := s.scanString(pos)
 		if err != nil {
@@ -261,26 +324,9 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 		_, err := s.readNumberAt(pos)
 		return nil, err
 	case '{':
-		if err := s.push(pos, objectEntry); err != nil {
-			return nil, err
-		}
-		if s.nobj == len(s.objs) {
-			s.objs = append(s.objs, nameFrame{})
-		}
-		f := &s.objs[s.nobj]
-		f.names, f.set, f.last = f.names[:0], nil, nil
-		s.nobj++
-		return nil, nil
+		return nil, s.open(pos, nil)
 	case '}':
-		if !s.last.isObject() {
-			return nil, s.mismatch(pos)
-		}
-		if s.last.needValue() {
-			return nil, s.fail("missing value after object name", pos, +1)
-		}
-		s.pop(pos)
-		s.nobj--
-		return nil, nil
+		return nil, s.close(pos)
 	case '[':
 		return nil, s.push(pos, 0)
 	case ']':
@@ -292,6 +338,64 @@ func (s *scanner) readToken() ([]byte, *synErr) {
 	}
 	return nil, s.fail(invalidCharacter(s.buf[pos:], "at start of value"), pos, +1)
 }
+
+// open opens the object whose '{' is at pos, its members those of t (nil
+// for an object the walk does not know).
+func (s *scanner) open(pos int, t *memberSet) *synErr {
+	if err := s.push(pos, objectEntry); err != nil {
+		return err
+	}
+	if s.nobj == len(s.objs) {
+		s.objs = append(s.objs, nameFrame{})
+	}
+	f := &s.objs[s.nobj]
+	f.members, f.seen, f.names, f.set, f.lastPos = t, 0, f.names[:0], nil, -1
+	s.nobj++
+	s.top = f
+	return nil
+}
+
+// close closes the object whose '}' is at pos.
+func (s *scanner) close(pos int) *synErr {
+	if !s.last.isObject() {
+		return s.mismatch(pos)
+	}
+	if s.last.needValue() {
+		return s.fail("missing value after object name", pos, +1)
+	}
+	s.pop(pos)
+	s.nobj--
+	s.top = nil
+	if s.nobj > 0 {
+		s.top = &s.objs[s.nobj-1]
+	}
+	return nil
+}
+
+// openObject reads the '{' peekKind has just found (it returned '{') and
+// opens the object, its members those of t. Compact JSON's next token, a
+// name or the '}', is read where it stands, without asking peek.
+func (s *scanner) openObject(t *memberSet) *synErr {
+	s.peeked = false
+	pos := s.peekPos
+	if err := s.open(pos, t); err != nil {
+		return err
+	}
+	if p := pos + 1; p < len(s.buf) && (s.buf[p] == '"' || s.buf[p] == '}') {
+		s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, p, kind(s.buf[p]), nil
+	}
+	return nil
+}
+
+// closeObject reads the '}' peekKind has just found (it returned '}').
+func (s *scanner) closeObject() *synErr {
+	s.peeked = false
+	return s.close(s.peekPos)
+}
+
+// seen is the set of the innermost object's members read so far, of its
+// member set: bit i for index i.
+func (s *scanner) seen() uint64 { return s.top.seen }
 
 func (s *scanner) push(pos int, typ entry) *synErr {
 	switch {
@@ -345,42 +449,109 @@ func (s *scanner) literal(pos int, lit string) *synErr {
 	return nil
 }
 
-// name reads a member name at pos, refusing one the object already has.
-func (s *scanner) name(pos int) ([]byte, *synErr) {
+// name reads a member name at pos, refusing one the object already has,
+// and returns its index in the object's member set (-1 if none) and the
+// name, unescaped (valid until the object closes).
+func (s *scanner) name(pos int) (int, []byte, *synErr) {
 	end, escaped, n := s.shortString(pos), false, 0
 	if end == 0 {
 		var err *synErr
 		if end, escaped, n, err = s.scanString(pos); err != nil {
-			return nil, err
+			return 0, nil, err
 		}
 	}
 	name := s.buf[pos+1 : end-1]
 	if escaped { // rare: two allocations are fine
 		name = []byte(unescape(name, n))
 	}
-	f := &s.objs[s.nobj-1]
-	if f.has(name) {
-		return nil, &synErr{msg: "duplicate object member name", offset: pos, dup: true,
-			ptr: s.pointer(+1) + "/" + escapePointer(string(name))}
+	f := s.top
+	m := -1
+	if f.members != nil {
+		m = f.members.index(name)
 	}
-	f.last = name
+	if f.has(m, name) {
+		return 0, nil, s.duplicate(pos, name)
+	}
+	s.named(f, pos, end)
+	return m, name, nil
+}
+
+// member reads the member name peekKind has just found (it returned '"')
+// in an object whose member set the walk gave at openObject, and returns
+// its index in the set, or -1 (lastName then says what it is). A name of
+// the set closed within sixteen bytes, without an escape, that the object
+// does not have yet, as every name of a valid body is when written
+// plainly, is read and found here in one pass over two words; any other
+// goes through name.
+func (s *scanner) member() (int, *synErr) {
+	s.peeked = false
+	pos, b := s.peekPos, s.buf
+	if pos+17 < len(b) && s.last.needName() {
+		w := b[pos+1 : pos+17 : pos+17]
+		w0, w1 := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[8:])
+		// The name's length n, up to the first '"', and its bytes
+		// zero-padded: a mask of the bytes below that quote (whose top
+		// bit is the lowest one set). Whether they are plain need not be
+		// asked: a name of the set is, and any other is not found.
+		var n int
+		if q0 := quotes(w0); q0 != 0 {
+			n = bits.TrailingZeros64(q0) >> 3
+			w0 &= (q0&-q0)>>7 - 1
+			w1 = 0
+		} else if q1 := quotes(w1); q1 != 0 {
+			n = 8 + bits.TrailingZeros64(q1)>>3
+			w1 &= (q1&-q1)>>7 - 1
+		}
+		if n != 0 {
+			end := pos + 2 + n
+			f := s.top
+			if m := f.members.find(n, w0, w1); m >= 0 && f.seen&(1<<m) == 0 { // else name finds it again and says what it is
+				f.seen |= 1 << m
+				s.named(f, pos, end)
+				return m, nil
+			}
+		}
+	}
+	if !s.last.needName() {
+		_, err := s.readToken()
+		return -1, err
+	}
+	m, _, err := s.name(pos)
+	return m, err
+}
+
+func (s *scanner) duplicate(pos int, name []byte) *synErr {
+	return &synErr{msg: "duplicate object member name", offset: pos, dup: true,
+		ptr: s.pointer(+1) + "/" + escapePointer(string(name))}
+}
+
+// named records the name just read, from pos to end, in f and the token
+// state.
+func (s *scanner) named(f *nameFrame, pos, end int) {
+	f.lastPos = pos
 	s.last++
 	s.prevEnd = end
 	// Compact JSON: the ':' and the value's first byte right after the
 	// name, which is what peek would find there, without asking it.
-	if end+1 < len(s.buf) && s.buf[end] == ':' {
-		if k := normKind[s.buf[end+1]]; k != 0 {
+	if b := s.buf; end+1 < len(b) && b[end] == ':' {
+		if k := normKind[b[end+1]]; k != 0 {
 			s.peeked, s.peekPos, s.peekedKind, s.peekErr = true, end+1, k, nil
 		}
 	}
-	return name, nil
 }
 
-// has reports whether name is already in f, and adds it if not. Objects of
-// the contract have a handful of members, compared one by one; an object
-// with many (which the schema refuses, but only after the whole body is
-// read for I-JSON failures) gets a map.
-func (f *nameFrame) has(name []byte) bool {
+// has reports whether the name (m its index in f's member set, or -1) is
+// already in f, and adds it if not. A name of the set is one bit; others
+// (which the schema refuses, but only after the whole body is read for
+// I-JSON failures) are compared one by one, and once there are many, put
+// in a map.
+func (f *nameFrame) has(m int, name []byte) bool {
+	if m >= 0 {
+		bit := uint64(1) << m
+		dup := f.seen&bit != 0
+		f.seen |= bit
+		return dup
+	}
 	const few = 32
 	if f.set == nil {
 		for _, n := range f.names {
@@ -402,6 +573,27 @@ func (f *nameFrame) has(name []byte) bool {
 	}
 	f.set[string(name)] = struct{}{}
 	return false
+}
+
+// lastName is the last name read in the innermost open object.
+func (s *scanner) lastName() string { return s.frameName(s.top) }
+
+// frameName is the last name read in f, read again from the body.
+func (s *scanner) frameName(f *nameFrame) string {
+	if f.lastPos < 0 {
+		return ""
+	}
+	if end := s.shortString(f.lastPos); end != 0 {
+		return string(s.buf[f.lastPos+1 : end-1])
+	}
+	wide := s.wide
+	end, escaped, n, _ := s.scanString(f.lastPos) // valid: it was read
+	s.wide = wide
+	raw := s.buf[f.lastPos+1 : end-1]
+	if escaped {
+		return unescape(raw, n)
+	}
+	return string(raw)
 }
 
 // pointer is jsontext's stack pointer: where 0 names the last value read
@@ -426,7 +618,7 @@ func (s *scanner) pointer(where int) string {
 		}
 		if e.isObject() {
 			b = append(b, '/')
-			b = append(b, escapePointer(string(s.objs[obj].last))...)
+			b = append(b, escapePointer(s.frameName(&s.objs[obj]))...)
 			obj++
 		} else {
 			b = strconv.AppendInt(append(b, '/'), e.length()+delta, 10)
@@ -484,15 +676,29 @@ func (s *scanner) readNumber() ([]byte, *synErr) {
 	return s.readNumberAt(s.peekPos)
 }
 
-// readName reads the string peekKind has just found (it returned '"') and
-// answers as readToken would: where a name is due, as it is at every '"'
-// that starts an object's member, the name, without asking take again.
-func (s *scanner) readName() ([]byte, *synErr) {
-	if !s.last.needName() {
-		return s.readToken()
+// smallInteger reads the number value peekKind has just found (it returned
+// '0') when it is the commonest kind, 0 or up to fifteen digits without a
+// leading zero, and returns its value; ok is false, and nothing read, for
+// any other (readNumber reads it). Fifteen digits stay below 2^53.
+//
+// Cost: one pass over the digits, reading and valuing them at once.
+func (s *scanner) smallInteger() (v int, ok bool) {
+	pos := s.peekPos
+	b := s.buf[pos:min(len(s.buf), pos+16)]
+	n := 0
+	for n < len(b) && b[n]-'0' <= 9 {
+		v = v*10 + int(b[n]-'0')
+		n++
 	}
+	if n == 0 || n == len(b) || n > 1 && b[0] == '0' || b[n] == '.' || b[n]|0x20 == 'e' || s.last.needName() {
+		return 0, false // n == len(b): sixteen digits, or the body's end
+	}
+	i := pos + n
 	s.peeked = false
-	return s.name(s.peekPos)
+	s.last++
+	s.prevEnd = i
+	s.peekAfterValue(i)
+	return v, true
 }
 
 func (s *scanner) readNumberAt(pos int) ([]byte, *synErr) {
@@ -667,11 +873,20 @@ var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': tr
 // other than '"', '\\' and control characters): the first byte from i that
 // is not, or len(b).
 //
-// Cost: under 2 instructions a byte over a long run: thirty-two bytes per
-// step, four words whose tests are independent, one bounds check and one
-// mask for the four; the last thirty-one bytes sixteen, then one, at a
-// time.
+// Cost: under 2 instructions a byte over a long run: sixteen bytes, then
+// thirty-two per step, four words whose tests are independent, one bounds
+// check and one mask for the four; the last thirty-one bytes sixteen, then
+// one, at a time.
 func asciiRun(b []byte, i int) int {
+	// Sixteen bytes first: the runs between escapes, and the rest of most
+	// strings, are shorter, and would cost a failed test of thirty-two
+	// and then this one.
+	if i+16 <= len(b) {
+		if j := plain16(b[i : i+16 : i+16]); j < 16 {
+			return i + j
+		}
+		i += 16
+	}
 	for ; i+32 <= len(b); i += 32 {
 		c := b[i : i+32 : i+32]
 		if (notPlainRaw(binary.LittleEndian.Uint64(c))|notPlainRaw(binary.LittleEndian.Uint64(c[8:]))|
@@ -802,21 +1017,14 @@ func hex4(b []byte) (uint16, bool) {
 // closer look (the start of whatever is not such a code point), so
 // b[i:end] can be copied without another check.
 //
-// Cost: linear; eight ASCII bytes per step, and other text through a
+// Cost: linear; ASCII as asciiRun reads it, and other text through a
 // shift-based DFA whose only dependency from byte to byte is one shift.
 func plainRun(b []byte, i int) int {
 	for {
-		for i+8 <= len(b) {
-			t := notPlainASCII(binary.LittleEndian.Uint64(b[i:]))
-			if t == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(t) >> 3 // the first byte that is not plain ASCII
-			if b[i] < utf8.RuneSelf {
-				return i
-			}
-			break
+		// ASCII through asciiRun, thirty-two bytes a step: text with a
+		// curly quote or an accent now and then is mostly ASCII.
+		if i = asciiRun(b, i); i == len(b) || b[i] < utf8.RuneSelf {
+			return i
 		}
 		// 16 bytes at a time through the DFA; only its state after the
 		// 16th is looked at, since a failure is final (utfError is a
@@ -872,6 +1080,14 @@ func plainRun(b []byte, i int) int {
 // 0x22 and 0x23, so the bytes below 0x21 after the flip are exactly those.
 // Seven operations a word.
 func notPlainASCII(w uint64) uint64 { return notPlainRaw(w) & highBits }
+
+// quotes has the top bit set of each byte of w that is '"', and perhaps of
+// bytes above one: the lowest bit set marks the first.
+func quotes(w uint64) uint64 {
+	const lo = 0x0101010101010101
+	x := w ^ '"'*lo
+	return (x - lo) &^ x & highBits
+}
 
 // notPlainRaw is notPlainASCII before its mask: only the top bit of each
 // byte means anything, so that words can be or-ed before one mask.
@@ -980,21 +1196,22 @@ var utfDFA = func() (t [256]uint64) {
 
 // unescape returns the decoded form of raw, n bytes long: the inside of a
 // string that scanString found valid. Its memory is allocated at exactly n
-// bytes and written once (a strings.Builder grown first is not zeroed).
+// bytes and written once (newChunk's memory is not zeroed).
 func unescape(raw []byte, n int) string {
-	var b strings.Builder
-	b.Grow(n)
-	writeUnescaped(&b, raw)
-	return b.String()
+	if n == 0 {
+		return ""
+	}
+	b := appendUnescaped(newChunk(n), raw)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// writeUnescaped appends to b the decoded form of raw, the inside of a
+// appendUnescaped appends to b the decoded form of raw, the inside of a
 // string that scanString found valid.
 //
 // Cost: linear; per run between escapes a search and a copy (both in
 // assembly); per two-byte escape one byte appended; a run of \uXXXX
 // escapes decoded into a small buffer and appended at once.
-func writeUnescaped(b *strings.Builder, raw []byte) {
+func appendUnescaped(b []byte, raw []byte) []byte {
 	var buf [256]byte // once: a buffer declared in the loop is zeroed at every escape
 	for len(raw) > 0 {
 		if raw[0] != '\\' {
@@ -1002,12 +1219,12 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 			if i < 0 {
 				i = len(raw)
 			}
-			b.Write(raw[:i])
+			b = append(b, raw[:i]...)
 			raw = raw[i:]
 			continue
 		}
 		if raw[1] != 'u' {
-			b.WriteByte(unescapedByte[raw[1]])
+			b = append(b, unescapedByte[raw[1]])
 			raw = raw[2:]
 			continue
 		}
@@ -1036,8 +1253,9 @@ func writeUnescaped(b *strings.Builder, raw []byte) {
 			j += 6
 		}
 		raw = raw[j:]
-		b.Write(buf[:k])
+		b = append(b, buf[:k]...)
 	}
+	return b
 }
 
 // unescapedByte is what a two-byte escape stands for, by its second byte.
@@ -1063,7 +1281,18 @@ func utf8Len(v uint16) int {
 // ones are appended to a chunk whose capacity is never exceeded, so the
 // strings cut from it stay where they are.
 type strStore struct {
-	chunk strings.Builder
+	chunk []byte // the strings so far of the current chunk
+}
+
+// newChunk is an empty slice of capacity size whose memory is not zeroed
+// first: a strings.Builder's, grown, which has no other way to give it.
+// Each string cut from a chunk is written once, then never again: the
+// chunk only grows (within its capacity) past it.
+func newChunk(size int) []byte {
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteByte(0) // a string that is not empty has its memory's address
+	return unsafe.Slice(unsafe.StringData(b.String()), size)[:0]
 }
 
 const (
@@ -1084,18 +1313,18 @@ func (st *strStore) keep(raw []byte, escaped bool, n, bound int) string {
 	case n > ownBytes:
 		return string(raw)
 	}
-	c := &st.chunk
-	if c.Cap()-c.Len() < n {
-		*c = strings.Builder{}
-		c.Grow(min(chunkBytes, max(bound, n)))
+	c := st.chunk
+	if cap(c)-len(c) < n {
+		c = newChunk(min(chunkBytes, max(bound, n)))
 	}
-	start := c.Len()
+	start := len(c)
 	if escaped {
-		writeUnescaped(c, raw)
+		c = appendUnescaped(c, raw)
 	} else {
-		c.Write(raw)
+		c = append(c, raw...)
 	}
-	return c.String()[start:]
+	st.chunk = c
+	return unsafe.String(&c[start], len(c)-start)
 }
 
 // invalidCharacter, invalidEscape and quoteWhat give jsontext's (its
