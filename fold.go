@@ -99,9 +99,6 @@ func fold(s string, f Folds, mapping bool) foldedText {
 // fold appends s, folded, to the output.
 func (w *folder) fold(s string) {
 	form, normalize := w.form()
-	if w.seen == nil && len(s) >= foldSeenMin {
-		w.seen, w.segments = new([foldSeenSize]codePointFolding), make(map[string]segmentFolding)
-	}
 	cp := w.cp
 	for i := 0; i < len(s); {
 		// Every step of this loop starts a normalization segment; a
@@ -199,9 +196,10 @@ type folder struct {
 	checkpoints *[]foldCheckpoint
 	checkedAt   int
 	iter        *norm.Iter // normalizes the segments that change, made on first use
-	// For a long text (see foldSeenMin), seen caches codePoint's answers
-	// by the code point's low bits, and segments segment's, up to
+	// Once lookedUp reaches foldSeenAfter, seen caches codePoint's
+	// answers by the code point's low bits, and segments segment's, up to
 	// foldSeenSize of them.
+	lookedUp int
 	seen     *[foldSeenSize]codePointFolding
 	segments map[string]segmentFolding
 	segOut   []placedRune // the last segment's folding, when not cached
@@ -287,14 +285,16 @@ var plainBlocks = [(unicode.MaxRune + 1) >> 8 / 64]uint64{
 }
 
 // foldSeenSize is how many code points a folder's cache holds (32 bytes
-// each: 128 KiB), and how many segments; foldSeenMin the shortest text
-// they are made for. A code point outside ASCII and the plain blocks, or
-// a segment, costs hundreds of instructions to look up in the
-// normalization tables and fold; most text repeats a few thousand of
-// them, whose answers the caches keep.
+// each: 128 KiB), and how many segments; foldSeenAfter how many code
+// points a folder looks up before it makes the caches. A code point
+// outside ASCII and the plain blocks, or a segment, costs hundreds of
+// instructions to look up in the normalization tables and fold; most text
+// repeats a few thousand of them, whose answers the caches keep. A claim
+// asks about few: made for each, the caches cost more than they save
+// (explaining 256 retyped 8 KiB quotes took half as long again).
 const (
-	foldSeenSize = 1 << 12
-	foldSeenMin  = 4 << 10
+	foldSeenSize  = 1 << 12
+	foldSeenAfter = 1 << 10
 )
 
 // codePoint returns what fold needs to know of the code point s starts
@@ -303,6 +303,11 @@ func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFo
 	r, size := utf8.DecodeRuneInString(s)
 	if b := r >> 8; plainBlocks[b/64]&(1<<(b%64)) != 0 {
 		return codePointFolding{r: r, size: uint8(size), before: true, inert: true, n: 1, out: [3]placedRune{{r: r}}}
+	}
+	if w.seen == nil {
+		if w.lookedUp++; w.lookedUp == foldSeenAfter {
+			w.seen, w.segments = new([foldSeenSize]codePointFolding), make(map[string]segmentFolding)
+		}
 	}
 	var slot *codePointFolding
 	if w.seen != nil {

@@ -164,8 +164,8 @@ func FuzzFold(f *testing.F) {
 				t.Fatalf("fold(%q, %v): byte %d maps to [%d,%d)", a, set.Names(), i, ft.from[i], ft.to[i])
 			}
 		}
-		if a != "" { // long enough for the folder's caches, which then answer the repeats
-			long := strings.Repeat(a, foldSeenMin/len(a)+1)
+		if a != "" { // enough code points for the folder's caches, which then answer the repeats
+			long := strings.Repeat(a, foldSeenAfter/utf8.RuneCountInString(a)+2)
 			if got, want := fold(long, set, false).text, referenceFold(long, set); got != want {
 				t.Fatalf("fold(%q repeated, %v) = %.80q…, reference %.80q…", a, set.Names(), got, want)
 			}
