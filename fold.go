@@ -249,7 +249,7 @@ func plainCodePoints(s string, i int) (end, n int) {
 		default:
 			return i, n
 		}
-		if b := r >> 8; plainBlocks[b/64]&(1<<(b%64)) == 0 {
+		if !plainBlocks.has(r) {
 			return i, n
 		}
 		i, n = i+size, n+1
@@ -257,14 +257,27 @@ func plainCodePoints(s string, i int) (end, n int) {
 	return i, n
 }
 
-// plainBlocks marks the blocks of 256 code points (bit b%64 of word b/64
-// for the block of U+bb00) in which every code point is plain: no ASCII,
+// blockSet is a set of the blocks of 256 code points (U+bb00 to U+bbFF is
+// block 0xbb), a bit each.
+type blockSet [(unicode.MaxRune + 1) >> 8 / 64]uint64
+
+// add puts block b in the set.
+func (t *blockSet) add(b rune) { t[b/64] |= 1 << (b % 64) }
+
+// has reports whether r is a code point of a block in the set.
+func (t *blockSet) has(r rune) bool {
+	b := uint32(r) >> 8 // a negative r is past every block
+	return b/64 < uint32(len(t)) && t[b/64]&(1<<(b%64)) != 0
+}
+
+// plainBlocks marks the blocks of 256 code points in which every code
+// point is plain: no ASCII,
 // a normalization segment of its own that NFC and NFKC leave as it is,
 // nothing typography or case folding changes, not white space. Most of
 // CJK, of other scripts without case, and of the astral planes. Computed
 // from the Unicode tables by TestPlainBlocksAreThoseOfTheTables, which
 // prints this table anew when they change.
-var plainBlocks = [(unicode.MaxRune + 1) >> 8 / 64]uint64{
+var plainBlocks = blockSet{
 	0xfff00be000340000, 0xffffffffffffffff, 0x0000003fffffffff, 0x01ffffff00000000,
 	0xffffffff48000b41, 0xffff33ffffffffff, 0xefffffffffffffff, 0xf7f9bce8ff09ffff,
 	0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xf8ffffffffffffff,
@@ -301,7 +314,7 @@ const (
 // with (see codePointFolding).
 func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFolding {
 	r, size := utf8.DecodeRuneInString(s)
-	if b := r >> 8; plainBlocks[b/64]&(1<<(b%64)) != 0 {
+	if plainBlocks.has(r) {
 		return codePointFolding{r: r, size: uint8(size), before: true, inert: true, n: 1, out: [3]placedRune{{r: r}}}
 	}
 	if w.seen == nil {
@@ -499,7 +512,7 @@ type placedRune struct {
 }
 
 // segment returns what w makes of seg, a normalization segment: from its
-// cache (see folder.seen) when it folded it before.
+// cache (folder.segments) when it folded it before.
 func (w *folder) segment(seg string, form norm.Form) segmentFolding {
 	if f, ok := w.segments[seg]; ok {
 		return f
@@ -584,7 +597,7 @@ func foldCase(r rune) rune {
 		}
 		return r
 	}
-	if b := r >> 8; r > unicode.MaxRune || casedBlocks()[b/64]&(1<<(b%64)) == 0 {
+	if !casedBlocks().has(r) {
 		return r // most of the text of scripts without case: CJK, Indic, emoji
 	}
 	m := r
@@ -599,11 +612,11 @@ func foldCase(r rune) rune {
 // every other code point as it is (TestCasedBlocksHoldEveryFold), and
 // asking unicode.SimpleFold costs two binary searches. Built on first use,
 // as asciiFolded.
-var casedBlocks = sync.OnceValue(func() *[(unicode.MaxRune + 1) >> 8 / 64]uint64 {
-	var t [(unicode.MaxRune + 1) >> 8 / 64]uint64
+var casedBlocks = sync.OnceValue(func() *blockSet {
+	var t blockSet
 	for _, cr := range unicode.CaseRanges {
 		for b := cr.Lo >> 8; b <= cr.Hi>>8; b++ {
-			t[b/64] |= 1 << (b % 64)
+			t.add(rune(b))
 		}
 	}
 	return &t

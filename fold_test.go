@@ -231,7 +231,7 @@ func BenchmarkFold(b *testing.B) {
 func TestCasedBlocksHoldEveryFold(t *testing.T) {
 	t.Parallel()
 	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
-		if b := r >> 8; casedBlocks()[b/64]&(1<<(b%64)) == 0 && unicode.SimpleFold(r) != r {
+		if !casedBlocks().has(r) && unicode.SimpleFold(r) != r {
 			t.Fatalf("%U folds to %U, its block not marked", r, unicode.SimpleFold(r))
 		}
 	}
@@ -253,14 +253,14 @@ func TestPlainBlocksAreThoseOfTheTables(t *testing.T) {
 		_, typo := typographic(r)
 		return r >= utf8.RuneSelf && utf8.ValidRune(r) && !typo && !hangul(s) && unicode.SimpleFold(r) == r && !isWhiteSpace(r)
 	}
-	var want [len(plainBlocks)]uint64
+	var want blockSet
 	for b := rune(0); b <= unicode.MaxRune>>8; b++ {
 		all := true
 		for r := b << 8; r < (b+1)<<8 && all; r++ {
 			all = plain(r)
 		}
 		if all {
-			want[b/64] |= 1 << (b % 64)
+			want.add(b)
 		}
 	}
 	if want != plainBlocks {

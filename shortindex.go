@@ -100,7 +100,7 @@ func (x *shortIndex) count(text, pattern string) int {
 	return c
 }
 
-// countShort counts each of patterns (distinct, 1 to 4 bytes) in text,
+// countShort counts each of patterns (1 to 4 bytes; one may repeat) in text,
 // overlapping occurrences counted, keeping the first keep offsets of
 // each: every question a request asks of its short quotes answered in one
 // pass over the text, instead of a scan per pattern that stops at each of
