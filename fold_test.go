@@ -292,7 +292,14 @@ func TestFoldOfALongTextIsTheReferences(t *testing.T) {
 	// A NUL before a combining mark: a code point the cache is asked
 	// about whose number is 0.
 	nul := strings.Repeat("ca\x00\u0301", 2<<10)
-	for _, text := range []string{c.Unicode(64 << 10), ascii.String(), c.Prose(64 << 10), nul} {
+	// Code points that are segments of their own, some folding to more
+	// code points than the cache keeps (U+FDFA to 18, ㈱ to 3, ﬃ to 3,
+	// ½ to 3): the cache must not cut them short.
+	var long strings.Builder
+	for long.Len() < 16<<10 {
+		long.WriteString([]string{"\uFDFA", "\u3231", "\uFB03", "\u00BD", "\u304B", "\u0915", "\uAC00", " "}[c.Rand.IntN(8)])
+	}
+	for _, text := range []string{c.Unicode(64 << 10), ascii.String(), c.Prose(64 << 10), nul, long.String()} {
 		for set := Folds(1); set <= allFolds; set++ {
 			checkFoldIsTheReferences(t, text, set)
 		}
