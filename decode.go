@@ -19,7 +19,7 @@ const maxSafeInteger = 1<<53 - 1
 // members, limits, scan budget.
 //
 // The body is not modified or retained: the Request's strings are copies,
-// so the caller may reuse the body at once. Each string is copied once,
+// so the caller may reuse the body at once ([DecodeShared] does not copy). Each string is copied once,
 // decoded; together they take about the memory of the strings themselves.
 //
 // Cost: linear in the body, one pass over each string to validate and
@@ -37,6 +37,22 @@ func DecodeWith(body []byte, lim Limits) (*Request, *Error) {
 		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
 	}
 	d := decoder{s: scanner{buf: body}, lim: lim}
+	return d.request()
+}
+
+// DecodeShared is [DecodeWith] for a body that its caller keeps, unchanged,
+// for as long as the Request is in use: every long string written without
+// escapes (over 512 bytes: the texts, most of all) is the body's own bytes,
+// not a copy. The rules, the errors and the Request are DecodeWith's; only
+// the memory differs. For a body that is not reused, such as a file mapped
+// for one run, this spares a copy of every text and the fresh pages it
+// would fill (docs/decoder.md, "Sharing the body"). Cost: as DecodeWith, less
+// one copy of those strings.
+func DecodeShared(body []byte, lim Limits) (*Request, *Error) {
+	if len(body) > lim.InputBytes {
+		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
+	}
+	d := decoder{s: scanner{buf: body}, lim: lim, st: strStore{shared: true}}
 	return d.request()
 }
 

@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/citecheck/citecheck/internal/testkit"
 	"math/bits"
@@ -22,6 +23,14 @@ import (
 // reference's, or "" when it does not.
 func sameDecoding(body []byte) string {
 	req, err := Decode(body)
+	// DecodeShared differs from Decode in memory only.
+	sreq, serr := DecodeShared(body, DefaultLimits())
+	switch {
+	case (err == nil) != (serr == nil) || err != nil && *err != *serr:
+		return "DecodeShared answers otherwise: " + describe(sreq, serr) + ", Decode " + describe(req, err)
+	case err == nil && !equalRequests(req, sreq):
+		return "DecodeShared's request differs from Decode's"
+	}
 	wreq, werr := refDecode(body)
 	switch {
 	case (err == nil) != (werr == nil):
@@ -131,6 +140,50 @@ func FuzzDecodeAgainstReference(f *testing.F) {
 			t.Fatalf("%s\nbody %q", diff, body)
 		}
 	})
+}
+
+// DecodeShared's long strings without escapes are the body's own bytes;
+// Decode's strings are copies (the body may be reused at once), and so are
+// DecodeShared's short strings and those it unescapes.
+func TestDecodeSharedSharesLongPlainStringsOnly(t *testing.T) {
+	bodyOf := func(text string) []byte {
+		return testkit.Request{Sources: []testkit.Source{testkit.NewSource("a", "v1", text)},
+			Citations: []testkit.Citation{testkit.PositionCitation("c", "a", "v1", 0, 4, "line")}}.Body()
+	}
+	inBody := func(body []byte, s string) bool {
+		p, start := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(&body[0]))
+		return p >= start && p < start+uintptr(len(body))
+	}
+	plainText, escapedText := strings.Repeat("line text ", 110), strings.Repeat("line\n", 200)
+	plain, escaped := bodyOf(plainText), bodyOf(escapedText)
+	if !bytes.Contains(escaped, []byte(`line\n`)) {
+		t.Fatal("the text is not written with escapes")
+	}
+	shared, err := DecodeShared(plain, DefaultLimits())
+	if err != nil {
+		t.Fatal(err.Message)
+	}
+	if !inBody(plain, shared.Sources[0].Text) {
+		t.Error("DecodeShared copied a text of 1,100 bytes without escapes")
+	}
+	for _, s := range []string{shared.Sources[0].SourceID, shared.Citations[0].Quote} {
+		if inBody(plain, s) {
+			t.Errorf("DecodeShared shares the short string %q", s)
+		}
+	}
+	if req, _ := DecodeShared(escaped, DefaultLimits()); inBody(escaped, req.Sources[0].Text) {
+		t.Error("DecodeShared shares a text it unescaped")
+	}
+	copied, _ := Decode(plain)
+	if inBody(plain, copied.Sources[0].Text) {
+		t.Error("Decode shares the body's memory")
+	}
+	for i := range plain { // the body reused: Decode's request is unchanged
+		plain[i] = 'x'
+	}
+	if copied.Sources[0].Text != plainText {
+		t.Error("Decode's text changed with the body")
+	}
 }
 
 // Decode keeps one copy of each string: what it allocates is about the

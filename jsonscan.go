@@ -1282,6 +1282,9 @@ func utf8Len(v uint16) int {
 // strings cut from it stay where they are.
 type strStore struct {
 	chunk []byte // the strings so far of the current chunk
+	// shared: a string of more than ownBytes without escapes is the
+	// body's own bytes (DecodeShared).
+	shared bool
 }
 
 // newChunk is an empty slice of capacity size whose memory is not zeroed
@@ -1310,6 +1313,8 @@ func (st *strStore) keep(raw []byte, escaped bool, n, bound int) string {
 		return ""
 	case n > ownBytes && escaped:
 		return unescape(raw, n)
+	case n > ownBytes && st.shared:
+		return unsafe.String(&raw[0], len(raw))
 	case n > ownBytes:
 		return string(raw)
 	}

@@ -30,6 +30,19 @@ import (
 type input struct {
 	body  []byte
 	unmap func() // releases a mapped body; nil when body is on the heap
+	// The mapped file and what it was when mapped: a panic while the body
+	// is in use is answered as an error only if the file changed since
+	// (see use).
+	name   string
+	stdin  *os.File // the file mapped when name is "-" (standard input is not closed)
+	mapped os.FileInfo
+}
+
+// decode decodes the body for one run. The body is the run's alone, read or
+// mapped for it and released after, so the Request shares its memory
+// (citecheck.DecodeShared): no copy of the texts, no fresh pages for them.
+func (in *input) decode(body []byte) (*citecheck.Request, *citecheck.Error) {
+	return citecheck.DecodeShared(body, citecheck.DefaultLimits())
 }
 
 // readInput reads the body from a file or, for "-", standard input, through
@@ -47,8 +60,11 @@ func readInput(name string, stdin io.Reader) (*input, *citecheck.Error) {
 		return &input{body: body}, e
 	}
 	if f, ok := r.(*os.File); ok && size >= mapMinBytes {
-		if body, unmap, ok := mapFile(f, int(size)); ok {
-			return &input{body: body, unmap: unmap}, nil
+		st, err := f.Stat()
+		if body, unmap, ok := mapFile(f, int(size)); ok && err == nil {
+			return &input{body: body, unmap: unmap, name: name, stdin: f, mapped: st}, nil
+		} else if ok {
+			unmap()
 		}
 	}
 	return readSized(r, int(size))
@@ -85,7 +101,11 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // use calls f with the body and returns its exit status, then releases the
 // body: it must not be kept past f. A mapped file that is truncated while f
 // reads it makes the read fault; that fault is answered as the read error
-// it stands for, not a crash.
+// it stands for, not a crash. A mapped file that another process rewrites
+// in place changes the body, and the decoded texts that share it, under
+// the check, which then may fail on bytes the decoder never saw: a panic
+// is answered as that error when the file has changed since it was mapped
+// (its size or modification time), and is a panic otherwise.
 func (in *input) use(stdout, stderr io.Writer, f func(body []byte) int) (code int) {
 	if in.unmap == nil {
 		return f(in.body)
@@ -97,13 +117,26 @@ func (in *input) use(stdout, stderr io.Writer, f func(body []byte) int) (code in
 		if r == nil {
 			return
 		}
+		msg := "cannot read --input: the file was truncated while it was read"
 		if fault, ok := r.(interface{ Addr() uintptr }); !ok || !in.holds(fault.Addr()) {
-			panic(r)
+			if !in.changed() {
+				panic(r)
+			}
+			msg = "cannot read --input: the file changed while it was read"
 		}
-		code = report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeUsage,
-			Message: "cannot read --input: the file was truncated while it was read"})
+		code = report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeUsage, Message: msg})
 	}()
 	return f(in.body)
+}
+
+// changed reports whether the mapped file is not what it was when mapped.
+func (in *input) changed() bool {
+	stat := func() (os.FileInfo, error) { return os.Stat(in.name) }
+	if in.name == "-" {
+		stat = in.stdin.Stat
+	}
+	st, err := stat()
+	return err != nil || st.Size() != in.mapped.Size() || !st.ModTime().Equal(in.mapped.ModTime())
 }
 
 // holds reports whether the address addr is in the body.

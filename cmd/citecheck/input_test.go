@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/internal/testkit"
@@ -134,5 +135,47 @@ func TestInputTruncatedWhileMappedIsAnErrorNotACrash(t *testing.T) {
 	})
 	if code != exitError || !strings.Contains(out.String(), `"code":"usage"`) || !strings.Contains(errb.String(), "truncated while it was read") {
 		t.Fatalf("exit %d stdout %q stderr %q; want exit 2 and the read error", code, out.String(), errb.String())
+	}
+}
+
+// A mapped file rewritten in place while its body is in use changes the
+// texts under the check (they share the mapping): a panic then is the
+// error it stands for. A panic with the file unchanged stays a panic.
+func TestInputChangedWhileMappedIsAnErrorNotACrash(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the body is mapped on Linux only")
+	}
+	t.Parallel()
+	for _, change := range []bool{true, false} {
+		body := bigBody(300_000)
+		name := writeInput(t, string(body))
+		in, e := readInput(name, nil)
+		if e != nil || in.unmap == nil {
+			t.Fatalf("not mapped: %v", e)
+		}
+		var out, errb bytes.Buffer
+		var code int
+		panicked := func() (p bool) {
+			defer func() { p = recover() != nil }()
+			code = in.use(&out, &errb, func(body []byte) int {
+				if change {
+					f, err := os.OpenFile(name, os.O_WRONLY, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f.WriteAt([]byte("\xff"), 100) // invalid UTF-8 where the decoder saw text
+					f.Close()
+					os.Chtimes(name, time.Time{}, time.Now().Add(time.Hour)) // however coarse the clock
+				}
+				panic("what the check might do on bytes it was not given")
+			})
+			return false
+		}()
+		switch {
+		case change && (panicked || code != exitError || !strings.Contains(errb.String(), "changed while it was read")):
+			t.Fatalf("changed: panicked %v, exit %d, stderr %q; want exit 2 and the read error", panicked, code, errb.String())
+		case !change && !panicked:
+			t.Fatalf("unchanged: a panic of the check was answered (exit %d, stderr %q)", code, errb.String())
+		}
 	}
 }

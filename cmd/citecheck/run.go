@@ -157,7 +157,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if !o.all && !o.explain && !text {
 			// citecheck.Run, with the citations of a large request shared
 			// among the cores: a one-shot run has them to itself.
-			req, e := citecheck.Decode(body)
+			req, e := in.decode(body)
 			if e != nil {
 				return report(stdout, stderr, nil, e)
 			}
