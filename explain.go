@@ -126,7 +126,8 @@ const normalizedProbed = 8
 // fold sets are compared over the candidate span and the claim only, most
 // of them over the pieces that differ (see minimalFolds).
 func Explain(req *Request) *Explanation {
-	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
+	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources)),
+		skeletons: make([]*skeletonSearch, len(req.Sources))}
 	all := checkAll(e.c)
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
 	e.countShortQuotes(all)
@@ -171,9 +172,47 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 // source, by source, on first use: the folded readings and the UTF-16
 // offset indexes.
 type explainer struct {
-	c      *Checker
-	folded []*foldedSearch
-	utf16  []*utf16Index
+	c         *Checker
+	folded    []*foldedSearch
+	utf16     []*utf16Index
+	skeletons []*skeletonSearch
+}
+
+// skeletonSearch is a source's skeleton (see skeleton.go) and its
+// searcher, with the skeletonizer for the claims, which shares the
+// source's cache. Made once per request, only for a source that is costly
+// to fold (see skeletonFirst).
+type skeletonSearch struct {
+	k *skeletonizer
+	searcher
+}
+
+// skeletonFirst reports whether source j is worth a skeleton before its
+// folding: more than half its code points take two bytes or more (a
+// skeleton costs about what folding costs on ASCII and the plain blocks,
+// and a fraction of it on letters with marks and other scripts), and no
+// claim has made Explain fold it yet.
+func (e *explainer) skeletonFirst(j int) bool {
+	x := e.c.text(j)
+	return e.folded[j] == nil && 2*len(x.text) > 3*x.n
+}
+
+// mayHoldFolded reports whether claim may hold under the folds somewhere in
+// source j: false when the claim's skeleton is not in the source's, which
+// proves that its folding is not in the source's folding (skeleton.go),
+// without folding the source.
+func (e *explainer) mayHoldFolded(j int, claim string) bool {
+	if !e.skeletonFirst(j) {
+		return true
+	}
+	sk := e.skeletons[j]
+	if sk == nil {
+		text := e.c.req.Sources[j].Text
+		src := newSkeletonizer(len(text))
+		sk = &skeletonSearch{k: &skeletonizer{cache: src.cache}, searcher: searcher{text: src.of(text)}}
+		e.skeletons[j] = sk
+	}
+	return sk.first(sk.k.of(claim), 0, 1).count > 0
 }
 
 // foldedSource returns source j read under every fold, and its searcher,
@@ -446,6 +485,9 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 // there, and given its minimal fold set. Candidates where the source reads
 // exactly as the claim are elsewhere findings, not these.
 func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
+	if !e.mayHoldFolded(j, claim) {
+		return nil
+	}
 	ft := e.foldedSource(j)
 	// A long claim's first piece, folded, is looked for before the rest
 	// is folded: what a folder has written is final, so a claim whose

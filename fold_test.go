@@ -170,6 +170,17 @@ func FuzzFold(f *testing.F) {
 				t.Fatalf("fold(%q repeated, %v) = %.80q…, reference %.80q…", a, set.Names(), got, want)
 			}
 		}
+		// The skeleton's proof (skeleton.go): the skeleton of the folding
+		// under every fold is the skeleton, and a claim b whose folding
+		// occurs in a's has a skeleton that occurs in a's.
+		fa, fb := fold(a, allFolds, false).text, fold(b, allFolds, false).text
+		ka, kb := strings.Clone(newSkeletonizer(0).of(a)), newSkeletonizer(0).of(b)
+		if got := newSkeletonizer(0).of(fa); got != ka {
+			t.Fatalf("skeleton of the folding of %q: %q, skeleton %q", a, got, ka)
+		}
+		if strings.Contains(fa, fb) && !strings.Contains(ka, kb) {
+			t.Fatalf("folding of %q occurs in that of %q, its skeleton %q not in %q", b, a, kb, ka)
+		}
 		if got, want := foldsEqual(a, b, set), referenceFold(a, set) == referenceFold(b, set); got != want {
 			t.Fatalf("foldsEqual(%q, %q, %v) = %v, reference %v", a, b, set.Names(), got, want)
 		}
