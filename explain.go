@@ -125,9 +125,15 @@ const normalizedProbed = 8
 // needs it, its map back to code points only when a claim is found in it;
 // fold sets are compared over the candidate span and the claim only, most
 // of them over the pieces that differ (see minimalFolds).
-func Explain(req *Request) *Explanation {
-	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources)),
-		skeletons: make([]*skeletonSearch, len(req.Sources))}
+func Explain(req *Request) *Explanation { return explain(req, true) }
+
+// explain is Explain, with or without the skeletons (see skeletonFirst),
+// which change its cost and nothing else: the tests compare the two.
+func explain(req *Request, skeletons bool) *Explanation {
+	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
+	if skeletons {
+		e.skeletons = make([]*skeletonSearch, len(req.Sources))
+	}
 	all := checkAll(e.c)
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
 	e.countShortQuotes(all)
@@ -194,7 +200,7 @@ type skeletonSearch struct {
 // claim has made Explain fold it yet.
 func (e *explainer) skeletonFirst(j int) bool {
 	x := e.c.text(j)
-	return e.folded[j] == nil && 2*len(x.text) > 3*x.n
+	return e.skeletons != nil && e.folded[j] == nil && 2*len(x.text) > 3*x.n
 }
 
 // mayHoldFolded reports whether claim may hold under the folds somewhere in
@@ -212,7 +218,9 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 		sk = &skeletonSearch{k: &skeletonizer{cache: src.cache}, searcher: searcher{text: src.of(text)}}
 		e.skeletons[j] = sk
 	}
-	return sk.first(sk.k.of(claim), 0, 1).count > 0
+	// A claim of marks alone has an empty skeleton, which proves nothing.
+	ks := sk.k.of(claim)
+	return ks == "" || sk.first(ks, 0, 1).count > 0
 }
 
 // foldedSource returns source j read under every fold, and its searcher,

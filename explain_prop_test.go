@@ -3,6 +3,7 @@ package citecheck
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -185,6 +186,7 @@ func FuzzExplain(f *testing.F) {
 	f.Add("le cafe\u0301 du coin", "café … coin", 0, 0, uint8(1))
 	f.Add("to be or not to be", "to be", 13, 14, uint8(0))
 	f.Add("the quick brown fox jumps over the lazy dog", "the quick brown", 3, 9, uint8(16))
+	f.Add("ΑΒΓ אְב アイ x́y 𝐀𝐁", "αβγ אְב", 0, 7, uint8(0))
 	f.Fuzz(func(t *testing.T, text, claim string, a, b int, mode uint8) {
 		if text == "" || claim == "" || !utf8.ValidString(text) || !utf8.ValidString(claim) ||
 			len(text) > 4096 || len(claim) > 256 || a < 0 || b < 0 {
@@ -211,7 +213,12 @@ func FuzzExplain(f *testing.F) {
 			}
 		}
 		req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}, Citations: []Citation{c}}
-		checkExplanation(t, req, Explain(req))
+		ex := Explain(req)
+		checkExplanation(t, req, ex)
+		// The skeleton (skeleton.go) changes the cost, not the findings.
+		if plain := explain(req, false); !reflect.DeepEqual(ex.Citations, plain.Citations) {
+			t.Fatalf("with the skeleton %+v, without %+v", ex.Citations, plain.Citations)
+		}
 		if mode&16 != 0 {
 			// Many short quotes (pieces of the claim, 1 to 4 bytes), which
 			// Explain counts at once: each explained as it is alone.

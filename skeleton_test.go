@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"unicode"
@@ -95,5 +96,71 @@ func TestSkeletonizerIsSkeletonOf(t *testing.T) {
 	w := strings.Join(strings.Fields(want.String()), " ")
 	if got := newSkeletonizer(0).of(text); got != w || !utf8.ValidString(got) {
 		t.Fatalf("skeletonizer %.60q…, skeletonOf %.60q…", got, w)
+	}
+}
+
+// BenchmarkSkeleton is the skeleton of the texts BenchmarkFold folds: on
+// the many-script text, what Explain pays instead of the folding for a
+// claim that holds under no fold.
+func BenchmarkSkeleton(b *testing.B) {
+	c := testkit.NewCorpus(41)
+	for _, w := range []struct{ name, text string }{
+		{"prose", c.Prose(512 << 10)},
+		{"unicode", c.Unicode(512 << 10)},
+		{"cjk", cjkText(c.Rand, 512<<10)},
+	} {
+		b.Run(w.name, func(b *testing.B) {
+			b.SetBytes(int64(len(w.text)))
+			for b.Loop() {
+				newSkeletonizer(len(w.text)).of(w.text)
+			}
+		})
+	}
+}
+
+// A source costly to fold is read as a skeleton first, which changes
+// what explaining costs and nothing else: every finding is the one
+// explaining without skeletons gives. Passages of a text of many scripts,
+// retyped as each fold forgives, each cited after a fabricated claim that
+// has the skeleton made; most of them hold under the folds.
+func TestSkeletonChangesNoFinding(t *testing.T) {
+	t.Parallel()
+	c := testkit.NewCorpus(45)
+	text := c.Unicode(64 << 10)
+	cps := []rune(text)
+	fabricated := "\u05D0\u05D1 \u30A2\u30A4 x\u0301y\u0302 \U0001D400\U0001D401"
+	retypes := []func(string) string{
+		norm.NFD.String, norm.NFKC.String, strings.ToUpper,
+		func(s string) string { return strings.ReplaceAll(s, " ", "\u00A0\n") },
+		func(s string) string { return s[:len(s)/2] + "\u0301" + s[len(s)/2:] }, // a mark added: holds nowhere
+	}
+	tried, normalized := 0, 0
+	for p := 0; p+40 < len(cps) && tried < 100; p += len(cps) / 41 {
+		passage := string(cps[p : p+30])
+		for _, retype := range retypes {
+			claim := retype(passage)
+			if claim == passage || !utf8.ValidString(claim) {
+				continue
+			}
+			tried++
+			req := mustDecode(t, string(testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v1", text)},
+				Citations: []testkit.Citation{
+					testkit.PositionCitation("fabricated", "s", "v1", 0, runeCount(fabricated), fabricated),
+					testkit.PositionCitation("retyped", "s", "v1", p, p+runeCount(claim), claim),
+				}}.Body()))
+			got, want := Explain(req), explain(req, false)
+			if !reflect.DeepEqual(got.Citations, want.Citations) {
+				t.Fatalf("%q at %d: with the skeleton %+v, without %+v", claim, p, got.Citations, want.Citations)
+			}
+			for _, f := range got.Citations[1].Findings {
+				if f.Kind == FindingNormalized {
+					normalized++
+					break
+				}
+			}
+		}
+	}
+	if tried < 100 || normalized < tried/2 {
+		t.Fatalf("%d retyped passages, %d with a normalized finding", tried, normalized)
 	}
 }
