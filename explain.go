@@ -124,7 +124,10 @@ const normalizedProbed = 8
 // a source is built once per request and only when a failing citation
 // needs it, its map back to code points only when a claim is found in it;
 // fold sets are compared over the candidate span and the claim only, most
-// of them over the pieces that differ (see minimalFolds).
+// of them over the pieces that differ (see minimalFolds). A source costly
+// to fold is first read as its skeleton (linear, with a cache a code
+// point), which proves a claim that holds under no fold such without the
+// folding (skeleton.go).
 func Explain(req *Request) *Explanation { return explain(req, true) }
 
 // explain is Explain, with or without the skeletons (see skeletonFirst),

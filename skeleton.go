@@ -99,6 +99,8 @@ type skeletonizer struct {
 	space bool // a run of white space is pending
 }
 
+// newSkeletonizer returns a skeletonizer with room for size bytes of
+// skeleton and an empty cache.
 func newSkeletonizer(size int) *skeletonizer {
 	k := &skeletonizer{cache: new([skeletonCacheSize]skeletonized), out: make([]byte, 0, size)}
 	for i := range k.cache {
