@@ -32,13 +32,7 @@ func Decode(body []byte) (*Request, *Error) { return DecodeWith(body, DefaultLim
 // DecodeWith is [Decode] under lim instead of the contract's limits: the
 // same rules in the same order, each limit failure naming lim's bound.
 // The contract's interfaces use Decode. Cost: linear in the body, as Decode.
-func DecodeWith(body []byte, lim Limits) (*Request, *Error) {
-	if len(body) > lim.InputBytes {
-		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
-	}
-	d := decoder{s: scanner{buf: body}, lim: lim}
-	return d.request()
-}
+func DecodeWith(body []byte, lim Limits) (*Request, *Error) { return decode(body, lim, strStore{}) }
 
 // DecodeShared is [DecodeWith] for a body that its caller keeps, unchanged,
 // for as long as the Request is in use: every long string written without
@@ -49,10 +43,15 @@ func DecodeWith(body []byte, lim Limits) (*Request, *Error) {
 // would fill (docs/decoder.md, "Sharing the body"). Cost: as DecodeWith, less
 // one copy of those strings.
 func DecodeShared(body []byte, lim Limits) (*Request, *Error) {
+	return decode(body, lim, strStore{shared: true})
+}
+
+// decode is DecodeWith and DecodeShared, which keep strings in st.
+func decode(body []byte, lim Limits, st strStore) (*Request, *Error) {
 	if len(body) > lim.InputBytes {
 		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
 	}
-	d := decoder{s: scanner{buf: body}, lim: lim, st: strStore{shared: true}}
+	d := decoder{s: scanner{buf: body}, lim: lim, st: st}
 	return d.request()
 }
 

@@ -219,15 +219,21 @@ func TestFoldedSpanIsTheFullMap(t *testing.T) {
 	}
 }
 
-// BenchmarkFold folds half a MiB of text under every fold, as explaining
-// a failing citation folds its source: MB/s of input.
-func BenchmarkFold(b *testing.B) {
+// foldBenchTexts are the texts BenchmarkFold and BenchmarkSkeleton read:
+// half a MiB each of prose, of many scripts and of Chinese.
+func foldBenchTexts() []struct{ name, text string } {
 	c := testkit.NewCorpus(41)
-	for _, w := range []struct{ name, text string }{
+	return []struct{ name, text string }{
 		{"prose", c.Prose(512 << 10)},
 		{"unicode", c.Unicode(512 << 10)},
 		{"cjk", cjkText(c.Rand, 512<<10)},
-	} {
+	}
+}
+
+// BenchmarkFold folds half a MiB of text under every fold, as explaining
+// a failing citation folds its source: MB/s of input.
+func BenchmarkFold(b *testing.B) {
+	for _, w := range foldBenchTexts() {
 		b.Run(w.name, func(b *testing.B) {
 			b.SetBytes(int64(len(w.text)))
 			for b.Loop() {

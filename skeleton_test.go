@@ -103,12 +103,7 @@ func TestSkeletonizerIsSkeletonOf(t *testing.T) {
 // the many-script text, what Explain pays instead of the folding for a
 // claim that holds under no fold.
 func BenchmarkSkeleton(b *testing.B) {
-	c := testkit.NewCorpus(41)
-	for _, w := range []struct{ name, text string }{
-		{"prose", c.Prose(512 << 10)},
-		{"unicode", c.Unicode(512 << 10)},
-		{"cjk", cjkText(c.Rand, 512<<10)},
-	} {
+	for _, w := range foldBenchTexts() {
 		b.Run(w.name, func(b *testing.B) {
 			b.SetBytes(int64(len(w.text)))
 			for b.Loop() {

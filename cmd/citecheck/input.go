@@ -32,17 +32,11 @@ type input struct {
 	unmap func() // releases a mapped body; nil when body is on the heap
 	// The mapped file and what it was when mapped: a panic while the body
 	// is in use is answered as an error only if the file changed since
-	// (see use).
+	// (see use). file is closed by then unless it is standard input
+	// (name "-"), so a named file is asked for by its name.
 	name   string
-	stdin  *os.File // the file mapped when name is "-" (standard input is not closed)
+	file   *os.File
 	mapped os.FileInfo
-}
-
-// decode decodes the body for one run. The body is the run's alone, read or
-// mapped for it and released after, so the Request shares its memory
-// (citecheck.DecodeShared): no copy of the texts, no fresh pages for them.
-func (in *input) decode(body []byte) (*citecheck.Request, *citecheck.Error) {
-	return citecheck.DecodeShared(body, citecheck.DefaultLimits())
 }
 
 // readInput reads the body from a file or, for "-", standard input, through
@@ -60,11 +54,10 @@ func readInput(name string, stdin io.Reader) (*input, *citecheck.Error) {
 		return &input{body: body}, e
 	}
 	if f, ok := r.(*os.File); ok && size >= mapMinBytes {
-		st, err := f.Stat()
-		if body, unmap, ok := mapFile(f, int(size)); ok && err == nil {
-			return &input{body: body, unmap: unmap, name: name, stdin: f, mapped: st}, nil
-		} else if ok {
-			unmap()
+		if st, err := f.Stat(); err == nil {
+			if body, unmap, ok := mapFile(f, int(size)); ok {
+				return &input{body: body, unmap: unmap, name: name, file: f, mapped: st}, nil
+			}
 		}
 	}
 	return readSized(r, int(size))
@@ -133,7 +126,7 @@ func (in *input) use(stdout, stderr io.Writer, f func(body []byte) int) (code in
 func (in *input) changed() bool {
 	stat := func() (os.FileInfo, error) { return os.Stat(in.name) }
 	if in.name == "-" {
-		stat = in.stdin.Stat
+		stat = in.file.Stat
 	}
 	st, err := stat()
 	return err != nil || st.Size() != in.mapped.Size() || !st.ModTime().Equal(in.mapped.ModTime())

@@ -156,8 +156,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		if !o.all && !o.explain && !text {
 			// citecheck.Run, with the citations of a large request shared
-			// among the cores: a one-shot run has them to itself.
-			req, e := in.decode(body)
+			// among the cores: a one-shot run has them to itself. The body
+			// is the run's alone, read or mapped for it and released after
+			// (input.use), so the Request shares its memory: no copy of the
+			// texts, no fresh pages for them.
+			req, e := citecheck.DecodeShared(body, citecheck.DefaultLimits())
 			if e != nil {
 				return report(stdout, stderr, nil, e)
 			}
