@@ -35,15 +35,13 @@ import (
 // skeletonizer caches it.
 func skeletonOf(r rune) string {
 	s := norm.NFKD.String(string(r))
+	w := &folder{folds: FoldTypography | FoldCase}
 	for {
 		var b strings.Builder
 		for _, c := range s {
-			rep, ok := typographic(c)
-			if !ok {
-				rep = string(c)
-			}
-			for _, c := range rep {
-				b.WriteRune(foldCase(c))
+			var out [3]placedRune
+			for _, p := range out[:w.readAs(c, &out)] {
+				b.WriteRune(p.r)
 			}
 		}
 		t := norm.NFKD.String(b.String())
