@@ -91,10 +91,25 @@ func (c *Checker) lookup(cit *Citation) (int, []string) {
 	return -1, versions
 }
 
-// text returns the index of source j, built on first use.
+// text returns the index of source j, built on first use, with the plan
+// of its quote citations' scans when they may pay for a sparse index.
 func (c *Checker) text(j int) *textIndex {
 	if c.index[j] == nil {
-		c.index[j] = newTextIndex(c.req.Sources[j].Text)
+		src := &c.req.Sources[j]
+		x := newTextIndex(src.Text)
+		if n := len(src.Text); n >= sparseMinText && n <= indexMaxText {
+			var p sparsePlan
+			for k := range c.req.Citations {
+				cit := &c.req.Citations[k]
+				if sel := &cit.Selector; sel.Type == QuoteSelector && cit.SourceID == src.SourceID && cit.Version == src.Version {
+					p.add(n, len(sel.Prefix)+len(sel.Exact)+len(sel.Suffix))
+				}
+			}
+			if p.anchors > 1 {
+				x.plan = &p
+			}
+		}
+		c.index[j] = x
 	}
 	return c.index[j]
 }

@@ -433,6 +433,10 @@ func runChecked(t *testing.T, req *testkit.Request) []byte {
 	if want := refResult(req); !bytes.Equal(out, want) {
 		t.Fatalf("result differs from the reference\nbody %s\n got %s\nwant %s", body, out, want)
 	}
+	decoded, _ := Decode(body)
+	if sparse := checkSparse(decoded).AppendJSON(nil); !bytes.Equal(sparse, out) { // what long sources get
+		t.Fatalf("result with sparse indexes differs\nbody %s\n got %s\nwant %s", body, sparse, out)
+	}
 	return out
 }
 

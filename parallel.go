@@ -98,6 +98,12 @@ func (c *Checker) indexForScans(minScan int) bool {
 			if cit.Selector.Type == QuoteSelector {
 				x.byteRanks()
 			}
+			if x.plan != nil { // decided unmeasured: find must not build once shared
+				if x.plan.pays(len(x.text)) {
+					x.sparse = newSparseIndex(x.text)
+				}
+				x.plan = nil
+			}
 		}
 	}
 	return true

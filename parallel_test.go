@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,23 @@ func TestCheckParallelAnswersAsCheckOnConformance(t *testing.T) {
 		if req, err := Decode(c.Body); err == nil {
 			requireSameAsCheck(t, c.Name, req)
 		}
+	}
+}
+
+// On the text classes, whose long sources CheckParallel indexes sparsely
+// before its workers share them (cjk, astral, binary), a check with
+// workers answers as Check, indexing as it goes, does; and so with one
+// citation in three of the last third broken (the race detector watches the sharing).
+func TestCheckParallelAnswersAsCheckWithSparseIndexes(t *testing.T) {
+	t.Parallel()
+	for _, w := range classWorkloads() {
+		requireSameAsCheck(t, w.name, w.req)
+		broken := *w.req
+		broken.Citations = slices.Clone(broken.Citations)
+		for k := 2 * len(broken.Citations) / 3; k < len(broken.Citations); k += 3 {
+			broken.Citations[k].Selector.Exact += "x"
+		}
+		requireSameAsCheck(t, w.name+" broken", &broken)
 	}
 }
 

@@ -23,13 +23,37 @@ type textIndex struct {
 	marks []int32    // marks[k]: code points that start before byte k*indexBlock; nil for ASCII
 	ranks *byteRanks // the text's own byte ranks for the matcher, built on first find
 	many  *searcher  // for explain's and hints' many questions, made on first use
+	// sparse, once built, answers find where it costs less than a scan;
+	// plan, until the first scan it is for, decides whether to build it
+	// (see sparsePlan). Both nil for a text scanned once.
+	sparse *sparseIndex
+	plan   *sparsePlan
 }
 
 // find returns the occurrences of pattern in the text (byte offsets), with
 // the prefilter tuned to this text's bytes, keeping up to cap(keep) offsets
-// in keep's storage. Linear in text plus pattern.
+// in keep's storage. Linear in text plus pattern; from the sparse index,
+// when there is one and the pattern is long enough, linear in the probes
+// and the candidates of the pattern's rarest grams.
 func (x *textIndex) find(pattern string, keep []int) occurrences {
-	return findOccurrencesRanked(x.text, pattern, x, keep, nil)
+	if x.sparse != nil {
+		if o, ok := x.sparse.find(x.text, pattern, keep); ok {
+			return o
+		}
+	}
+	if x.plan == nil || len(pattern) < sparseMinPattern {
+		return findOccurrencesRanked(x.text, pattern, x, keep, nil)
+	}
+	// The first scan of the plan: what it did on this text scales the
+	// estimates of the scans to come.
+	var tr matchTrace
+	o := findOccurrencesRanked(x.text, pattern, x, keep, &tr)
+	n, p := len(x.text), *x.plan
+	x.plan = nil
+	if p.measured(n, len(pattern), tr.work).pays(n) {
+		x.sparse = newSparseIndex(x.text)
+	}
+	return o
 }
 
 // search returns the text's searcher, for explain and hints, which ask
