@@ -197,13 +197,37 @@ func (p *sparsePlan) add(n, m int) {
 	}
 }
 
-// pays reports whether indexing a text of n bytes costs less than the
-// scans it would spare: their skips less a query for each anchor, beside
+// pays reports whether indexing text costs less than the scans it would
+// spare: their skips less a query for each anchor, beside
 // sparseBuildBytes's estimate of the index. (Both a scan and a query
-// compare the occurrence itself, so that cost is in neither.)
-func (p sparsePlan) pays(n int) bool {
-	return n >= sparseMinText && n <= indexMaxText && p.skip-p.anchors*sparseQueryWork >= n/sparseBuildBytes
+// compare the occurrence itself, so that cost is in neither.) Text whose
+// grams repeat (repetitive) is never worth it: its buckets are too full
+// for a query to answer.
+func (p sparsePlan) pays(text string) bool {
+	n := len(text)
+	return n >= sparseMinText && n <= indexMaxText && p.skip-p.anchors*sparseQueryWork >= n/sparseBuildBytes && !repetitive(text)
 }
+
+// repetitive reports whether the grams at sparseSamples of the offsets
+// the index samples, spread over text, take fewer than half as many
+// values: periodic text (a period of p bytes puts at most
+// p/gcd(p, sparseStep) grams in the index), a run of one byte.
+// O(sparseSamples). A longer period passes, and its buckets may still be
+// too full to answer long anchors: then the index built has cost what
+// the scans it was to spare would have, once.
+func repetitive(text string) bool {
+	var h [sparseSamples]uint64
+	base := unsafe.Pointer(unsafe.StringData(text))
+	for k := range h {
+		h[k] = sparseHash(unsafe.Add(base, k*(len(text)-sparseGram)/(len(h)-1)&^(sparseStep-1)))
+	}
+	slices.Sort(h[:])
+	return len(slices.Compact(h[:])) < len(h)/2
+}
+
+// sparseSamples is how many grams repetitive weighs: on text whose grams
+// vary (boilerplate of six clauses has about 750), nearly all differ.
+const sparseSamples = 64
 
 // measured returns the plan of the scans after one that did work (its
 // matchTrace.work) searching for m bytes of a text of n bytes.

@@ -146,13 +146,24 @@ func TestSparsePlanPaysOnlyForScansDearerThanTheIndex(t *testing.T) {
 			t.Errorf("%s, decided before the workers: indexed %v, want %v (plan left %v)", w.name, got, want, c.index[0].plan != nil)
 		}
 	}
-	n := MaxTextBytes
-	var one, short sparsePlan
-	one.add(n, 40)
+	long := testkit.NewCorpus(8).Prose(MaxTextBytes)
+	var one, short, many sparsePlan
+	one.add(len(long), 40)
 	short.add(sparseMinText-1, 40)
 	short.add(sparseMinText-1, 40)
-	if one.pays(n) || short.pays(sparseMinText-1) {
+	for range 1000 {
+		many.add(len(long), 40)
+	}
+	if one.pays(long) || short.pays(long[:sparseMinText-1]) {
 		t.Errorf("one citation or a short text indexed")
+	}
+	if !many.pays(long) {
+		t.Errorf("prose cited a thousand times not indexed")
+	}
+	for _, periodic := range []string{strings.Repeat("a", len(long)), strings.Repeat("abcdefghijklmnopqrstuvwxyz.", len(long)/27), strings.Repeat("a period of forty bytes, in the index 5.", len(long)/40)} {
+		if many.pays(periodic) {
+			t.Errorf("periodic text %.30q… indexed: its buckets are too full to answer", periodic)
+		}
 	}
 }
 

@@ -50,7 +50,7 @@ func (x *textIndex) find(pattern string, keep []int) occurrences {
 	o := findOccurrencesRanked(x.text, pattern, x, keep, &tr)
 	n, p := len(x.text), *x.plan
 	x.plan = nil
-	if p.measured(n, len(pattern), tr.work).pays(n) {
+	if p.measured(n, len(pattern), tr.work).pays(x.text) {
 		x.sparse = newSparseIndex(x.text)
 	}
 	return o
