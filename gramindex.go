@@ -380,11 +380,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 		probes := (m-gramLen-d)/gramStep + 1
 		best := -1
 		for k := range min(probes, gramProbes) {
-			j := k
-			if probes > gramProbes {
-				j = k * (probes - 1) / (gramProbes - 1)
-			}
-			i := d + j*gramStep
+			i := d + spread(k, probes, gramProbes)*gramStep
 			h := gramBucket(pattern, i)
 			if size := int(g.start[h+1] - g.start[h]); best < 0 || size < best {
 				at[d], bucket[d], best = i, int32(h), size
@@ -508,6 +504,15 @@ func (g *gramIndex) longestPrefix(text, pattern string) (length, first, sure int
 		}
 	}
 	return length, first, sure, true
+}
+
+// spread returns the k-th of min(n, limit) probes spread evenly over n
+// positions, the first and the last included (limit at least 2).
+func spread(k, n, limit int) int {
+	if n > limit {
+		return k * (n - 1) / (limit - 1)
+	}
+	return k
 }
 
 // size returns how many offsets the bucket of the gram at pattern[i] holds.

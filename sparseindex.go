@@ -11,10 +11,10 @@ import (
 // cannot move further than the pattern is long. On text whose anchors
 // are short in characters but long in bytes (CJK, astral text: three or
 // four bytes a character) that made the check cost four times as much a
-// scan unit as on prose. Once a text's scans have cost about what
-// indexing it costs (sparseBuildShare), a sparseIndex of it answers the
-// scans instead, at the cost of the anchor's probes and the candidates of
-// its rarest grams, whatever the text's length.
+// scan unit as on prose. When a text's scans would cost more than
+// indexing it (sparsePlan), a sparseIndex of it answers them instead, at
+// the cost of the anchor's probes and the candidates of its rarest grams,
+// whatever the text's length.
 
 // sparseIndex holds the byte offsets of the sparseGram-byte grams of a
 // text at every sparseStep-th offset, bucketed by a hash of the gram: a
@@ -129,11 +129,7 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 		probes := (m-sparseGram-a)/sparseStep + 1
 		best := -1
 		for k := range min(probes, sparseProbes) {
-			j := k
-			if probes > sparseProbes {
-				j = k * (probes - 1) / (sparseProbes - 1)
-			}
-			i := a + j*sparseStep
+			i := a + spread(k, probes, sparseProbes)*sparseStep
 			h := sparseHash(unsafe.Add(pat, i))
 			b := h >> (64 - x.bits)
 			if size := int(x.start[b+1] - x.start[b]); best < 0 || size < best {
