@@ -47,8 +47,10 @@ type trackedConn struct {
 }
 
 func (s *Server) limitConns(ln net.Listener) net.Listener {
-	return &connLimiter{Listener: ln, max: s.cfg.MaxConns, conns: make(map[*trackedConn]struct{}),
+	l := &connLimiter{Listener: ln, max: s.cfg.MaxConns, conns: make(map[*trackedConn]struct{}),
 		open: s.metrics.connsOpen, shed: s.metrics.connsShed}
+	s.conns.Store(l)
+	return l
 }
 
 func (l *connLimiter) Accept() (net.Conn, error) {

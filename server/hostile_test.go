@@ -383,6 +383,19 @@ func idleConn(t *testing.T, addr string) net.Conn {
 	return c
 }
 
+// inState counts the connections l holds in state st.
+func (l *connLimiter) inState(st http.ConnState) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for c := range l.conns {
+		if c.state == st {
+			n++
+		}
+	}
+	return n
+}
+
 // TestIdleConnectionsAreShed: with MaxConns open and idle, and as many
 // again connected in silence, the server keeps at most MaxConns open, has
 // closed the longest-idle ones, and still answers a new client.
@@ -394,6 +407,10 @@ func TestIdleConnectionsAreShed(t *testing.T) {
 	for range max {
 		idle = append(idle, idleConn(t, addr))
 	}
+	// A client has its response before the server marks the connection
+	// idle; one still marked active would not be shed, and a silent one
+	// would go in its place.
+	waitFor(t, "the served connections to be idle", func() bool { return ts.conns.Load().inState(http.StateIdle) == max })
 	for range max {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/citecheck/citecheck"
@@ -129,6 +130,9 @@ type Server struct {
 	// testHookQueued, when set, runs when a request finds every slot taken
 	// and starts to wait: a test waits for it instead of sleeping.
 	testHookQueued func(r *http.Request)
+	// conns is the connection limiter of the latest Serve, for tests that
+	// wait until it has seen a connection's state change.
+	conns atomic.Pointer[connLimiter]
 }
 
 // New returns a Server for cfg, with defaults filled in. It panics only if
