@@ -101,18 +101,20 @@ func newSparseIndex(text string) *sparseIndex {
 // keeping up to cap(keep) of them: what a scan gives. false when the
 // index would cost more than a scan: a pattern shorter than
 // sparseMinPattern, or buckets (text whose grams repeat: periodic text)
-// or comparisons (many long occurrences) past what a skip scan of the
-// pattern costs. A false answer has cost the probes, at most
-// sparseStep*sparseProbes hashes, and the candidates within the bounds.
+// or comparisons (many long occurrences, or near copies of the pattern)
+// past what a skip scan of the pattern costs. A false answer has cost the
+// probes, at most sparseStep*sparseProbes hashes, and the candidates
+// within the bounds: about a scan more.
 func (x *sparseIndex) find(text, pattern string, keep []int) (occurrences, bool) {
 	// A skip scan moves about min(m, qgramWindow) bytes a step; a
 	// candidate, checked at a cache miss, costs a few steps.
 	maxCandidates := len(text) / max(1, min(len(pattern), qgramWindow)) / 2
-	return x.lookup(text, pattern, keep, maxCandidates, 2*len(text))
+	// Compares of half the text's bytes cost about what the scan's do.
+	return x.lookup(text, pattern, keep, maxCandidates, len(text)/2)
 }
 
 // lookup is find with its bounds: at most maxCandidates offsets in the
-// buckets read, at most maxCompared bytes compared at the occurrences.
+// buckets read, at most maxCompared bytes compared at the candidates.
 func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, maxCompared int) (occurrences, bool) {
 	m := len(pattern)
 	if m < sparseMinPattern || m > len(text) {
@@ -158,11 +160,14 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 			if p+m > len(text) {
 				break // the offsets increase: none later fits either
 			}
-			if text[p:p+m] == pattern {
+			// Every byte compared counts, those of a candidate that
+			// differs late too (text of near copies of the pattern).
+			q := commonPrefixLen(text[p:p+m], pattern)
+			if compared += q; compared > maxCompared {
+				return occurrences{}, false
+			}
+			if q == m {
 				found = append(found, p)
-				if compared += m; compared > maxCompared {
-					return occurrences{}, false
-				}
 			}
 		}
 	}

@@ -87,9 +87,12 @@ func TestSparseIndexFindsEveryOccurrence(t *testing.T) {
 
 // TestSparseIndexLeavesRepeatsToTheScan: where the grams repeat (a run of
 // one letter, a short period), the bounded index declines rather than go
-// through buckets holding most of the text; on prose it answers.
+// through buckets holding most of the text, and where the text is near
+// copies of the pattern rather than compare most of it at the candidates;
+// on prose it answers.
 func TestSparseIndexLeavesRepeatsToTheScan(t *testing.T) {
 	t.Parallel()
+	nearCopy := testkit.NewCorpus(6).Prose(2100)[:2041] // not a multiple of sparseStep: the copies start at every residue
 	for _, c := range []struct {
 		name, text string
 		answers    bool
@@ -97,8 +100,14 @@ func TestSparseIndexLeavesRepeatsToTheScan(t *testing.T) {
 		{"one letter", strings.Repeat("a", 64<<10), false},
 		{"period 2", strings.Repeat("ab", 32<<10), false},
 		{"prose", testkit.NewCorpus(5).Prose(64 << 10), true},
+		// Copies of the pattern but its last byte: every candidate
+		// compares the whole pattern and differs at its end.
+		{"near copies", strings.Repeat(nearCopy[:len(nearCopy)-1]+"x", 32), false},
 	} {
 		pattern := c.text[1000:1100]
+		if c.name == "near copies" {
+			pattern = nearCopy
+		}
 		_, ok := newSparseIndex(c.text).find(c.text, pattern, nil)
 		if ok != c.answers {
 			t.Errorf("%s: answered %v, want %v", c.name, ok, c.answers)
