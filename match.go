@@ -269,12 +269,24 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 	spent := 0    // prefilter work charged so far, in KMP byte steps
 	from := 0     // the alignment the phase started at
 	a := 0
+	weighed := false // whether the rare bytes were weighed against a poor q-gram skip
+	matched := 0     // what the phase's occurrences cost it to verify (no prefilter saves that)
 	for a <= last {
+		if phase == phaseQgram && !weighed && phases[next+1] == phaseRare && a-from >= qgramWeighAfter && (spent-from-matched)*qgramPoorBytes > a-from {
+			// The skip pays for itself but poorly: where the pattern's
+			// q-grams recur every few bytes (periodic text) a candidate
+			// comes each period. A rare byte of the pattern may go much
+			// faster; weighed once, on the text's own ranks.
+			weighed = true
+			if rareFaster(pat, ranks.byteRanks(), float64(spent-from-matched)/float64(a-from)) {
+				spent = a + slack + 1 // leave it as an exhausted budget does
+			}
+		}
 		if spent > a+slack {
 			// This phase does not pay here: the next, with a fresh budget.
 			tr.charge(phase, from, a, spent)
 			next++
-			phase, spent, from = phases[next], a, a
+			phase, spent, from, matched = phases[next], a, a, 0
 			if phase == phaseKMP {
 				if tr != nil {
 					tr.fellBack = true
@@ -331,6 +343,7 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 			a = c + 1
 			continue
 		}
+		matched += verifyCost + q/8
 		o.add(c)
 		if prev < 0 || c-prev >= m {
 			prev, a = c, c+1
@@ -385,6 +398,13 @@ const (
 	// qgramStepCost is the charge for one skip step: about two KMP byte
 	// steps (a load, a multiply, a table read).
 	qgramStepCost = 2
+	// A skip that has cost more than a unit per qgramPoorBytes bytes over
+	// its first qgramWeighAfter has the rare bytes weighed against it
+	// (rareFaster). On every class of bench/classes.sh the skip costs a
+	// unit per 90 bytes or less; a candidate each period of a periodic
+	// text costs it a unit per 3.
+	qgramPoorBytes  = 16
+	qgramWeighAfter = 4096
 )
 
 // qgramTable is the shift table of the last qgramWindow bytes of one
@@ -656,6 +676,23 @@ func kmpTable(pat string) []int32 {
 		}
 	}
 	return next
+}
+
+// rareFaster reports whether the rare-byte phase would cost pat less than
+// half of rate, the q-gram skip's work a byte so far: one candidate for
+// each occurrence of its rarest byte in the text (by the sample that
+// ranks counted), and IndexByte's bytes between them.
+func rareFaster(pat string, ranks *byteRanks, rate float64) bool {
+	sampled := uint32(0)
+	for _, r := range ranks {
+		sampled += r >> 8
+	}
+	if sampled == 0 {
+		return false // static ranks: no counts to weigh by
+	}
+	off1, _ := rareOffsets(pat, ranks)
+	perByte := candidateCost*float64(ranks[pat[off1]]>>8)/float64(max(1, sampled)) + 1.0/simdBytesPerStep
+	return 2*perByte < rate
 }
 
 // rareOffsets returns off1, the offset of pat's rarest byte by rank, and

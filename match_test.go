@@ -277,6 +277,44 @@ func TestFindOccurrencesLeavesTheRareBytesForTheWindowWhenTheyAreEverywhere(t *t
 	}
 }
 
+// TestFindOccurrencesLeavesAPoorQgramSkipForARareByte: in periodic text
+// (a period of 48 bytes) the pattern's q-grams recur every period, so the
+// skip meets a candidate each period and costs about a unit per 3 bytes,
+// within its budget; a pattern that holds a byte rare in the text (one
+// mutation in 16,001 bytes) is then found by that byte, at under a unit
+// per 8 bytes, and exactly. With the static ranks, which hold no counts,
+// the skip goes on. A pattern of the period alone (occurring everywhere)
+// is counted exactly either way.
+func TestFindOccurrencesLeavesAPoorQgramSkipForARareByte(t *testing.T) {
+	t.Parallel()
+	block := randomText(testkit.NewRand(5), "abcdefghijklmnopqrstuvwxyz", 48, 0)
+	b := []byte(strings.Repeat(block, (1<<19)/48+1)[:1<<19])
+	for at := 4000; at < len(b); at += 16001 {
+		b[at] = 'Z'
+	}
+	text := string(b)
+	for _, pat := range []string{text[4000-40 : 4000+60], text[20001-90 : 20001+10], text[9000:9100]} {
+		work := map[bool]int{}
+		for _, own := range []bool{false, true} {
+			ranks := &staticRanks
+			if own {
+				ranks = textRanks(text)
+			}
+			var tr matchTrace
+			got := findOccurrencesWith(text, pat, ranks, prefilterSlack, &tr)
+			if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
+				t.Fatalf("%.20q (own ranks %v): got %+v, want %+v", pat, own, got, want)
+			}
+			work[own] = tr.work
+		}
+		rare := strings.Contains(pat, "Z")
+		// IndexByte's bytes alone are a unit per simdBytesPerStep (16).
+		if rare && (work[true]*8 > len(text) || work[false]*4 < len(text)) {
+			t.Errorf("%.20q: work %d with the text's ranks, %d with the static ones, in %d bytes", pat, work[true], work[false], len(text))
+		}
+	}
+}
+
 func TestFindOccurrencesSkipsByQgramsWhereNoByteIsRare(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, alphabet := range []string{"qz", "ACGT", "0123456789abcdef"} {
@@ -285,14 +323,17 @@ func TestFindOccurrencesSkipsByQgramsWhereNoByteIsRare(t *testing.T) {
 			b[i] = alphabet[r.IntN(len(alphabet))]
 		}
 		text := string(b)
+		own := textRanks(text) // by which a poor skip weighs the rare bytes: none is rare here
 		for _, pat := range []string{text[5000:5016], text[20000:20100], text[100000:100400], strings.Repeat(alphabet[:1], 29) + alphabet[1:2]} {
-			var tr matchTrace
-			got := findOccurrencesWith(text, pat, &staticRanks, prefilterSlack, &tr)
-			if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
-				t.Errorf("%s, %.20q: got %+v, want %+v", alphabet, pat, got, want)
-			}
-			if !tr.qgram || tr.windowed || tr.fellBack {
-				t.Errorf("%s, %.20q: trace %+v, want the q-gram skip alone", alphabet, pat, tr)
+			for _, ranks := range []*byteRanks{&staticRanks, own} {
+				var tr matchTrace
+				got := findOccurrencesWith(text, pat, ranks, prefilterSlack, &tr)
+				if want := bruteOccurrences(text, pat); !sameOccurrences(got, want) {
+					t.Errorf("%s, %.20q: got %+v, want %+v", alphabet, pat, got, want)
+				}
+				if !tr.qgram || tr.windowed || tr.fellBack {
+					t.Errorf("%s, %.20q: trace %+v, want the q-gram skip alone", alphabet, pat, tr)
+				}
 			}
 		}
 	}
