@@ -557,3 +557,32 @@ func TestRareOffsetsPicksTheTwoRarestByteValues(t *testing.T) {
 // sameOccurrences compares what findOccurrences promises: the count and the
 // first two offsets (kept offsets are an optimisation, tested separately).
 func sameOccurrences(a, b occurrences) bool { return a.count == b.count && a.first == b.first }
+
+// FuzzFindOccurrencesInLongPeriodicText: a unit repeated past
+// qgramMinText (so the q-gram skip goes first), with a byte changed at
+// a fuzzed offset, searched with the text's own ranks (so a poor skip
+// weighs the rare bytes, and the changed byte is one) for a pattern cut
+// around the change and for one of the period alone: every occurrence,
+// as the brute force finds them.
+func FuzzFindOccurrencesInLongPeriodicText(f *testing.F) {
+	f.Add("abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv", uint16(4000), uint8(90), byte('Z'))
+	f.Add("ab", uint16(17), uint8(40), byte('b'))
+	f.Add("the cat sat on the mat. ", uint16(9999), uint8(255), byte('!'))
+	f.Fuzz(func(t *testing.T, unit string, at uint16, length uint8, mutant byte) {
+		if len(unit) == 0 || len(unit) > 512 {
+			return
+		}
+		b := []byte(strings.Repeat(unit, (qgramMinText+8192)/len(unit)+1))
+		i := int(at) % len(b)
+		b[i] = mutant
+		text := string(b)
+		m := 16 + int(length)
+		lo := max(0, i-m/2)
+		for _, pat := range []string{text[lo:min(len(text), lo+m)], strings.Repeat(unit, m/len(unit)+1)[:m]} {
+			want := bruteOccurrences(text, pat)
+			if got := findOccurrencesWith(text, pat, textRanks(text), prefilterSlack, nil); !sameOccurrences(got, want) {
+				t.Fatalf("%.40q in %d bytes of %.20q: got %+v, want %+v", pat, len(text), unit, got, want)
+			}
+		}
+	})
+}
