@@ -101,7 +101,7 @@ func (c *Checker) text(j int) *textIndex {
 	if c.index[j] == nil {
 		src := &c.req.Sources[j]
 		x := newTextIndex(src.Text)
-		if n := len(src.Text); n >= sparseMinText && n <= indexMaxText {
+		if n := len(src.Text); sparseSized(n) {
 			var p sparsePlan
 			for k := range c.req.Citations {
 				cit := &c.req.Citations[k]

@@ -272,17 +272,17 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 	weighed := false // whether the rare bytes were weighed against a poor q-gram skip
 	matched := 0     // what the phase's occurrences cost it to verify (no prefilter saves that)
 	for a <= last {
-		if phase == phaseQgram && !weighed && phases[next+1] == phaseRare && a-from >= qgramWeighAfter && (spent-from-matched)*qgramPoorBytes > a-from {
+		leave := spent > a+slack
+		if !leave && phase == phaseQgram && !weighed && phases[next+1] == phaseRare && a-from >= qgramWeighAfter && (spent-from-matched)*qgramPoorBytes > a-from {
 			// The skip pays for itself but poorly: where the pattern's
 			// q-grams recur every few bytes (periodic text) a candidate
 			// comes each period. A rare byte of the pattern may go much
-			// faster; weighed once, on the text's own ranks.
+			// faster; weighed once, on the text's own ranks, and taken
+			// as an exhausted budget takes the next phase.
 			weighed = true
-			if rareFaster(pat, ranks.byteRanks(), float64(spent-from-matched)/float64(a-from)) {
-				spent = a + slack + 1 // leave it as an exhausted budget does
-			}
+			leave = rareFaster(pat, ranks.byteRanks(), float64(spent-from-matched)/float64(a-from))
 		}
-		if spent > a+slack {
+		if leave {
 			// This phase does not pay here: the next, with a fresh budget.
 			tr.charge(phase, from, a, spent)
 			next++
@@ -691,7 +691,7 @@ func rareFaster(pat string, ranks *byteRanks, rate float64) bool {
 		return false // static ranks: no counts to weigh by
 	}
 	off1, _ := rareOffsets(pat, ranks)
-	perByte := candidateCost*float64(ranks[pat[off1]]>>8)/float64(max(1, sampled)) + 1.0/simdBytesPerStep
+	perByte := candidateCost*float64(ranks[pat[off1]]>>8)/float64(sampled) + 1.0/simdBytesPerStep
 	return 2*perByte < rate
 }
 

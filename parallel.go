@@ -99,10 +99,7 @@ func (c *Checker) indexForScans(minScan int) bool {
 				x.byteRanks()
 			}
 			if x.plan != nil { // decided unmeasured: find must not build once shared
-				if x.plan.pays(x.text) {
-					x.sparse = newSparseIndex(x.text)
-				}
-				x.plan = nil
+				x.decide(*x.plan)
 			}
 		}
 	}

@@ -206,8 +206,13 @@ func (p *sparsePlan) add(n, m int) {
 // for a query to answer.
 func (p sparsePlan) pays(text string) bool {
 	n := len(text)
-	return n >= sparseMinText && n <= indexMaxText && p.skip-p.anchors*sparseQueryWork >= n/sparseBuildBytes && !repetitive(text)
+	return sparseSized(n) && p.skip-p.anchors*sparseQueryWork >= n/sparseBuildBytes && !repetitive(text)
 }
+
+// sparseSized reports whether a text of n bytes may be indexed: long
+// enough for the index to beat a short text's scan, short enough for its
+// offsets (offBits).
+func sparseSized(n int) bool { return n >= sparseMinText && n <= indexMaxText }
 
 // repetitive reports whether the grams at sparseSamples of the offsets
 // the index samples, spread over text, take fewer than half as many

@@ -48,12 +48,17 @@ func (x *textIndex) find(pattern string, keep []int) occurrences {
 	// estimates of the scans to come.
 	var tr matchTrace
 	o := findOccurrencesRanked(x.text, pattern, x, keep, &tr)
-	n, p := len(x.text), *x.plan
-	x.plan = nil
-	if p.measured(n, len(pattern), tr.work).pays(x.text) {
+	x.decide(x.plan.measured(len(x.text), len(pattern), tr.work))
+	return o
+}
+
+// decide builds the sparse index if plan pays for it, and drops the plan:
+// the text is decided, and find builds nothing more.
+func (x *textIndex) decide(plan sparsePlan) {
+	if plan.pays(x.text) {
 		x.sparse = newSparseIndex(x.text)
 	}
-	return o
+	x.plan = nil
 }
 
 // search returns the text's searcher, for explain and hints, which ask
