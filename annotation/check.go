@@ -15,6 +15,10 @@ type Source struct {
 	IRI     string // as the annotations' target source names it, compared exactly
 	Version string // optional: reported with each target checked against it
 	Text    string // valid UTF-8
+	// Err, when set, says why the source could not be read (its text is
+	// then empty): every annotation with a target on it is an error,
+	// with this reason, and the others are checked as usual.
+	Err *citecheck.Error
 }
 
 // Outcome is what checking an annotation, or one of its targets, found.
@@ -58,6 +62,10 @@ type Report struct {
 	Annotation *Annotation
 	Outcome    Outcome // the most severe of the targets' (Unchecked when it has none)
 	Targets    []TargetReport
+	// Err is set when a target's source could not be read: the annotation
+	// is not checked as a whole, and is reported as an error item with
+	// this reason (its path the target's pointer).
+	Err *citecheck.Error
 }
 
 // TargetReport is what checking one target found.
@@ -68,8 +76,14 @@ type TargetReport struct {
 	Unchecked []Skipped       // the selectors not checked, and why
 	// Repair is where the target's quote anchors when that differs from its
 	// stored position, or when it has none (then only with Locate); nil
-	// when nothing is to be repaired or nothing says where.
+	// when nothing is to be repaired or nothing says where. Every repair
+	// has been re-checked: the target with it in place, run through the
+	// same check, anchors.
 	Repair *Repair
+	// Rejected is a repair the results pointed to that did not anchor when
+	// re-checked in place; it is not given, nor written.
+	Rejected *Repair
+	err      *citecheck.Error // the source could not be read
 }
 
 // SelectorCheck is the engine's verdict on one selector, as a citation:
@@ -149,6 +163,35 @@ type plan struct {
 	quotes []int // indexes of its TextQuoteSelectors
 	posns  []int // of its TextPositionSelectors
 	jobs   []*job
+	locate bool // find where a quote anchors when no position says
+}
+
+// claimedStart is the start every position selector of the target names,
+// false when it has none or they disagree: a quote is then checked
+// without a claimed start, and each position on its own.
+func (p *plan) claimedStart() (int, bool) {
+	if len(p.posns) == 0 {
+		return 0, false
+	}
+	start := p.t.Selectors[p.posns[0]].Start
+	for _, i := range p.posns[1:] {
+		if p.t.Selectors[i].Start != start {
+			return 0, false
+		}
+	}
+	return start, true
+}
+
+// starts lists the distinct starts of the target's position selectors,
+// in selector order.
+func (p *plan) starts() []int {
+	var out []int
+	for _, i := range p.posns {
+		if s := p.t.Selectors[i].Start; !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Check checks the annotations and returns one report each, in order. The
@@ -164,16 +207,33 @@ func (c *Checker) Check(anns []*Annotation) []Report {
 	for i, a := range anns {
 		reports[i] = Report{Annotation: a, Outcome: Unchecked, Targets: make([]TargetReport, len(a.Targets))}
 		for j := range a.Targets {
-			if p := c.plan(&a.Targets[j], &reports[i].Targets[j]); p != nil {
+			if p := c.plan(&a.Targets[j], &reports[i].Targets[j], c.Locate); p != nil {
 				plans = append(plans, p)
 			}
 		}
 	}
+	c.settleAll(plans, true)
+	c.recheck(plans)
+	for i := range reports {
+		reports[i].Outcome = reports[i].worst(false)
+		for j := range reports[i].Targets {
+			if e := reports[i].Targets[j].err; e != nil && reports[i].Err == nil {
+				reports[i].Err = e
+			}
+		}
+	}
+	return reports
+}
+
+// settleAll runs the plans' citations, then the probes their verdicts ask
+// for, and settles each target; with explain, failing selectors get the
+// engine's findings.
+func (c *Checker) settleAll(plans []*plan, explain bool) {
 	var first []*job
 	for _, p := range plans {
 		first = append(first, p.jobs...)
 	}
-	c.run(first, true)
+	c.run(first, explain)
 	var probes []*job
 	for _, p := range plans {
 		probes = append(probes, c.judge(p)...)
@@ -182,10 +242,49 @@ func (c *Checker) Check(anns []*Annotation) []Report {
 	for _, p := range plans {
 		c.settle(p)
 	}
-	for i := range reports {
-		reports[i].Outcome = reports[i].worst(false)
+}
+
+// recheck runs every target that has a repair through the same check
+// again, with the repair in place as a rewrite writes it (the numbers of
+// each position selector replaced, or a position selector added), and
+// withdraws each repair that does not then anchor. Cost: one more check of
+// each repaired target's selectors, without findings.
+func (c *Checker) recheck(plans []*plan) {
+	var again []*plan
+	var of []*plan
+	for _, p := range plans {
+		if p.r.Repair == nil {
+			continue
+		}
+		t := p.t.repaired(*p.r.Repair)
+		if q := c.plan(&t, &TargetReport{}, false); q != nil {
+			again, of = append(again, q), append(of, p)
+		}
 	}
-	return reports
+	c.settleAll(again, false)
+	for k, q := range again {
+		if q.r.Outcome != Anchored {
+			r := of[k].r
+			r.Rejected, r.Repair = r.Repair, nil
+		}
+	}
+}
+
+// repaired is the target as a rewrite with the repair leaves it.
+func (t *Target) repaired(rp Repair) Target {
+	u := *t
+	u.Selectors = slices.Clone(t.Selectors)
+	positioned := false
+	for i := range u.Selectors {
+		if s := &u.Selectors[i]; s.Type == TextPosition {
+			s.Start, s.End, positioned = rp.Start, rp.End, true
+		}
+	}
+	if !positioned {
+		u.Selectors = append(u.Selectors, Selector{Type: TextPosition, Start: rp.Start, End: rp.End,
+			Pointer: t.Pointer + "/selector/" + strconv.Itoa(len(t.Selectors))})
+	}
+	return u
 }
 
 // worst is the most severe of the targets' outcomes, Unchecked when there
@@ -209,8 +308,8 @@ func (r *Report) worst(repaired bool) Outcome {
 
 // plan lists a target's citations, or settles it at once when there is
 // nothing to check (nil).
-func (c *Checker) plan(t *Target, r *TargetReport) *plan {
-	p := &plan{t: t, r: r}
+func (c *Checker) plan(t *Target, r *TargetReport, locate bool) *plan {
+	p := &plan{t: t, r: r, locate: locate}
 	for i := range t.Selectors {
 		s := &t.Selectors[i]
 		switch s.Type {
@@ -226,7 +325,11 @@ func (c *Checker) plan(t *Target, r *TargetReport) *plan {
 			r.Unchecked = append(r.Unchecked, Skipped{s.Pointer, s.Type, "not a text selector the engine checks"})
 		}
 		for in, ref := s, s.RefinedBy; ref != nil; in, ref = ref, ref.RefinedBy {
-			r.Unchecked = append(r.Unchecked, Skipped{ref.Pointer, ref.Type, "refines the segment of the " + typeName(in.Type) + " it is in; refinements are not checked"})
+			why := "refines the segment of the " + typeName(in.Type) + " it is in; refinements are not checked"
+			if ref.RefinedBy == nil && ref.Refinements > 0 { // the chain goes deeper than is kept
+				why += fmt.Sprintf(" (nor the %d more within it, not listed)", ref.Refinements)
+			}
+			r.Unchecked = append(r.Unchecked, Skipped{ref.Pointer, ref.Type, why})
 		}
 	}
 	if len(t.Selectors) == 0 {
@@ -243,12 +346,17 @@ func (c *Checker) plan(t *Target, r *TargetReport) *plan {
 		r.Outcome = NoSource
 		return nil
 	}
+	if e := p.src.Err; e != nil {
+		r.Outcome = NoSource
+		r.err = &citecheck.Error{Code: e.Code, Path: t.Pointer, Message: fmt.Sprintf("%s: its source %q could not be read: %s", t.Pointer, t.Source, e.Message)}
+		return nil
+	}
 	r.Version = p.src.Version
 	for _, i := range p.quotes {
 		q := &t.Selectors[i]
 		cit := c.citation(p, citecheck.Selector{Type: citecheck.QuoteSelector, Exact: q.Exact, Prefix: q.Prefix, Suffix: q.Suffix})
-		if len(p.posns) == 1 {
-			cit.ClaimedStart, cit.HasClaimedStart = t.Selectors[p.posns[0]].Start, true
+		if start, ok := p.claimedStart(); ok {
+			cit.ClaimedStart, cit.HasClaimedStart = start, true
 		}
 		p.jobs = append(p.jobs, &job{target: p, role: roleQuote, sel: i, cit: cit})
 	}
@@ -277,9 +385,11 @@ func (c *Checker) citation(p *plan, sel citecheck.Selector) citecheck.Citation {
 }
 
 // judge records the first verdicts and returns the probes that decide
-// what they leave open: for a target whose only quote is ambiguous and
-// whose position reads as its exact, whether the whole anchor stands there;
-// for a target without a position, where its quote anchors (with Locate).
+// what they leave open, for a target with one quote:
+//   - an ambiguous quote: at each stored start, whether the whole anchor
+//     stands there (a probe per distinct start);
+//   - a quote that anchors once without a claimed start (no position, with
+//     Locate; or positions that disagree): where it anchors.
 func (c *Checker) judge(p *plan) []*job {
 	for _, j := range p.jobs {
 		p.r.Checked = append(p.r.Checked, SelectorCheck{Pointer: p.t.Selectors[j.sel].Pointer,
@@ -290,18 +400,21 @@ func (c *Checker) judge(p *plan) []*job {
 		return nil
 	}
 	q := p.jobs[0]
-	sel := &q.cit.Selector
+	_, claimed := p.claimedStart()
+	var probes []*job
 	switch {
-	case q.reason == citecheck.ReasonAmbiguousAnchor && len(p.posns) == 1 && p.jobs[1].reason == citecheck.ReasonNone:
-		if probe := c.contextProbe(p, p.t.Selectors[p.posns[0]].Start); probe != nil {
-			return []*job{probe}
+	case q.reason == citecheck.ReasonAmbiguousAnchor:
+		for _, start := range p.starts() {
+			if probe := c.contextProbe(p, start); probe != nil {
+				probes = append(probes, probe)
+			}
 		}
-	case q.reason == citecheck.ReasonNone && len(p.posns) == 0 && c.Locate:
-		cit := c.citation(p, *sel)
+	case q.reason == citecheck.ReasonNone && !claimed && (len(p.posns) > 0 || p.locate):
+		cit := c.citation(p, q.cit.Selector)
 		cit.HasClaimedStart = true // at 0: the engine then says where it really starts
-		return []*job{{target: p, role: roleLocate, cit: cit}}
+		probes = append(probes, &job{target: p, role: roleLocate, cit: cit})
 	}
-	return nil
+	return probes
 }
 
 // contextProbe is a position citation of prefix+exact+suffix around a
@@ -316,10 +429,12 @@ func (c *Checker) contextProbe(p *plan, start int) *job {
 	anchor := q.Prefix + q.Exact + q.Suffix
 	cit := c.citation(p, citecheck.Selector{Type: citecheck.PositionSelector, Start: start - np, End: start - np + utf8.RuneCountInString(anchor)})
 	cit.Quote = anchor
-	return &job{target: p, role: roleContext, cit: cit}
+	return &job{target: p, role: roleContext, cit: cit, sel: start}
 }
 
-// settle decides the target's outcome from the verdicts and probes.
+// settle decides the target's outcome from the verdicts and probes, and
+// the repair: the one position where the quote anchors, when the verdicts
+// determine it and the stored positions do not all name it.
 func (c *Checker) settle(p *plan) {
 	r := p.r
 	r.Outcome = Anchored
@@ -334,41 +449,56 @@ func (c *Checker) settle(p *plan) {
 	}
 	q := p.jobs[0]
 	exactLen := utf8.RuneCountInString(q.cit.Selector.Exact)
-	positionsHold := true
+	claim, claimed := p.claimedStart()
+	var holding []int // the stored starts where the whole anchor stands
+	var located *job
 	for _, j := range p.jobs {
-		positionsHold = positionsHold && (j.role != rolePosition || j.reason == citecheck.ReasonNone)
-	}
-	var probe *job // judge asks one at most
-	for _, j := range p.jobs {
-		if j.role >= roleContext {
-			probe = j
+		switch {
+		case j.role == roleContext && j.reason == citecheck.ReasonNone:
+			holding = append(holding, j.sel)
+		case j.role == roleLocate:
+			located = j
 		}
 	}
-	switch r.Outcome = quoteOutcome(q.reason); {
+	at := -1 // where the quote anchors, when the verdicts say
+	r.Outcome = quoteOutcome(q.reason)
+	switch {
 	case q.reason == citecheck.ReasonPositionMismatch:
-		at := *q.detail.ResolvedStart
-		r.Repair = &Repair{Start: at, End: at + exactLen}
-	case q.reason == citecheck.ReasonNone && !positionsHold:
-		r.Outcome = Moved // the quote stands at the stored start, but the end disagrees
-		at := q.cit.ClaimedStart
-		r.Repair = &Repair{Start: at, End: at + exactLen}
-	case q.reason == citecheck.ReasonAmbiguousAnchor && probe != nil && probe.reason == citecheck.ReasonNone:
-		r.Outcome = Anchored // the whole anchor stands at the stored position: it says which match
-	case q.reason == citecheck.ReasonAmbiguousAnchor:
+		at = *q.detail.ResolvedStart
+	case q.reason == citecheck.ReasonNone && claimed:
+		at = claim
+	case q.reason == citecheck.ReasonNone && located != nil:
+		at = 0 // the probe claimed 0: it holds there, or says where instead
+		if located.detail != nil {
+			at = *located.detail.ResolvedStart
+		}
+	case q.reason == citecheck.ReasonAmbiguousAnchor && len(holding) == 1:
+		at = holding[0] // the whole anchor stands at one stored start: it says which match
+	case q.reason == citecheck.ReasonAmbiguousAnchor && claimed:
 		// The engine reads claimed_start in other units (spec §5): when one
 		// reading puts the whole anchor at one of the matches, the stored
 		// position counts those units and says which match is meant.
-		if at, ok := unitsReading(q); ok {
-			r.Outcome = Moved
+		if u, ok := unitsReading(q); ok {
+			at = u
+		}
+	}
+	if at < 0 {
+		return
+	}
+	if len(p.posns) == 0 {
+		if p.locate {
 			r.Repair = &Repair{Start: at, End: at + exactLen}
 		}
-	case probe != nil && probe.role == roleLocate:
-		at := 0 // the probe claimed 0: it holds there, or says where instead
-		if probe.detail != nil {
-			at = *probe.detail.ResolvedStart
-		}
-		r.Repair = &Repair{Start: at, End: at + exactLen}
+		return
 	}
+	for _, i := range p.posns {
+		if s := &p.t.Selectors[i]; s.Start != at || s.End != at+exactLen {
+			r.Outcome = Moved
+			r.Repair = &Repair{Start: at, End: at + exactLen}
+			return
+		}
+	}
+	r.Outcome = Anchored // every stored position names the one anchor
 }
 
 // unitsReading returns where the exact of an ambiguous quote citation

@@ -18,6 +18,9 @@ type Repair struct {
 // outcome the annotation has once they are applied: a repaired target
 // anchors (its position now says where its unique quote is).
 func (r *Report) Repairs() ([]Repair, Outcome) {
+	if r.Err != nil {
+		return nil, r.Outcome
+	}
 	var repairs []Repair
 	for j, t := range r.Targets {
 		if t.Repair != nil {
@@ -39,8 +42,12 @@ type edit struct {
 // TextPositionSelector of a repaired target gets the new start and end; a
 // target without one gets one added at the end of its selector list (a
 // single selector becomes a list of two). Every other byte, member order
-// and formatting included, is as it was. Linear in Raw.
+// and formatting included, is as it was. Linear in Raw. Raw must have been
+// kept (the scanner was rewriting): nil otherwise.
 func (a *Annotation) Rewrite(repairs []Repair) []byte {
+	if a.Raw == nil {
+		return nil
+	}
 	var edits []edit
 	for _, r := range repairs {
 		t := &a.Targets[r.Target]
@@ -76,6 +83,44 @@ func (a *Annotation) Rewrite(repairs []Repair) []byte {
 		from = e.end
 	}
 	return append(out, a.Raw[from:]...)
+}
+
+// RewriteChecked is Rewrite, read back: the rewritten bytes are parsed
+// as the scanner parses, and each repaired target must hold the repair in
+// every position selector, every other target as it was. An error (never
+// expected: the rewrite is exact) means the bytes must not be written.
+// Linear in Raw.
+func (a *Annotation) RewriteChecked(repairs []Repair) ([]byte, error) {
+	out := a.Rewrite(repairs)
+	b, e := parse(out, a.Pointer)
+	if e != nil {
+		return nil, fmt.Errorf("annotation %s: its rewrite does not read back: %s", where(a.Pointer), e.Message)
+	}
+	if len(b.Targets) != len(a.Targets) {
+		return nil, fmt.Errorf("annotation %s: its rewrite has %d targets, not %d", where(a.Pointer), len(b.Targets), len(a.Targets))
+	}
+	want := slices.Clone(a.Targets)
+	for _, r := range repairs {
+		want[r.Target] = a.Targets[r.Target].repaired(r)
+	}
+	for j := range want {
+		if !samePositions(want[j].Selectors, b.Targets[j].Selectors) {
+			return nil, fmt.Errorf("annotation %s: its rewrite of %s does not read back as the repair", where(a.Pointer), want[j].Pointer)
+		}
+	}
+	return out, nil
+}
+
+func samePositions(x, y []Selector) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].Type != y[i].Type || x[i].Start != y[i].Start || x[i].End != y[i].End || x[i].Exact != y[i].Exact {
+			return false
+		}
+	}
+	return true
 }
 
 // Rewriting makes the scanner keep every byte until it is copied out with

@@ -2,9 +2,11 @@ package annotation
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
@@ -19,7 +21,11 @@ func FuzzScan(f *testing.F) {
 	for _, s := range []string{annA, annB, "[" + annA + "," + annB + "]", `{"total":1,"rows":[` + annA + `]}`,
 		`{"type":"AnnotationCollection","first":{"items":[` + annB + `]}}`, annA + "\n" + annB,
 		hyp("h", rangeSel, posSel(1, 4), quoteSel("abc", "x", "y")), `{"target":{"selector":{"type":"TextQuoteSelector","exact":"q"}}}`,
-		`[1,"x",null,{"target":3}]`, `{"rows":[{"target":[{"selector":[{"type":"TextPositionSelector","start":1e400,"end":2}]}]}]}`} {
+		`[1,"x",null,{"target":3}]`, `{"rows":[{"target":[{"selector":[{"type":"TextPositionSelector","start":1e400,"end":2}]}]}]}`,
+		"\uFEFF" + annA, `{"id":"a","id":"b","target":"s"}`, `{"target":{"selector":{"type":"TextPositionSelector","start":1,"start":28,"end":3}}}`,
+		`{"target":"s","body":{"a":{"x":1,"x":2}}}`, `{"rows":[` + annA + `],"rows":[]}`,
+		`{"target":{"source":"s","selector":` + strings.Repeat(`{"type":"FragmentSelector","refinedBy":`, 40) + `{}` + strings.Repeat(`}`, 40) + `}}`,
+		strings.Repeat("[", 9) + annA + strings.Repeat("]", 9)} {
 		f.Add([]byte(s))
 	}
 	if b, err := os.ReadFile("testdata/w3c-collection1.json"); err == nil {
@@ -36,10 +42,16 @@ func FuzzScan(f *testing.F) {
 				if !bytes.Equal(a.Raw, input[a.Offset:a.Offset+int64(len(a.Raw))]) {
 					t.Fatalf("Raw of item %d is not the input at its offset", it.Index)
 				}
+				if !jsontext.Value(a.Raw).IsValid() { // duplicate names included
+					t.Fatalf("item %d was read as an annotation but is not I-JSON: %s", it.Index, a.Raw)
+				}
 				return s.CopyThrough(&out, a)
 			}
 			if it.Err.Message == "" || !strings.HasPrefix(it.Err.Message, where(it.Err.Path)) {
 				t.Fatalf("error item %d: message %q does not start with its place %q", it.Index, it.Err.Message, it.Err.Path)
+			}
+			if strings.Contains(it.Err.Message, "named twice") && jsontext.Value(bytes.TrimPrefix(input, byteOrderMark)).IsValid() {
+				t.Fatalf("error item %d refuses a duplicate in input without one: %s", it.Index, it.Err.Message)
 			}
 			return nil
 		})
@@ -66,6 +78,9 @@ func FuzzScan(f *testing.F) {
 					repairs = append(repairs, Repair{Target: j, Start: 7 + j, End: 9 + j})
 				}
 			}
+			if _, err := a.RewriteChecked(repairs); err != nil {
+				t.Fatal(err)
+			}
 			fixed := a.Rewrite(repairs)
 			if !jsontext.Value(fixed).IsValid(jsontext.AllowDuplicateNames(true)) {
 				t.Fatalf("rewrite is not valid JSON:\n%s\nfrom\n%s", fixed, a.Raw)
@@ -90,6 +105,80 @@ func FuzzScan(f *testing.F) {
 				if !found {
 					t.Fatalf("target %d has no position after a rewrite:\n%s", r.Target, fixed)
 				}
+			}
+		}
+	})
+}
+
+// FuzzRepair: over any text and any combination of selectors (one or
+// several position selectors, a quote, refinements, a second target, the
+// selectors in either order), every repair Check gives re-checks as
+// anchored once written: the rewrite is read back and checked again, and
+// its target anchors. A repair is only ever given for a target with one
+// quote.
+func FuzzRepair(f *testing.F) {
+	text := "🌿 notes 🌊 at dawn the tide turns; at noon the tide turns again. The old pier 🐟 stands."
+	f.Add(text, "old pier", "", "", []byte{80, 88, 0, 8}, uint8(0))
+	f.Add(text, "the tide turns", "", "", []byte{44, 58, 108, 122}, uint8(1))
+	f.Add(text, "the tide turns", "on ", "", []byte{38, 52}, uint8(6))
+	f.Add("abcabc", "bc", "a", "", []byte{}, uint8(9))
+	f.Add("x: the tide. x: the tide. the tide.", "the tide", "x: ", "", []byte{26, 34, 13, 21}, uint8(2))
+	f.Fuzz(func(t *testing.T, text, exact, prefix, suffix string, positions []byte, shape uint8) {
+		if !utf8.ValidString(text) || !utf8.ValidString(exact) || !utf8.ValidString(prefix) || !utf8.ValidString(suffix) || exact == "" || len(positions) > 16 {
+			return
+		}
+		q := func(s string) string { b, _ := jsontext.AppendQuote(nil, s); return string(b) }
+		quote := `{"type":"TextQuoteSelector","exact":` + q(exact) + `,"prefix":` + q(prefix) + `,"suffix":` + q(suffix)
+		if shape&4 != 0 {
+			quote += `,"refinedBy":{"type":"TextPositionSelector","start":0,"end":1}`
+		}
+		quote += "}"
+		var sels []string
+		for i := 0; i+1 < len(positions); i += 2 {
+			p := fmt.Sprintf(`{"type":"TextPositionSelector","start":%d,"end":%d`, positions[i], positions[i+1])
+			if shape&8 != 0 {
+				p += `,"refinedBy":` + quote
+			}
+			sels = append(sels, p+"}")
+		}
+		if shape&1 != 0 {
+			sels = append([]string{quote}, sels...)
+		} else {
+			sels = append(sels, quote)
+		}
+		selector := "[" + strings.Join(sels, ",") + "]"
+		if len(sels) == 1 && shape&16 != 0 {
+			selector = sels[0]
+		}
+		target := `{"source":"` + iri + `","selector":` + selector + `}`
+		if shape&2 != 0 {
+			target = `[` + target + `,{"source":"` + iri + `","selector":` + quote + `}]`
+		}
+		input := `{"id":"f","target":` + target + `}`
+		a, e := parse([]byte(input), "")
+		if e != nil {
+			return // an exact of "\u0000"-like text the rules refuse, say
+		}
+		c, _ := NewChecker([]Source{{IRI: iri, Text: text}}, citecheck.DefaultLimits())
+		c.Locate = shape&32 != 0
+		r := c.Check([]*Annotation{a})[0]
+		repairs, _ := r.Repairs()
+		if repairs == nil {
+			return
+		}
+		fixed, err := a.RewriteChecked(repairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, e := parse(fixed, "")
+		if e != nil {
+			t.Fatalf("the rewrite does not read back: %s\n%s", e.Message, fixed)
+		}
+		c.Locate = false
+		again := c.Check([]*Annotation{b})[0]
+		for _, rp := range repairs {
+			if o := again.Targets[rp.Target].Outcome; o != Anchored {
+				t.Fatalf("target %d repaired to %d-%d re-checks %s:\n%s\nfrom\n%s", rp.Target, rp.Start, rp.End, o, fixed, input)
 			}
 		}
 	})

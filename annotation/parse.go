@@ -5,20 +5,24 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Annotation is one annotation as the checks need it: its id and targets.
-// Every other member is left in Raw, untouched.
 type Annotation struct {
 	Value   int    // index of the top-level JSON value it was read from
 	Pointer string // JSON Pointer of the annotation within that value
 	Offset  int64  // byte offset of its first byte in the input
-	Raw     []byte // the annotation exactly as in the input
+	// Raw is the annotation exactly as in the input, kept only when the
+	// scanner is rewriting (see [Scanner.Rewriting]): a check alone holds
+	// none of the members it does not use.
+	Raw     []byte
 	ID      string // "id" (or JSON-LD "@id"); "" when it has none
 	Targets []Target
+	size    int64 // bytes in the input, Raw or not
 }
 
 // Target is one target of an annotation: a source IRI and its selectors.
@@ -46,8 +50,13 @@ type Selector struct {
 	Exact, Prefix, Suffix string
 	Start, End            int // code point indexes as stored (end exclusive)
 	// RefinedBy is the selector applied within the segment this one
-	// selects (W3C §4.2.9), nil when there is none.
-	RefinedBy *Selector
+	// selects (W3C §4.2.9), nil when there is none. A chain is kept to
+	// MaxRefinementsKept levels below a target's selector (each kept level
+	// costs its pointer, whose length grows with its depth); Refinements
+	// counts the whole chain below this selector, every level of which was
+	// read and held to the same rules.
+	RefinedBy   *Selector
+	Refinements int
 	// Byte spans, in Raw, of the selector's value and of its start and end
 	// literals, for a rewrite.
 	at, end, startAt, startEnd, endAt, endEnd int
@@ -59,49 +68,47 @@ const (
 	TextPosition = "TextPositionSelector"
 )
 
-// parse reads one annotation object from its bytes. ptr is its pointer in
-// the input, for messages. Members other than id, target and what the
-// selectors hold are skipped, never judged.
-func parse(raw []byte, ptr string) (*Annotation, *citecheck.Error) {
-	p := parser{dec: jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))}
-	a := &Annotation{Pointer: ptr, Raw: bytes.Clone(raw)}
-	// A member named twice counts once, the first time (stores are
-	// lenient JSON writers; I-JSON would refuse the document).
-	var haveTarget bool
-	idFrom := ""
-	err := p.object(ptr, func(name, mp string) error {
-		switch {
-		case (name == "id" || name == "@id") && (idFrom == "" || idFrom == "@id" && name == "id"):
-			v, err := p.dec.ReadValue()
-			if err != nil {
-				return err
-			}
-			switch v.Kind() {
-			case '"':
-				a.ID, idFrom = unquote(v), name
-			case '0':
-				a.ID, idFrom = string(v), name
-			}
-			return nil
-		case name == "target" && !haveTarget:
-			haveTarget = true
-			return p.targets(mp, &a.Targets, true)
-		}
-		return p.dec.SkipValue()
-	})
-	if err != nil {
-		return nil, p.failure(err)
-	}
-	if !haveTarget {
-		return nil, invalid(ptr, "%s: not an annotation: it has no \"target\"", where(ptr))
-	}
-	return a, nil
+// MaxRefinementsKept is how many levels of a refinedBy chain are kept in
+// [Selector.RefinedBy] and listed in a report; deeper ones are counted.
+// Listing each level with its pointer would make the output grow with the
+// square of the depth.
+const MaxRefinementsKept = 4
+
+// maxTargetNesting bounds Composite, List and Independents resources
+// within one another: each level lengthens the pointer of every target
+// inside it, so an unbounded nesting would make the output quadratic.
+const maxTargetNesting = 4
+
+// path is a JSON Pointer built a token at a time and spelled out only when
+// needed: building each level's string eagerly costs the square of the
+// depth.
+type path struct {
+	up  *path
+	tok string // escaped; the root holds the whole prefix
 }
 
-// parser walks one annotation's bytes.
+func (p *path) add(tok string) *path { return &path{p, "/" + escapePointer(tok)} }
+func (p *path) index(i int) *path    { return &path{p, "/" + strconv.Itoa(i)} }
+
+func (p *path) String() string {
+	n := 0
+	for q := p; q != nil; q = q.up {
+		n += len(q.tok)
+	}
+	b := make([]byte, n)
+	for q := p; q != nil; q = q.up {
+		n -= len(q.tok)
+		copy(b[n:], q.tok)
+	}
+	return string(b)
+}
+
+// parser reads the members of one annotation from the scanner's decoder
+// as they stream past: the annotation is never held whole to be read.
 type parser struct {
-	dec    *jsontext.Decoder
-	opened int // offset of the '{' object read last
+	dec  *jsontext.Decoder
+	base int64 // input offset of the annotation's '{': spans are relative to it
+	off  func() int64
 }
 
 // refusal is a malformed member: the annotation is reported, not checked.
@@ -109,31 +116,78 @@ type refusal struct{ e *citecheck.Error }
 
 func (r refusal) Error() string { return r.e.Message }
 
-func (p *parser) refuse(ptr, format string, args ...any) error {
-	return refusal{invalid(ptr, "%s: %s", where(ptr), fmt.Sprintf(format, args...))}
+func refuse(ptr *path, format string, args ...any) error {
+	s := ptr.String()
+	return refusal{invalid(s, "%s: %s", where(s), fmt.Sprintf(format, args...))}
 }
 
-func (p *parser) failure(err error) *citecheck.Error {
-	if r, ok := err.(refusal); ok {
-		return r.e
+// duplicate is the refusal of a member named twice in one object: the
+// engine reads JSON as I-JSON (RFC 7493 §2.3), and readers disagree on
+// which of the two counts (JavaScript and Python take the last).
+func duplicate(ptr string, name string) error {
+	return refusal{invalid(ptr, "%s: the member %q is named twice in one object (I-JSON, RFC 7493 §2.3)", where(ptr), name)}
+}
+
+// at is the decoder's position relative to the annotation.
+func (p *parser) at() int { return int(p.off() - p.base) }
+
+// names is the set of member names of one object, for the duplicate test.
+type names struct {
+	list []string
+	m    map[string]struct{}
+}
+
+// add reports whether name was already there.
+func (n *names) add(name string) bool {
+	if n.m != nil {
+		_, dup := n.m[name]
+		n.m[name] = struct{}{}
+		return dup
 	}
-	// Unreachable: the bytes were one valid JSON object when scanned.
-	return invalid("", "%v", err)
+	for _, s := range n.list {
+		if s == name {
+			return true
+		}
+	}
+	n.list = append(n.list, name)
+	if len(n.list) > 16 { // past a few, a linear scan would be quadratic
+		n.m = make(map[string]struct{}, 32)
+		for _, s := range n.list {
+			n.m[s] = struct{}{}
+		}
+		n.list = nil
+	}
+	return false
 }
 
-// object calls member for each member, positioned at its value, with the
-// member's pointer; member must consume the value.
-func (p *parser) object(ptr string, member func(name, ptr string) error) error {
+// object reads an object, calling member for each member, positioned at
+// its value, with the member's pointer; member must consume the value. A
+// member named twice is refused.
+func (p *parser) object(ptr *path, member func(name string, mp *path) error) error {
+	return p.objectAt(ptr, nil, member)
+}
+
+// objectAt is object, setting *opened (when not nil) to the offset of its
+// '{' in the annotation.
+func (p *parser) objectAt(ptr *path, opened *int, member func(name string, mp *path) error) error {
 	if _, err := p.dec.ReadToken(); err != nil {
 		return err
 	}
-	p.opened = int(p.dec.InputOffset()) - 1
+	if opened != nil {
+		*opened = p.at() - 1
+	}
+	var seen names
 	for p.dec.PeekKind() == '"' {
 		tok, err := p.dec.ReadToken()
 		if err != nil {
 			return err
 		}
-		if err := member(tok.String(), ptr+"/"+escapePointer(tok.String())); err != nil {
+		name := tok.String()
+		mp := ptr.add(name)
+		if seen.add(name) {
+			return duplicate(mp.String(), name)
+		}
+		if err := member(name, mp); err != nil {
 			return err
 		}
 	}
@@ -141,48 +195,118 @@ func (p *parser) object(ptr string, member func(name, ptr string) error) error {
 	return err
 }
 
-// targets reads a target value: an IRI, a resource, or (top) a list of them.
-// A Composite, List or Independents resource's items are its targets.
-func (p *parser) targets(ptr string, out *[]Target, top bool) error {
+// skip consumes a value the checks do not use, holding none of it beyond
+// the decoder's buffer, and refuses a member named twice in any object in
+// it (the pointer is spelled out only then). Linear in the value.
+func (p *parser) skip() error {
+	return skipStrict(p.dec)
+}
+
+func skipStrict(dec *jsontext.Decoder) error {
+	if k := dec.PeekKind(); k != '{' && k != '[' {
+		return dec.SkipValue()
+	}
+	type frame struct {
+		obj, wantName bool
+		seen          names
+	}
+	var stack []frame
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		k := tok.Kind()
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].wantName && k == '"' {
+			top := &stack[n-1]
+			top.wantName = false
+			if name := tok.String(); top.seen.add(name) {
+				return duplicate(string(dec.StackPointer()), name)
+			}
+			continue
+		}
+		switch k {
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return nil
+			}
+			continue
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].wantName = true // this token is a member's value
+		}
+		switch k {
+		case '{':
+			stack = append(stack, frame{obj: true, wantName: true})
+		case '[':
+			stack = append(stack, frame{})
+		}
+	}
+}
+
+// member reads one member of an annotation the checks use (id, @id,
+// target) into a.
+func (p *parser) member(a *Annotation, name string, mp *path) error {
+	if name == "target" {
+		return p.targets(mp, &a.Targets, 0)
+	}
+	v, err := p.dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	// "id" is the W3C model's, "@id" JSON-LD's spelling of it: "id" wins.
+	if a.ID != "" && name == "@id" {
+		return nil
+	}
+	switch v.Kind() {
+	case '"':
+		a.ID = unquote(v)
+	case '0':
+		a.ID = string(v)
+	}
+	return nil
+}
+
+// targets reads a target value: an IRI, a resource, or (at the top, or as
+// a Composite's items) a list of them. A Composite, List or Independents
+// resource's items are its targets.
+func (p *parser) targets(ptr *path, out *[]Target, nesting int) error {
 	switch k := p.dec.PeekKind(); k {
 	case '"':
 		v, err := p.dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		*out = append(*out, Target{Pointer: ptr, Source: unquote(v)})
+		*out = append(*out, Target{Pointer: ptr.String(), Source: unquote(v)})
 		return nil
 	case '[':
-		if !top {
-			return p.refuse(ptr, "a target list inside a target list")
-		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return err
 		}
 		for i := 0; p.dec.PeekKind() != ']'; i++ {
-			if err := p.targets(ptr+"/"+strconv.Itoa(i), out, false); err != nil {
+			if p.dec.PeekKind() == '[' {
+				return refuse(ptr.index(i), "a target list inside a target list")
+			}
+			if err := p.targets(ptr.index(i), out, nesting); err != nil {
 				return err
 			}
 		}
 		_, err := p.dec.ReadToken()
 		return err
 	case '{':
-		return p.target(ptr, out)
+		return p.target(ptr, out, nesting)
 	default:
-		return p.refuse(ptr, "a target is an IRI or an object, not %s", kindName(k))
+		return refuse(ptr, "a target is an IRI or an object, not %s", kindName(k))
 	}
 }
 
-func (p *parser) target(ptr string, out *[]Target) error {
-	t := Target{Pointer: ptr}
-	var id string
+func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
+	t := Target{Pointer: ptr.String()}
+	var id, atID string
 	var items []Target
-	seen := map[string]bool{}
-	err := p.object(ptr, func(name, mp string) error {
-		if seen[name] { // the first of a repeated member counts
-			return p.dec.SkipValue()
-		}
-		seen[name] = true
+	hasItems := false
+	err := p.object(ptr, func(name string, mp *path) error {
 		switch name {
 		case "source":
 			s, err := p.resourceIRI(mp)
@@ -190,30 +314,41 @@ func (p *parser) target(ptr string, out *[]Target) error {
 			return err
 		case "id", "@id":
 			v, err := p.dec.ReadValue()
-			if err == nil && v.Kind() == '"' && (id == "" || name == "id") {
-				id = unquote(v)
+			if err == nil && v.Kind() == '"' {
+				if name == "id" {
+					id = unquote(v)
+				} else {
+					atID = unquote(v)
+				}
 			}
 			return err
 		case "items":
 			if p.dec.PeekKind() != '[' {
-				return p.dec.SkipValue()
+				return p.skip()
 			}
-			return p.targets(mp, &items, true)
+			if nesting == maxTargetNesting {
+				return refuse(mp, "Composite, List or Independents resources nested more than %d deep", maxTargetNesting)
+			}
+			hasItems = true
+			return p.targets(mp, &items, nesting+1)
 		case "selector":
 			t.selectorArray = p.dec.PeekKind() == '['
 			err := p.selectors(mp, &t.Selectors)
-			t.selectorEnd = int(p.dec.InputOffset())
+			t.selectorEnd = p.at()
 			return err
 		}
-		return p.dec.SkipValue()
+		return p.skip()
 	})
 	if err != nil {
 		return err
 	}
+	if id == "" {
+		id = atID
+	}
 	if t.Source == "" {
 		t.Source = id // an external resource: the target is the resource itself
 	}
-	if items != nil && t.Source == "" && t.Selectors == nil {
+	if hasItems && t.Source == "" && t.Selectors == nil {
 		*out = append(*out, items...) // a Composite, List or Independents of targets
 		return nil
 	}
@@ -222,7 +357,7 @@ func (p *parser) target(ptr string, out *[]Target) error {
 }
 
 // resourceIRI reads a source: an IRI, or a resource object with an id.
-func (p *parser) resourceIRI(ptr string) (string, error) {
+func (p *parser) resourceIRI(ptr *path) (string, error) {
 	switch k := p.dec.PeekKind(); k {
 	case '"':
 		v, err := p.dec.ReadValue()
@@ -231,28 +366,36 @@ func (p *parser) resourceIRI(ptr string) (string, error) {
 		}
 		return unquote(v), nil
 	case '{':
-		var id string
-		err := p.object(ptr, func(name, _ string) error {
+		var id, atID string
+		err := p.object(ptr, func(name string, _ *path) error {
 			if name == "id" || name == "@id" {
 				v, err := p.dec.ReadValue()
 				if err == nil && v.Kind() == '"' {
-					id = unquote(v)
+					if name == "id" {
+						id = unquote(v)
+					} else {
+						atID = unquote(v)
+					}
 				}
 				return err
 			}
-			return p.dec.SkipValue()
+			return p.skip()
 		})
+		if id == "" {
+			id = atID
+		}
 		return id, err
 	default:
-		return "", p.refuse(ptr, "a source is an IRI or a resource object, not %s", kindName(k))
+		return "", refuse(ptr, "a source is an IRI or a resource object, not %s", kindName(k))
 	}
 }
 
 // selectors reads a selector, or a list of them.
-func (p *parser) selectors(ptr string, out *[]Selector) error {
+func (p *parser) selectors(ptr *path, out *[]Selector) error {
 	if p.dec.PeekKind() != '[' {
-		s, err := p.selector(ptr)
+		s, err := p.selector(ptr, 0)
 		if err == nil {
+			s.end = p.at()
 			*out = append(*out, s)
 		}
 		return err
@@ -262,13 +405,13 @@ func (p *parser) selectors(ptr string, out *[]Selector) error {
 	}
 	for i := 0; p.dec.PeekKind() != ']'; i++ {
 		if p.dec.PeekKind() == '[' {
-			return p.refuse(ptr+"/"+strconv.Itoa(i), "a selector list inside a selector list")
+			return refuse(ptr.index(i), "a selector list inside a selector list")
 		}
-		s, err := p.selector(ptr + "/" + strconv.Itoa(i))
+		s, err := p.selector(ptr.index(i), 0)
 		if err != nil {
 			return err
 		}
-		s.end = int(p.dec.InputOffset())
+		s.end = p.at()
 		*out = append(*out, s)
 	}
 	_, err := p.dec.ReadToken()
@@ -276,36 +419,42 @@ func (p *parser) selectors(ptr string, out *[]Selector) error {
 }
 
 // member is one member of a selector, kept until the type is known (it
-// may come last): its value and that value's byte span.
+// may come last): its value (scalars only: a member that is an object or
+// an array is refused by kind, never held) and that value's byte span.
 type member struct {
 	v       jsontext.Value
+	kind    jsontext.Kind
 	at, end int
 	seen    bool
 }
 
-// selector reads one selector object, or an IRI standing for one. The text
-// selectors are held to their W3C definitions: exact a non-empty string,
-// prefix and suffix strings, start and end non-negative integers.
-func (p *parser) selector(ptr string) (Selector, error) {
-	s := Selector{Pointer: ptr}
+// selector reads one selector object, or an IRI standing for one, level
+// refinements below a target's selector. The text selectors are held to
+// their W3C definitions: exact a non-empty string, prefix and suffix
+// strings, start and end non-negative integers.
+func (p *parser) selector(ptr *path, level int) (Selector, error) {
+	var s Selector
+	if level <= MaxRefinementsKept {
+		s.Pointer = ptr.String()
+	}
 	switch k := p.dec.PeekKind(); k {
 	case '"':
 		v, err := p.dec.ReadValue()
-		s.Type, s.at = "IRI", int(p.dec.InputOffset())-len(v)
+		s.Type, s.at = "IRI", p.at()-len(v)
 		return s, err
 	case '{':
-		s.at = -1 // set once '{' is read
 	default:
-		return s, p.refuse(ptr, "a selector is an object (or an IRI), not %s", kindName(k))
+		return s, refuse(ptr, "a selector is an object (or an IRI), not %s", kindName(k))
 	}
+	s.at = -1 // set once the '{' is read
 	var m struct{ typ, exact, prefix, suffix, start, end member }
-	err := p.object(ptr, func(name, mp string) error {
-		if s.at < 0 {
-			s.at = p.opened
-		}
+	err := p.objectAt(ptr, &s.at, func(name string, mp *path) error {
 		var slot *member
 		switch name {
 		case "type", "@type":
+			if name == "@type" && m.typ.seen {
+				return p.skip() // "type" is the model's own
+			}
 			slot = &m.typ
 		case "exact":
 			slot = &m.exact
@@ -318,52 +467,55 @@ func (p *parser) selector(ptr string) (Selector, error) {
 		case "end":
 			slot = &m.end
 		case "refinedBy":
-			if s.RefinedBy != nil { // the first of a repeated member counts
-				return p.dec.SkipValue()
+			r, err := p.selector(mp, level+1)
+			if err != nil {
+				return err
 			}
-			r, err := p.selector(mp)
-			s.RefinedBy = &r
-			return err
+			s.Refinements = 1 + r.Refinements
+			if level < MaxRefinementsKept {
+				s.RefinedBy = &r
+			}
+			return nil
 		default:
-			return p.dec.SkipValue()
+			return p.skip()
+		}
+		k := p.dec.PeekKind()
+		if k == '{' || k == '[' {
+			*slot = member{kind: k, seen: true}
+			return p.skip()
 		}
 		v, err := p.dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		if !slot.seen {
-			end := int(p.dec.InputOffset())
-			*slot = member{v: bytes.Clone(v), at: end - len(v), end: end, seen: true}
-		}
+		end := p.at()
+		*slot = member{v: bytes.Clone(v), kind: k, at: end - len(v), end: end, seen: true}
 		return nil
 	})
 	if err != nil {
 		return s, err
 	}
-	if s.at < 0 { // an empty object: no member set it, and nothing nested moved opened
-		s.at = p.opened
-	}
-	if m.typ.seen && m.typ.v.Kind() == '"' {
+	if m.typ.seen && m.typ.kind == '"' {
 		s.Type = unquote(m.typ.v)
 	}
 	switch s.Type {
 	case TextQuote:
 		var e error
-		if s.Exact, e = p.text(ptr, "exact", m.exact, true); e != nil {
+		if s.Exact, e = text(ptr, "exact", m.exact, true); e != nil {
 			return s, e
 		}
-		if s.Prefix, e = p.text(ptr, "prefix", m.prefix, false); e != nil {
+		if s.Prefix, e = text(ptr, "prefix", m.prefix, false); e != nil {
 			return s, e
 		}
-		if s.Suffix, e = p.text(ptr, "suffix", m.suffix, false); e != nil {
+		if s.Suffix, e = text(ptr, "suffix", m.suffix, false); e != nil {
 			return s, e
 		}
 	case TextPosition:
 		var e error
-		if s.Start, e = p.index(ptr, "start", m.start); e != nil {
+		if s.Start, e = index(ptr, "start", m.start); e != nil {
 			return s, e
 		}
-		if s.End, e = p.index(ptr, "end", m.end); e != nil {
+		if s.End, e = index(ptr, "end", m.end); e != nil {
 			return s, e
 		}
 		s.startAt, s.startEnd, s.endAt, s.endEnd = m.start.at, m.start.end, m.end.at, m.end.end
@@ -371,34 +523,65 @@ func (p *parser) selector(ptr string) (Selector, error) {
 	return s, nil
 }
 
-func (p *parser) text(ptr, name string, m member, required bool) (string, error) {
+func text(ptr *path, name string, m member, required bool) (string, error) {
 	switch {
 	case !m.seen && required:
-		return "", p.refuse(ptr, "a %s needs %q", TextQuote, name)
+		return "", refuse(ptr, "a %s needs %q", TextQuote, name)
 	case !m.seen:
 		return "", nil
-	case m.v.Kind() != '"':
-		return "", p.refuse(ptr+"/"+name, "must be a string, not %s", kindName(m.v.Kind()))
+	case m.kind != '"':
+		return "", refuse(ptr.add(name), "must be a string, not %s", kindName(m.kind))
 	}
 	s := unquote(m.v)
 	if required && s == "" {
-		return "", p.refuse(ptr+"/"+name, "must not be empty")
+		return "", refuse(ptr.add(name), "must not be empty")
 	}
 	return s, nil
 }
 
 // index reads start or end: a non-negative integer, written as any JSON
 // number whose value is one (12, 12.0, 1.2e1), up to 2^53-1.
-func (p *parser) index(ptr, name string, m member) (int, error) {
+func index(ptr *path, name string, m member) (int, error) {
 	if !m.seen {
-		return 0, p.refuse(ptr, "a %s needs %q", TextPosition, name)
+		return 0, refuse(ptr, "a %s needs %q", TextPosition, name)
 	}
-	if m.v.Kind() != '0' {
-		return 0, p.refuse(ptr+"/"+name, "must be a number, not %s", kindName(m.v.Kind()))
+	if m.kind != '0' {
+		return 0, refuse(ptr.add(name), "must be a number, not %s", kindName(m.kind))
 	}
 	f, err := strconv.ParseFloat(string(m.v), 64)
 	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53-1 {
-		return 0, p.refuse(ptr+"/"+name, "%s is not a non-negative integer", m.v)
+		return 0, refuse(ptr.add(name), "%s is not a non-negative integer", m.v)
 	}
 	return int(f), nil
+}
+
+// parse reads one annotation from its bytes (one JSON object), as the
+// scanner does: the annotation, or the error item's error. ptr is its
+// pointer in the input, for messages.
+func parse(raw []byte, ptr string) (*Annotation, *citecheck.Error) {
+	var got *Item
+	s := NewScanner(bytes.NewReader(raw))
+	s.Rewriting()
+	s.root = ptr
+	err := s.Scan(func(it Item) error {
+		if got == nil {
+			got = &it
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		var ce *citecheck.Error
+		if e, ok := err.(*citecheck.Error); ok {
+			ce = e
+		} else {
+			ce = invalid(ptr, "%v", err)
+		}
+		return nil, ce
+	case got == nil || s.index != 1 || !strings.HasPrefix(strings.TrimLeft(string(raw), " \t\r\n\uFEFF"), "{"):
+		return nil, invalid(ptr, "%s: not one annotation", where(ptr))
+	case got.Err != nil:
+		return nil, got.Err
+	}
+	return got.Annotation, nil
 }

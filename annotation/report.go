@@ -27,6 +27,9 @@ import (
 // Lines); pointer its place in that value.
 func (r *Report) AppendJSON(dst []byte, index int) []byte {
 	a := r.Annotation
+	if r.Err != nil {
+		return AppendError(dst, Item{Index: index, Value: a.Value, Offset: a.Offset, Err: r.Err})
+	}
 	dst = appendHead(dst, index, a.Value, a.Pointer)
 	dst = append(dst, `,"id":`...)
 	if a.ID == "" {
@@ -135,10 +138,13 @@ func AppendError(dst []byte, it Item) []byte {
 // annotation; otherwise a line naming it and its outcome, then a line per
 // target that is not anchored and per selector that failed.
 func (r *Report) AppendText(dst []byte, index int) []byte {
+	a := r.Annotation
+	if r.Err != nil {
+		return AppendErrorText(dst, Item{Index: index, Value: a.Value, Offset: a.Offset, Err: r.Err})
+	}
 	if r.Outcome == Anchored {
 		return dst
 	}
-	a := r.Annotation
 	id := a.ID
 	if id == "" {
 		id = "(no id)"
@@ -165,6 +171,9 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 		}
 		if tr.Repair != nil {
 			dst = fmt.Appendf(dst, "    repair: start %d, end %d (--fix writes it)\n", tr.Repair.Start, tr.Repair.End)
+		}
+		if tr.Rejected != nil {
+			dst = fmt.Appendf(dst, "    no repair: start %d, end %d would not anchor, re-checked in place\n", tr.Rejected.Start, tr.Rejected.End)
 		}
 	}
 	return dst

@@ -29,21 +29,26 @@ func invalid(ptr, format string, args ...any) *citecheck.Error {
 	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: ptr, Message: fmt.Sprintf(format, args...)}
 }
 
-// Scanner reads annotations from a stream. Bytes it has read are kept only
-// until the annotation that holds them is handed on, and, when the input
-// is being rewritten (see [Scanner.Rewrite]), until they are copied out.
+// Scanner reads annotations from a stream, in one pass: each annotation's
+// members are read as they stream past, those the checks do not use
+// skipped without being held. Bytes it has read are kept only when the
+// input is being rewritten (see [Scanner.Rewriting]), until they are
+// copied out.
 type Scanner struct {
 	dec   *jsontext.Decoder
 	tee   *tee
-	value int // index of the top-level value being read
-	index int // annotations and errors handed on so far
+	value int    // index of the top-level value being read
+	index int    // annotations and errors handed on so far
+	root  string // pointer prefix of every top-level value (parse's)
 }
 
-// NewScanner returns a Scanner reading r.
+// NewScanner returns a Scanner reading r. A UTF-8 byte order mark at the
+// start of r (as Windows tools write) is passed over, and counted in every
+// offset; a rewrite keeps it.
 func NewScanner(r io.Reader) *Scanner {
-	t := &tee{r: r, held: -1, copyAt: -1}
-	// Names may repeat in the wild (stores are lenient); the first wins as
-	// in most readers, so duplicates are not refused.
+	t := &tee{r: r, copyAt: -1}
+	// Duplicate names are the parser's to refuse, with the annotation's
+	// pointer; the decoder's own refusal would stop the whole run.
 	return &Scanner{dec: jsontext.NewDecoder(t, jsontext.AllowDuplicateNames(true)), tee: t}
 }
 
@@ -62,10 +67,11 @@ type Item struct {
 // Scan reads the input to its end and calls fn for every item in input
 // order. It returns fn's first error, or a *citecheck.Error (invalid_input,
 // naming the byte) when the input is not JSON (the items before it have
-// been handed on), or nil.
+// been handed on), or the reader's error, or nil.
 //
-// Cost: linear in the input; memory is one annotation plus the decoder's
-// read-ahead.
+// Cost: linear in the input, whatever its nesting. Memory: the decoder's
+// buffer, which holds the longest token (a string member) and read-ahead;
+// each annotation's targets and selectors; its Raw when rewriting.
 func (s *Scanner) Scan(fn func(Item) error) error {
 	for ; ; s.value++ {
 		if s.dec.PeekKind() == 0 {
@@ -75,7 +81,7 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 			}
 			return s.syntax(err)
 		}
-		if err := s.node("", fn); err != nil {
+		if err := s.node(s.root, 0, fn); err != nil {
 			var sf *scanFailure
 			if errors.As(err, &sf) {
 				return sf.err
@@ -85,14 +91,25 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 	}
 }
 
+// off is the decoder's position in the input (a byte order mark counted).
+func (s *Scanner) off() int64 { return s.dec.InputOffset() + s.tee.shift }
+
 func (s *Scanner) syntax(err error) error {
-	at, msg := s.dec.InputOffset(), err.Error()
+	if _, ok := err.(*scanFailure); ok {
+		return err
+	}
+	if ce, ok := err.(*citecheck.Error); ok {
+		return ce
+	}
+	at, msg := s.off(), err.Error()
 	var se *jsontext.SyntacticError
 	switch {
 	case err == io.ErrUnexpectedEOF:
 		msg = "unexpected end of input"
 	case errors.As(err, &se):
-		at, msg = se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		at, msg = se.ByteOffset+s.tee.shift, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+	case s.tee.err != nil:
+		return fmt.Errorf("reading the input: %w", s.tee.err)
 	}
 	return invalid("", "input is not JSON at byte %d (value %d): %s", at, s.value, msg)
 }
@@ -110,15 +127,23 @@ func (s *Scanner) emit(fn func(Item) error, it Item) error {
 	}
 	// Nothing before the decoder's position is needed any more, unless it
 	// is still to be copied out by a rewrite.
-	s.tee.release(s.dec.InputOffset())
+	s.tee.release(s.off())
 	return nil
 }
 
-// node reads the value at ptr: an array of items, an object (an annotation
-// or a page of them), or anything else, which is an error item.
-func (s *Scanner) node(ptr string, fn func(Item) error) error {
-	switch k := s.dec.PeekKind(); k {
-	case '[':
+// maxContainerNesting bounds arrays, pages and responses within one
+// another (a collection's first page's items is three): each level
+// lengthens the pointer of every item inside it, so an unbounded nesting
+// would make the output quadratic. Deeper, an array is an error item and
+// an object is read as an annotation.
+const maxContainerNesting = 4
+
+// node reads the value at ptr, nesting containers deep: an array of
+// items, an object (an annotation or a page of them), or anything else,
+// which is an error item.
+func (s *Scanner) node(ptr string, nesting int, fn func(Item) error) error {
+	switch k := s.dec.PeekKind(); {
+	case k == '[' && nesting < maxContainerNesting:
 		if _, err := s.dec.ReadToken(); err != nil {
 			return s.syntax(err)
 		}
@@ -127,7 +152,7 @@ func (s *Scanner) node(ptr string, fn func(Item) error) error {
 				_, err := s.dec.ReadToken()
 				return s.syntax(err)
 			}
-			if err := s.node(ptr+"/"+strconv.Itoa(i), fn); err != nil {
+			if err := s.node(ptr+"/"+strconv.Itoa(i), nesting+1, fn); err != nil {
 				return err
 			}
 		}
@@ -135,14 +160,26 @@ func (s *Scanner) node(ptr string, fn func(Item) error) error {
 			return s.syntax(err)
 		}
 		return nil
-	case '{':
-		return s.object(ptr, fn)
+	case k == '{':
+		return s.object(ptr, nesting, fn)
+	case k == '[':
+		d := s.dec.StackDepth()
+		if _, err := s.dec.ReadToken(); err != nil {
+			return s.syntax(err)
+		}
+		at := s.off() - 1
+		for s.dec.StackDepth() > d {
+			if _, err := s.dec.ReadToken(); err != nil {
+				return s.syntax(err)
+			}
+		}
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation but an array (lists of items nest %d deep at most)", where(ptr), maxContainerNesting)})
 	default:
 		v, err := s.dec.ReadValue()
 		if err != nil {
 			return s.syntax(err)
 		}
-		at := s.dec.InputOffset() - int64(len(v))
+		at := s.off() - int64(len(v))
 		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation but %s", where(ptr), kindName(k))})
 	}
 }
@@ -155,17 +192,24 @@ func isContainerMember(name string, k jsontext.Kind) bool {
 }
 
 // object reads an object. If it has a container member, the items in it are
-// streamed and the object's other members are skipped; otherwise the whole
-// object is an annotation, parsed from its bytes once it is complete.
-func (s *Scanner) object(ptr string, fn func(Item) error) error {
+// streamed and the object's other members are skipped; otherwise it is an
+// annotation, whose members are parsed as they come (one that turns out
+// to be a page only costs the parsing of its members before its items).
+func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	if _, err := s.dec.ReadToken(); err != nil {
 		return s.syntax(err)
 	}
-	// The bytes since the last item handed on are all still kept, '{' too.
-	at := s.dec.InputOffset() - 1
-	s.tee.hold(at)
-	container := false
-	var typ, first string // a collection's type and a first page given by reference
+	at := s.off() - 1
+	depth := s.dec.StackDepth()
+	p := &parser{dec: s.dec, base: at, off: s.off}
+	a := &Annotation{Pointer: ptr}
+	root := &path{tok: ptr}
+	var (
+		fail                  *citecheck.Error // the first refusal
+		seen                  names
+		container, haveTarget bool
+		typ, first            string // a collection's type and a first page given by reference
+	)
 	for s.dec.PeekKind() == '"' {
 		tok, err := s.dec.ReadToken()
 		if err != nil {
@@ -173,10 +217,15 @@ func (s *Scanner) object(ptr string, fn func(Item) error) error {
 		}
 		name, k := tok.String(), s.dec.PeekKind()
 		switch {
-		case isContainerMember(name, k):
+		case seen.add(name):
+			if err = s.dec.SkipValue(); err == nil {
+				err = duplicate(root.add(name).String(), name)
+			}
+		case fail != nil:
+			err = s.dec.SkipValue()
+		case isContainerMember(name, k) && nesting < maxContainerNesting:
 			container = true
-			s.tee.unhold()
-			if err := s.node(ptr+"/"+escapePointer(name), fn); err != nil {
+			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
 				return err
 			}
 		case (name == "type" || name == "first") && k == '"':
@@ -189,7 +238,31 @@ func (s *Scanner) object(ptr string, fn func(Item) error) error {
 			} else {
 				first = v.String()
 			}
+		case name == "id" || name == "@id" || name == "target":
+			haveTarget = haveTarget || name == "target"
+			err = p.member(a, name, root.add(name))
 		default:
+			err = p.skip()
+		}
+		if err == nil {
+			continue
+		}
+		r, ok := err.(refusal)
+		if !ok {
+			return s.syntax(err)
+		}
+		if fail == nil {
+			fail = r.e
+		}
+		// The rest of the refused member's value, to where the object
+		// goes on; every refusal of a value it does not read is of one
+		// that is not a string, so a pending string is the next name.
+		for s.dec.StackDepth() > depth {
+			if _, err := s.dec.ReadToken(); err != nil {
+				return s.syntax(err)
+			}
+		}
+		if k := s.dec.PeekKind(); k != '"' && k != '}' && k != 0 {
 			if err := s.dec.SkipValue(); err != nil {
 				return s.syntax(err)
 			}
@@ -198,56 +271,85 @@ func (s *Scanner) object(ptr string, fn func(Item) error) error {
 	if _, err := s.dec.ReadToken(); err != nil { // '}', or the syntax error in its place
 		return s.syntax(err)
 	}
-	if container {
+	switch {
+	case container && fail == nil:
 		return nil
-	}
-	raw := s.tee.bytes(at, s.dec.InputOffset())
-	s.tee.unhold()
-	if (typ == "AnnotationCollection" || typ == "AnnotationPage") && first != "" {
+	case container:
+		return s.emit(fn, Item{Offset: at, Err: fail})
+	case fail != nil:
+		return s.emit(fn, Item{Offset: at, Err: fail})
+	case (typ == "AnnotationCollection" || typ == "AnnotationPage") && first != "":
 		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: an %s whose first page is only referenced (%q): pass the pages themselves", where(ptr), typ, first)})
+	case !haveTarget:
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation: it has no \"target\"", where(ptr))})
 	}
-	a, e := parse(raw, ptr)
-	if e != nil {
-		return s.emit(fn, Item{Offset: at, Err: e})
+	a.Value, a.Offset, a.size = s.value, at, s.off()-at
+	if s.tee.copyAt >= 0 {
+		a.Raw = bytes.Clone(s.tee.bytes(at, s.off()))
 	}
-	a.Value, a.Offset = s.value, at
 	return s.emit(fn, Item{Offset: at, Annotation: a})
 }
 
-// tee keeps a copy of the bytes the decoder reads, from the earliest offset
-// still needed: an object whose kind is not yet known (hold), or the next
-// byte a rewrite has to copy out (copyAt, -1 when not rewriting).
+// tee keeps a copy of the bytes the decoder reads when the input is being
+// rewritten, from the next byte a rewrite has to copy out (copyAt, -1 when
+// not rewriting: then it keeps nothing).
 type tee struct {
-	r      io.Reader
-	buf    []byte
-	base   int64 // input offset of buf[0]
-	held   int64 // -1: nothing held
-	copyAt int64
+	r       io.Reader
+	buf     []byte
+	base    int64 // input offset of buf[0]
+	copyAt  int64
+	shift   int64 // 3 when the input starts with a byte order mark
+	started bool
+	pending []byte // the first bytes, read to look for the mark
+	err     error  // the reader's error, other than io.EOF
 }
 
+var byteOrderMark = []byte("\uFEFF")
+
 func (t *tee) Read(p []byte) (int, error) {
+	if !t.started {
+		t.started = true
+		b := make([]byte, len(byteOrderMark))
+		n, err := io.ReadFull(t.r, b)
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			t.err = err
+		}
+		if n == len(b) && bytes.Equal(b, byteOrderMark) {
+			t.shift = int64(n)
+			t.keep(b)
+		} else {
+			t.pending = b[:n]
+		}
+	}
+	if len(t.pending) > 0 {
+		n := copy(p, t.pending)
+		t.pending = t.pending[n:]
+		t.keep(p[:n])
+		return n, nil
+	}
+	if t.err != nil {
+		return 0, t.err
+	}
 	n, err := t.r.Read(p)
-	t.buf = append(t.buf, p[:n]...)
+	t.keep(p[:n])
+	if err != nil && err != io.EOF {
+		t.err = err
+	}
 	return n, err
 }
 
-func (t *tee) hold(at int64) {
-	if t.held < 0 || at < t.held {
-		t.held = at
+func (t *tee) keep(b []byte) {
+	if t.copyAt >= 0 {
+		t.buf = append(t.buf, b...)
 	}
 }
 
-func (t *tee) unhold() { t.held = -1 }
-
-// release drops the bytes before upto that neither a hold nor a rewrite
-// still needs.
+// release drops the bytes before upto that a rewrite no longer needs.
 func (t *tee) release(upto int64) {
-	if t.held >= 0 {
-		upto = min(upto, t.held)
+	if t.copyAt < 0 {
+		return
 	}
-	if t.copyAt >= 0 {
-		upto = min(upto, t.copyAt)
-	}
+	upto = min(upto, t.copyAt)
 	// Compacting only once half the buffer is dead keeps the copying
 	// linear in the input, however many small items it holds.
 	if n := upto - t.base; n > 0 && 2*n >= int64(len(t.buf)) {

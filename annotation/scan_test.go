@@ -16,7 +16,9 @@ import (
 func scanAll(t testing.TB, input string) ([]Item, error) {
 	t.Helper()
 	var items []Item
-	err := NewScanner(strings.NewReader(input)).Scan(func(it Item) error {
+	s := NewScanner(strings.NewReader(input))
+	s.Rewriting() // for Raw
+	err := s.Scan(func(it Item) error {
 		items = append(items, it)
 		return nil
 	})
@@ -59,7 +61,6 @@ func TestScanReadsEveryShape(t *testing.T) {
 		{"shape/an empty search response", `{"total":0,"rows":[]}`, ""},
 		{"shape/JSON-LD @id", `{"@id":"urn:x","target":"http://example.org/1"}`, "urn:x@0:"},
 		{"shape/id beats @id, whatever their order", `{"@id":"urn:x","id":"y","target":"http://example.org/1"}`, "y@0:"},
-		{"shape/a repeated member counts the first time", `{"id":"a","id":"b","target":{"source":"s","selector":"","selector":[]},"target":5}`, "a@0:"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			items, err := scanAll(t, c.input)
