@@ -20,12 +20,14 @@ import (
 )
 
 const annotationsUsage = `usage:
-  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
+  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--max-source-bytes SIZE] [--format json|text] [--fix] [--output FILE] [FILE|-]
       --source   the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent
       --sources  a manifest of sources: JSON [{"iri":…,"file":…,"version":…}] or TSV lines IRI<TAB>FILE[<TAB>VERSION]
       --html     read every source as HTML, whatever its extension
       --format   json (one object per annotation, in input order) or text
-      --fix      write the annotations back with repaired selectors, every other byte as it was`
+      --max-source-bytes  the most a source file may hold (bytes, or with KiB, MiB, GiB; default 64MiB)
+      --fix      write the annotations back with repaired selectors, every other byte as it was
+      --output   write to FILE (through a temporary file renamed into place; FILE may be the input) instead of standard output`
 
 // annotationBatch is how many annotations are checked together: their
 // citations go to the engine in requests within the contract's limits, and
@@ -40,6 +42,8 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 		specs            []string
 		manifest, format string
 		asHTML, fix      bool
+		output           string
+		maxSource        int64 = defaultMaxSourceBytes
 	)
 	fs := flag.NewFlagSet("citecheck annotations", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -48,6 +52,8 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 	fs.BoolVar(&asHTML, "html", false, "read every source as HTML")
 	fs.StringVar(&format, "format", "json", "json or text")
 	fs.BoolVar(&fix, "fix", false, "write the annotations back repaired")
+	fs.StringVar(&output, "output", "", "write to FILE instead of standard output")
+	fs.Var(byteSize{&maxSource}, "max-source-bytes", "the most a source file may hold")
 	pos, err := parseInterspersed(fs, args)
 	switch {
 	case err != nil:
@@ -59,7 +65,7 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 	case fix && format != "json":
 		return annotationsUsageError(stderr, "--fix writes the annotations themselves; --format does not apply")
 	}
-	sources, err := loadSources(specs, manifest, asHTML)
+	sources, err := loadSources(specs, manifest, asHTML, maxSource)
 	if errors.Is(err, errHTMLInFullBuild) {
 		return annotationsInFullBuild(ctx, args, stdin, stdout, stderr)
 	}
@@ -83,17 +89,35 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 		defer f.Close()
 		in = f
 	}
-	out := bufio.NewWriterSize(stdout, 64<<10)
+	dest, err := newDestination(output, stdout, fix)
+	if err != nil {
+		fmt.Fprintf(stderr, "citecheck: %v\n", err)
+		return exitError
+	}
+	out := bufio.NewWriterSize(dest, 64<<10)
 	st, err := checkAnnotations(ctx, in, out, checker, fix, format == "text")
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("writing the output: %w", ferr)
 	}
+	if err == nil {
+		err = dest.commit()
+	}
+	dest.discard()
+	for _, s := range sources {
+		if s.Err != nil {
+			st.badSources = append(st.badSources, s.Err.Message)
+		}
+	}
 	st.summary(stderr, fix)
 	switch {
 	case err != nil:
-		fmt.Fprintf(stderr, "citecheck: %v\n", err)
+		if fix || output != "" {
+			fmt.Fprintf(stderr, "citecheck: %v; nothing was written\n", err)
+		} else {
+			fmt.Fprintf(stderr, "citecheck: %v\n", err)
+		}
 		return exitError
-	case st.errors > 0:
+	case st.errors > 0 || len(st.badSources) > 0:
 		return exitError
 	case st.notAnchored() > 0:
 		return exitFailed
@@ -128,6 +152,10 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 		k := 0
 		for _, it := range batch {
 			buf = buf[:0]
+			if it.Err == nil && reports[k].Err != nil { // on a source that could not be read
+				it.Err = reports[k].Err
+				k++
+			}
 			if it.Err != nil {
 				st.errors++
 				if fix && len(st.fixErrors) < 10 { // stdout is the file itself: say it on stderr
@@ -191,10 +219,14 @@ func writeRepaired(sc *annotation.Scanner, out io.Writer, r *annotation.Report, 
 	if repairs == nil {
 		return sc.CopyThrough(out, r.Annotation)
 	}
+	fixed, err := r.Annotation.RewriteChecked(repairs)
+	if err != nil {
+		return err
+	}
 	st.repaired++
 	st.afterFix[r.Outcome]--
 	st.afterFix[after]++
-	return sc.Replace(out, r.Annotation, r.Annotation.Rewrite(repairs))
+	return sc.Replace(out, r.Annotation, fixed)
 }
 
 // annotationStats counts the outcomes for the summary and the exit status.
@@ -205,6 +237,7 @@ type annotationStats struct {
 	repaired  int
 	missing   map[string]int // IRIs not supplied, and how many targets name them
 	fixErrors []string       // with --fix, the first error items, for stderr
+	badSources []string      // why each source that could not be read was not
 }
 
 func (s *annotationStats) add(r *annotation.Report) {
@@ -249,6 +282,13 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 			b.WriteString("  " + e) // written back unchanged
 		}
 	}
+	for i, e := range s.badSources {
+		if i == 5 {
+			fmt.Fprintf(&b, "  and %d more sources could not be read\n", len(s.badSources)-5)
+			break
+		}
+		fmt.Fprintf(&b, "  source not read: %s\n", e)
+	}
 	if len(s.missing) > 0 {
 		iris := make([]string, 0, len(s.missing))
 		for iri := range s.missing {
@@ -268,10 +308,18 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 	io.WriteString(w, b.String())
 }
 
+// defaultMaxSourceBytes is --max-source-bytes' default: far above a real
+// document's text (a long book is a few MiB), far below what would
+// exhaust memory.
+const defaultMaxSourceBytes = 64 << 20
+
 // loadSources reads the --source files and the manifest's. Every file is
-// read as UTF-8 exactly: nothing is repaired or normalized, and a file
-// that is not UTF-8 is an error naming its first bad byte.
-func loadSources(specs []string, manifest string, asHTML bool) ([]annotation.Source, error) {
+// read as UTF-8 exactly: nothing is repaired or normalized. A file that
+// cannot be read (missing, over maxBytes, not UTF-8, HTML nested too deep)
+// is a source with its Err set: the annotations on it fail with the reason,
+// the others are checked. The error returned is the command line's or the
+// manifest's.
+func loadSources(specs []string, manifest string, asHTML bool, maxBytes int64) ([]annotation.Source, error) {
 	type entry struct{ iri, file, version string }
 	var entries []entry
 	for _, s := range specs {
@@ -296,33 +344,92 @@ func loadSources(specs []string, manifest string, asHTML bool) ([]annotation.Sou
 	}
 	sources := make([]annotation.Source, 0, len(entries))
 	for _, e := range entries {
-		text, err := readSourceText(e.file, asHTML)
-		if err != nil {
-			return nil, err
-		}
-		sources = append(sources, annotation.Source{IRI: e.iri, Version: e.version, Text: text})
+		s := annotation.Source{IRI: e.iri, Version: e.version}
+		s.Text, s.Err = readSourceText(e.file, asHTML, maxBytes)
+		sources = append(sources, s)
 	}
 	return sources, nil
 }
 
 // readSourceText reads a source file as UTF-8, and an HTML file (by its
-// extension, or all with --html) as its body's textContent.
-func readSourceText(file string, asHTML bool) (string, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", err
+// extension, or all with --html) as its body's textContent. It reads at
+// most maxBytes+1 bytes, and stops at the first byte that is not UTF-8:
+// a file that is too large, or not text, is never read whole. Cost:
+// linear in the bytes read; memory, the text.
+func readSourceText(file string, asHTML bool, maxBytes int64) (string, *citecheck.Error) {
+	fail := func(code, format string, args ...any) (string, *citecheck.Error) {
+		return "", &citecheck.Error{Code: code, Message: fmt.Sprintf("%s: ", file) + fmt.Sprintf(format, args...)}
 	}
-	if !utf8.Valid(b) {
-		return "", fmt.Errorf("source %s: not UTF-8: invalid byte 0x%02X at byte offset %d", file, b[invalidAt(b)], invalidAt(b))
+	f, err := os.Open(file)
+	if err != nil {
+		return fail(citecheck.CodeInternal, "%v", errors.Unwrap(err))
+	}
+	defer f.Close()
+	over := func() (string, *citecheck.Error) {
+		return fail(citecheck.CodeLimitExceeded, "larger than --max-source-bytes (%s)", byteSize{&maxBytes})
+	}
+	size := int64(64 << 10)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if fi.Size() > maxBytes {
+			return over()
+		}
+		size = fi.Size() + 1
+	}
+	b := make([]byte, 0, min(size, maxBytes+1))
+	r := io.LimitReader(f, maxBytes+1)
+	valid := 0 // b[:valid] is checked UTF-8; the rest may be a rune cut by the read
+	for {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, len(b))
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		eof := err == io.EOF
+		if err != nil && !eof {
+			return fail(citecheck.CodeInternal, "reading: %v", err)
+		}
+		if int64(len(b)) > maxBytes {
+			return over()
+		}
+		v, bad := validPrefix(b[valid:], eof)
+		valid += v
+		if bad {
+			return fail(citecheck.CodeInvalidInput, "not UTF-8: invalid byte 0x%02X at byte offset %d", b[valid], valid)
+		}
+		if eof {
+			break
+		}
 	}
 	if !isHTML(file, asHTML) {
 		return string(b), nil
 	}
 	text, err := htmlBodyText(b)
 	if err != nil {
-		return "", fmt.Errorf("source %s: %v", file, err)
+		return fail(citecheck.CodeInvalidInput, "%v", err)
 	}
 	return text, nil
+}
+
+// validPrefix returns how many bytes of b are whole valid UTF-8 runes,
+// and whether the byte after them is invalid (rather than the start of a
+// rune the next read completes; at eof, nothing is to come).
+func validPrefix(b []byte, eof bool) (int, bool) {
+	cut := len(b)
+	if !eof { // leave a rune the read may have cut for the next round
+		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					cut = i
+				}
+				break
+			}
+		}
+	}
+	if utf8.Valid(b[:cut]) {
+		return cut, false
+	}
+	i := invalidAt(b[:cut])
+	return i, true
 }
 
 // isHTML reports whether the source file is read as HTML: by its
