@@ -231,13 +231,13 @@ func writeRepaired(sc *annotation.Scanner, out io.Writer, r *annotation.Report, 
 
 // annotationStats counts the outcomes for the summary and the exit status.
 type annotationStats struct {
-	by        map[annotation.Outcome]int // outcomes as checked
-	afterFix  map[annotation.Outcome]int // outcomes once repaired (with --fix)
-	errors    int
-	repaired  int
-	missing   map[string]int // IRIs not supplied, and how many targets name them
-	fixErrors []string       // with --fix, the first error items, for stderr
-	badSources []string      // why each source that could not be read was not
+	by         map[annotation.Outcome]int // outcomes as checked
+	afterFix   map[annotation.Outcome]int // outcomes once repaired (with --fix)
+	errors     int
+	repaired   int
+	missing    map[string]int // IRIs not supplied, and how many targets name them
+	fixErrors  []string       // with --fix, the first error items, for stderr
+	badSources []string       // why each source that could not be read was not
 }
 
 func (s *annotationStats) add(r *annotation.Report) {

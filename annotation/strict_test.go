@@ -1,0 +1,159 @@
+package annotation
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck"
+)
+
+// Duplicate member names are refused with the JSON Pointer of the
+// duplicate, at any depth, in members the checks use or skip; the run
+// goes on with the next item.
+func TestDuplicateNamesAreRefusedWithTheirPointer(t *testing.T) {
+	for _, c := range []struct{ name, input, path string }{
+		{"duplicate/start in a position selector", `{"target":{"source":"s","selector":[{"type":"TextPositionSelector","start":1,"start":28,"end":30}]}}`, "/target/selector/0/start"},
+		{"duplicate/id of the annotation", `{"id":"a","id":"b","target":"s"}`, "/id"},
+		{"duplicate/target", `{"target":"s","target":"t"}`, "/target"},
+		{"duplicate/inside an unused body", `{"target":"s","body":[{"value":"x","value":"y"}]}`, "/body/0/value"},
+		{"duplicate/in a refinement", `{"target":{"source":"s","selector":{"type":"FragmentSelector","refinedBy":{"type":"TextQuoteSelector","exact":"a","exact":"b"}}}}`, "/target/selector/refinedBy/exact"},
+		{"duplicate/in a source resource", `{"target":{"source":{"id":"s","id":"t"}}}`, "/target/source/id"},
+		{"duplicate/rows of a response", `{"rows":[],"rows":[]}`, "/rows"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items, err := scanAll(t, c.input+"\n"+annA)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(items) != 2 || items[0].Err == nil || items[1].Annotation == nil {
+				t.Fatalf("items %s: want the duplicate refused, then the next annotation", ids(items))
+			}
+			if e := items[0].Err; e.Path != c.path || !strings.Contains(e.Message, "named twice") {
+				t.Errorf("refused at %q: %s; want %q", e.Path, e.Message, c.path)
+			}
+		})
+	}
+}
+
+// A UTF-8 byte order mark at the start of an export is passed over, its
+// offsets count it, and a rewrite keeps it.
+func TestByteOrderMarkIsAcceptedAndKept(t *testing.T) {
+	input := "\uFEFF" + `{"rows":[` + hyp("a", posSel(5, 8), quoteSel("pier", "", "")) + `]}`
+	var out strings.Builder
+	s := NewScanner(strings.NewReader(input))
+	s.Rewriting()
+	var got []*Annotation
+	err := s.Scan(func(it Item) error {
+		if it.Err != nil {
+			t.Fatalf("refused: %s", it.Err.Message)
+		}
+		got = append(got, it.Annotation)
+		return nil
+	})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v, %d annotations", err, len(got))
+	}
+	a := got[0]
+	if string(a.Raw) != input[a.Offset:a.Offset+int64(len(a.Raw))] {
+		t.Errorf("offset %d does not count the mark", a.Offset)
+	}
+	c, _ := NewChecker([]Source{{IRI: iri, Text: "old pier"}}, citecheck.DefaultLimits())
+	r := c.Check(got)[0]
+	repairs, _ := r.Repairs()
+	fixed, err := a.RewriteChecked(repairs)
+	if err != nil || len(repairs) != 1 {
+		t.Fatalf("repairs %v: %v", repairs, err)
+	}
+	if err := s.Replace(&out, a, fixed); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Finish(&out); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Replace(input, posSel(5, 8), posSel(4, 8), 1); out.String() != want {
+		t.Errorf("rewrite\n%q\nwant\n%q", out.String(), want)
+	}
+}
+
+// nested is an annotation whose quote selector is refined depth levels
+// deep.
+func nested(depth int) string {
+	return `{"id":"n","target":{"source":"` + iri + `","selector":[` + quoteSel("pier", "", "") + `,{"type":"TextQuoteSelector","exact":"pier","refinedBy":` +
+		strings.Repeat(`{"type":"TextPositionSelector","start":0,"end":1,"refinedBy":`, depth) + `{"type":"XPathSelector","value":"/p"}` + strings.Repeat("}", depth) + `}]}}`
+}
+
+// Output and memory are linear in the input for any nesting: a refinedBy
+// chain ten times as deep costs at most ten times (with slack) the report
+// bytes and the allocation, per input byte, of a shallow one.
+func TestNestingCostIsLinearInTheInput(t *testing.T) {
+	cost := func(depth int) (input, output int, alloc uint64) {
+		in := nested(depth)
+		c, _ := NewChecker([]Source{{IRI: iri, Text: "the old pier"}}, citecheck.DefaultLimits())
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		items, err := scanAll(t, in)
+		if err != nil || items[0].Err != nil {
+			t.Fatalf("depth %d: %v %v", depth, err, items[0].Err)
+		}
+		r := c.Check([]*Annotation{items[0].Annotation})[0]
+		out := r.AppendJSON(nil, 0)
+		runtime.ReadMemStats(&ms1)
+		return len(in), len(out), ms1.TotalAlloc - ms0.TotalAlloc
+	}
+	in0, out0, alloc0 := cost(900)
+	in1, out1, alloc1 := cost(9000)
+	t.Logf("depth 900: %d bytes in, %d out, %d allocated; depth 9000: %d in, %d out, %d allocated", in0, out0, alloc0, in1, out1, alloc1)
+	if out1 > in1 {
+		t.Errorf("depth 9000: %d bytes of report for %d of input", out1, in1)
+	}
+	if perByte0, perByte1 := float64(alloc0)/float64(in0), float64(alloc1)/float64(in1); perByte1 > 2*perByte0+64 {
+		t.Errorf("allocation per input byte %.1f at depth 9000, %.1f at 900: not linear", perByte1, perByte0)
+	}
+}
+
+// The report still lists the first refinements, and says how many more
+// there are.
+func TestDeepRefinementsAreCountedNotListed(t *testing.T) {
+	r := check(t, "the old pier", nested(50), false)[0]
+	var listed []string
+	for _, s := range r.Targets[0].Unchecked {
+		listed = append(listed, s.Pointer)
+	}
+	if len(listed) != MaxRefinementsKept {
+		t.Fatalf("listed %d refinements: %v", len(listed), listed)
+	}
+	last := r.Targets[0].Unchecked[MaxRefinementsKept-1]
+	if want := fmt.Sprintf("%d more", 51-MaxRefinementsKept); !strings.Contains(last.Why, want) {
+		t.Errorf("the last listed says %q, want it to count %s", last.Why, want)
+	}
+}
+
+// A member the checks do not use is skipped without being held: an
+// annotation with a 40 MiB body allocates little beyond the decoder's
+// buffer holding it as one token (today's reader held it several times).
+func TestUnusedMembersAreSkippedWithoutBeingHeld(t *testing.T) {
+	body := strings.Repeat("x", 40<<20)
+	in := `{"id":"big","body":{"type":"TextualBody","value":"` + body + `"},"target":{"source":"` + iri + `","selector":` + quoteSel("pier", "", "") + `}}`
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	n := 0
+	err := NewScanner(strings.NewReader(in)).Scan(func(it Item) error {
+		if it.Annotation == nil {
+			t.Fatalf("refused: %v", it.Err)
+		}
+		n++
+		return nil
+	})
+	runtime.ReadMemStats(&ms1)
+	if err != nil || n != 1 {
+		t.Fatalf("%v, %d items", err, n)
+	}
+	ratio := float64(ms1.TotalAlloc-ms0.TotalAlloc) / float64(len(in))
+	t.Logf("allocated %.2f bytes per input byte", ratio)
+	if ratio > 4 { // the decoder grows its buffer by doubling to hold the token
+		t.Errorf("allocated %.2f bytes per input byte for an unused body", ratio)
+	}
+}
