@@ -131,3 +131,26 @@ func TestAnnotationsByteOrderMarkIsKeptByFix(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; the output is not the mark and the repaired export", r.code, r.stderr)
 	}
 }
+
+// A target with two TextPositionSelectors, both counted in UTF-16 code
+// units, is repaired in both, and the written export re-checks anchored.
+func TestAnnotationsFixRepairsEveryPositionSelector(t *testing.T) {
+	text := "🌿 the old pier stands"
+	dir := t.TempDir()
+	src := filepath.Join(dir, "doc.txt")
+	os.WriteFile(src, []byte(text), 0o644)
+	in := filepath.Join(dir, "in.json")
+	os.WriteFile(in, []byte(`{"id":"two","target":[{"source":"urn:doc","selector":[{"type":"TextPositionSelector","start":7,"end":15},`+
+		`{"type":"TextQuoteSelector","exact":"old pier"},{"type":"TextPositionSelector","start":7,"end":15}]}]}`), 0o644)
+	out := filepath.Join(dir, "out.json")
+	r := runCLI(t, nil, "annotations", "--fix", "--output", out, "--source", "urn:doc="+src, in)
+	if r.code != exitValid || !strings.Contains(r.stderr, "--fix repaired 1; 1 anchor as written, 0 still do not") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := readFile(t, out); strings.Count(got, `"start":6,"end":14`) != 2 {
+		t.Errorf("both position selectors should read 6-14: %s", got)
+	}
+	if code, lines, _, _ := annotationsCLI(t, "--source", "urn:doc="+src, out); code != exitValid || lines[0].Outcome != "anchored" {
+		t.Errorf("the written export re-checks %+v (exit %d)", lines, code)
+	}
+}
