@@ -27,8 +27,11 @@ import (
 // Lines); pointer its place in that value.
 func (r *Report) AppendJSON(dst []byte, index int) []byte {
 	a := r.Annotation
-	if r.Err != nil {
-		return AppendError(dst, Item{Index: index, Value: a.Value, Offset: a.Offset, Err: r.Err})
+	if r.Err != nil { // an error item, at the annotation, pointing at the target
+		dst = appendHead(dst, index, a.Value, a.Pointer)
+		dst = append(dst, `,"outcome":"error","error":`...)
+		dst = r.Err.AppendJSON(dst)
+		return append(dst, '}')
 	}
 	dst = appendHead(dst, index, a.Value, a.Pointer)
 	dst = append(dst, `,"id":`...)
@@ -140,7 +143,7 @@ func AppendError(dst []byte, it Item) []byte {
 func (r *Report) AppendText(dst []byte, index int) []byte {
 	a := r.Annotation
 	if r.Err != nil {
-		return AppendErrorText(dst, Item{Index: index, Value: a.Value, Offset: a.Offset, Err: r.Err})
+		return fmt.Appendf(dst, "error     %s  (%s, byte %d)\n", r.Err.Message, place(index, a.Value, a.Pointer), a.Offset)
 	}
 	if r.Outcome == Anchored {
 		return dst

@@ -153,12 +153,21 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 		for _, it := range batch {
 			buf = buf[:0]
 			if it.Err == nil && reports[k].Err != nil { // on a source that could not be read
-				it.Err = reports[k].Err
+				r := &reports[k]
 				k++
-			}
-			if it.Err != nil {
 				st.errors++
-				if fix && len(st.fixErrors) < 10 { // stdout is the file itself: say it on stderr
+				switch {
+				case fix && len(st.fixErrors) < 10: // the output is the file itself: say it on stderr
+					st.fixErrors = append(st.fixErrors, string(r.AppendText(nil, it.Index)))
+				case fix:
+				case text:
+					buf = r.AppendText(buf, it.Index)
+				default:
+					buf = append(r.AppendJSON(buf, it.Index), '\n')
+				}
+			} else if it.Err != nil {
+				st.errors++
+				if fix && len(st.fixErrors) < 10 { // the output is the file itself: say it on stderr
 					st.fixErrors = append(st.fixErrors, string(annotation.AppendErrorText(nil, it)))
 				}
 				if !fix {
@@ -379,8 +388,8 @@ func readSourceText(file string, asHTML bool, maxBytes int64) (string, *citechec
 	r := io.LimitReader(f, maxBytes+1)
 	valid := 0 // b[:valid] is checked UTF-8; the rest may be a rune cut by the read
 	for {
-		if len(b) == cap(b) {
-			b = slices.Grow(b, len(b))
+		if len(b) == cap(b) { // doubling, but never past the bound
+			b = slices.Grow(b, int(min(int64(len(b)), maxBytes+1-int64(len(b)))))
 		}
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

@@ -29,6 +29,7 @@ const (
 // outcomeLine is the part of an output line the tests read.
 type outcomeLine struct {
 	Index   int    `json:"index"`
+	Pointer string `json:"pointer"`
 	ID      string `json:"id"`
 	Outcome string `json:"outcome"`
 	Targets []struct {
