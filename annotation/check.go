@@ -198,9 +198,11 @@ func (p *plan) starts() []int {
 // citations of all of them are run in batches within the checker's limits.
 //
 // Cost: per selector, the engine's check and, when it fails, its
-// explanation (a few linear scans of the source); per ambiguous anchor
-// with a position, one more position check; with Locate, one more scan per
-// quote without a position.
+// explanation (a few linear scans of the source); per ambiguous anchor,
+// one position check per distinct stored start; one more scan per quote
+// whose position is not stated (with Locate) or not agreed on; and per
+// repaired target, its check again with the repair in place (no
+// explanation).
 func (c *Checker) Check(anns []*Annotation) []Report {
 	reports := make([]Report, len(anns))
 	var plans []*plan
