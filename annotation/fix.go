@@ -85,14 +85,21 @@ func (a *Annotation) Rewrite(repairs []Repair) []byte {
 	return append(out, a.Raw[from:]...)
 }
 
-// RewriteChecked is Rewrite, read back: the rewritten bytes are parsed
-// as the scanner parses, and each repaired target must hold the repair in
-// every position selector, every other target as it was. An error (never
-// expected: the rewrite is exact) means the bytes must not be written.
-// Linear in Raw.
+// RewriteChecked is Rewrite, read back: the rewritten "target" member
+// (every edit is within it; the bytes around it are the input's, already
+// read) is parsed as the scanner parses, and each repaired target must
+// hold the repair in every position selector, every other target as it
+// was. An error (never expected: the rewrite is exact) means the bytes
+// must not be written. Cost: linear in Raw; memory, the rewrite and the
+// re-read of its target member, not of the members around it.
 func (a *Annotation) RewriteChecked(repairs []Repair) ([]byte, error) {
 	out := a.Rewrite(repairs)
-	b, e := parse(out, a.Pointer)
+	if out == nil {
+		return nil, fmt.Errorf("annotation %s: its bytes were not kept", where(a.Pointer))
+	}
+	end := a.targetEnd + len(out) - len(a.Raw)
+	target := append(append([]byte(`{"target"`), out[a.targetAt:end]...), '}')
+	b, e := parse(target, a.Pointer)
 	if e != nil {
 		return nil, fmt.Errorf("annotation %s: its rewrite does not read back: %s", where(a.Pointer), e.Message)
 	}

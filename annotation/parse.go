@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
@@ -23,6 +22,9 @@ type Annotation struct {
 	ID      string // "id" (or JSON-LD "@id"); "" when it has none
 	Targets []Target
 	size    int64 // bytes in the input, Raw or not
+	// The span in Raw from the end of the "target" member's name to the
+	// end of its value: every byte a rewrite edits is within it.
+	targetAt, targetEnd int
 }
 
 // Target is one target of an annotation: a source IRI and its selectors.
@@ -557,11 +559,12 @@ func index(ptr *path, name string, m member) (int, error) {
 
 // parse reads one annotation from its bytes (one JSON object), as the
 // scanner does: the annotation, or the error item's error. ptr is its
-// pointer in the input, for messages.
+// pointer in the input, for messages. Its Raw is raw's own bytes: the
+// scanner does not copy them (a re-read of a rewrite costs the decoder's
+// buffer, not two more copies of the annotation).
 func parse(raw []byte, ptr string) (*Annotation, *citecheck.Error) {
 	var got *Item
 	s := NewScanner(bytes.NewReader(raw))
-	s.Rewriting()
 	s.root = ptr
 	err := s.Scan(func(it Item) error {
 		if got == nil {
@@ -578,10 +581,12 @@ func parse(raw []byte, ptr string) (*Annotation, *citecheck.Error) {
 			ce = invalid(ptr, "%v", err)
 		}
 		return nil, ce
-	case got == nil || s.index != 1 || !strings.HasPrefix(strings.TrimLeft(string(raw), " \t\r\n\uFEFF"), "{"):
+	case got == nil || s.index != 1 || !bytes.HasPrefix(bytes.TrimLeft(raw, " \t\r\n\uFEFF"), []byte("{")):
 		return nil, invalid(ptr, "%s: not one annotation", where(ptr))
 	case got.Err != nil:
 		return nil, got.Err
 	}
-	return got.Annotation, nil
+	a := got.Annotation
+	a.Raw = raw[a.Offset : a.Offset+a.size : a.Offset+a.size]
+	return a, nil
 }

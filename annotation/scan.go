@@ -238,8 +238,12 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			} else {
 				first = v.String()
 			}
-		case name == "id" || name == "@id" || name == "target":
-			haveTarget = haveTarget || name == "target"
+		case name == "target":
+			haveTarget = true
+			a.targetAt = p.at()
+			err = p.member(a, name, root.add(name))
+			a.targetEnd = p.at()
+		case name == "id" || name == "@id":
 			err = p.member(a, name, root.add(name))
 		default:
 			err = p.skip()
@@ -285,7 +289,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	}
 	a.Value, a.Offset, a.size = s.value, at, s.off()-at
 	if s.tee.copyAt >= 0 {
-		a.Raw = bytes.Clone(s.tee.bytes(at, s.off()))
+		a.Raw = s.tee.bytes(at, s.off()) // not a copy: the tee never writes over bytes it has kept
 	}
 	return s.emit(fn, Item{Offset: at, Annotation: a})
 }
@@ -351,15 +355,23 @@ func (t *tee) release(upto int64) {
 	}
 	upto = min(upto, t.copyAt)
 	// Compacting only once half the buffer is dead keeps the copying
-	// linear in the input, however many small items it holds.
+	// linear in the input, however many small items it holds. The live
+	// bytes move to a new buffer, not to the front of this one: an
+	// annotation's Raw may still be a slice of it.
 	if n := upto - t.base; n > 0 && 2*n >= int64(len(t.buf)) {
-		t.buf = t.buf[:copy(t.buf, t.buf[n:])]
+		live := t.buf[n:]
+		t.buf = append(make([]byte, 0, max(2*len(live), 4096)), live...)
 		t.base = upto
 	}
 }
 
-// bytes returns the input bytes [from, to), which must still be kept.
-func (t *tee) bytes(from, to int64) []byte { return t.buf[from-t.base : to-t.base] }
+// bytes returns the input bytes [from, to), which must still be kept: a
+// slice of the tee's buffer, its capacity cut to its length so that no
+// append through it reaches bytes kept after it.
+func (t *tee) bytes(from, to int64) []byte {
+	i, j := from-t.base, to-t.base
+	return t.buf[i:j:j]
+}
 
 // escapePointer escapes a member name for an RFC 6901 JSON Pointer.
 func escapePointer(name string) string {
