@@ -20,12 +20,12 @@ import (
 )
 
 const annotationsUsage = `usage:
-  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--max-source-bytes SIZE] [--format json|text] [--fix] [--output FILE] [FILE|-]
+  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--max-source-size SIZE] [--format json|text] [--fix] [--output FILE] [FILE|-]
       --source   the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent
       --sources  a manifest of sources: JSON [{"iri":…,"file":…,"version":…}] or TSV lines IRI<TAB>FILE[<TAB>VERSION]
       --html     read every source as HTML, whatever its extension
       --format   json (one object per annotation, in input order) or text
-      --max-source-bytes  the most a source file may hold (bytes, or with KiB, MiB, GiB; default 64MiB)
+      --max-source-size  the most a source file may hold (bytes, or with KiB, MiB, GiB; default 64MiB)
       --fix      write the annotations back with repaired selectors, every other byte as it was
       --output   write to FILE (through a temporary file renamed into place; FILE may be the input) instead of standard output`
 
@@ -53,7 +53,7 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 	fs.StringVar(&format, "format", "json", "json or text")
 	fs.BoolVar(&fix, "fix", false, "write the annotations back repaired")
 	fs.StringVar(&output, "output", "", "write to FILE instead of standard output")
-	fs.Var(byteSize{&maxSource}, "max-source-bytes", "the most a source file may hold")
+	fs.Var(byteSize{&maxSource}, "max-source-size", "the most a source file may hold")
 	pos, err := parseInterspersed(fs, args)
 	switch {
 	case err != nil:
@@ -317,7 +317,7 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 	io.WriteString(w, b.String())
 }
 
-// defaultMaxSourceBytes is --max-source-bytes' default: far above a real
+// defaultMaxSourceBytes is --max-source-size' default: far above a real
 // document's text (a long book is a few MiB), far below what would
 // exhaust memory.
 const defaultMaxSourceBytes = 64 << 20
@@ -360,32 +360,58 @@ func loadSources(specs []string, manifest string, asHTML bool, maxBytes int64) (
 	return sources, nil
 }
 
-// readSourceText reads a source file as UTF-8, and an HTML file (by its
-// extension, or all with --html) as its body's textContent. It reads at
-// most maxBytes+1 bytes, and stops at the first byte that is not UTF-8:
-// a file that is too large, or not text, is never read whole. Cost:
-// linear in the bytes read; memory, the text.
+// readSourceText reads a source file as UTF-8 (see readText), and an HTML
+// file (by its extension, or all with --html) as its body's textContent.
+// A regular file larger than maxBytes is refused before it is read.
 func readSourceText(file string, asHTML bool, maxBytes int64) (string, *citecheck.Error) {
-	fail := func(code, format string, args ...any) (string, *citecheck.Error) {
-		return "", &citecheck.Error{Code: code, Message: fmt.Sprintf("%s: ", file) + fmt.Sprintf(format, args...)}
+	fail := func(e *citecheck.Error) (string, *citecheck.Error) {
+		e.Message = file + ": " + e.Message
+		return "", e
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return fail(citecheck.CodeInternal, "%v", errors.Unwrap(err))
+		return fail(&citecheck.Error{Code: citecheck.CodeInternal, Message: errors.Unwrap(err).Error()})
 	}
 	defer f.Close()
-	over := func() (string, *citecheck.Error) {
-		return fail(citecheck.CodeLimitExceeded, "larger than --max-source-bytes (%s)", byteSize{&maxBytes})
-	}
-	size := int64(64 << 10)
+	size := int64(-1)
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		if fi.Size() > maxBytes {
-			return over()
+		if size = fi.Size(); size > maxBytes {
+			return fail(overSourceBound(maxBytes))
 		}
-		size = fi.Size() + 1
+	}
+	b, e := readText(f, size, maxBytes)
+	if e != nil {
+		return fail(e)
+	}
+	if !isHTML(file, asHTML) {
+		return string(b), nil
+	}
+	text, err := htmlBodyText(b)
+	if err != nil {
+		return fail(&citecheck.Error{Code: citecheck.CodeInvalidInput, Message: err.Error()})
+	}
+	return text, nil
+}
+
+func overSourceBound(maxBytes int64) *citecheck.Error {
+	return &citecheck.Error{Code: citecheck.CodeLimitExceeded, Message: fmt.Sprintf("larger than --max-source-size (%s)", byteSize{&maxBytes})}
+}
+
+// readText reads r to its end as UTF-8, validating each read as it comes:
+// it reads at most maxBytes+1 bytes (limit_exceeded past maxBytes), and
+// stops at the first byte that is not UTF-8 (invalid_input naming it), so
+// that an endless or binary source is never read whole. size is r's
+// length when known (-1 otherwise), to allocate once. Cost: linear in the
+// bytes read; memory, those bytes (the buffer doubles, never past the
+// bound).
+func readText(r io.Reader, size, maxBytes int64) ([]byte, *citecheck.Error) {
+	if size < 0 {
+		size = 64 << 10
+	} else {
+		size++ // room to see the end
 	}
 	b := make([]byte, 0, min(size, maxBytes+1))
-	r := io.LimitReader(f, maxBytes+1)
+	r = io.LimitReader(r, maxBytes+1)
 	valid := 0 // b[:valid] is checked UTF-8; the rest may be a rune cut by the read
 	for {
 		if len(b) == cap(b) { // doubling, but never past the bound
@@ -395,28 +421,20 @@ func readSourceText(file string, asHTML bool, maxBytes int64) (string, *citechec
 		b = b[:len(b)+n]
 		eof := err == io.EOF
 		if err != nil && !eof {
-			return fail(citecheck.CodeInternal, "reading: %v", err)
+			return nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: fmt.Sprintf("reading: %v", err)}
 		}
 		if int64(len(b)) > maxBytes {
-			return over()
+			return nil, overSourceBound(maxBytes)
 		}
 		v, bad := validPrefix(b[valid:], eof)
 		valid += v
 		if bad {
-			return fail(citecheck.CodeInvalidInput, "not UTF-8: invalid byte 0x%02X at byte offset %d", b[valid], valid)
+			return nil, &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: fmt.Sprintf("not UTF-8: invalid byte 0x%02X at byte offset %d", b[valid], valid)}
 		}
 		if eof {
-			break
+			return b, nil
 		}
 	}
-	if !isHTML(file, asHTML) {
-		return string(b), nil
-	}
-	text, err := htmlBodyText(b)
-	if err != nil {
-		return fail(citecheck.CodeInvalidInput, "%v", err)
-	}
-	return text, nil
 }
 
 // validPrefix returns how many bytes of b are whole valid UTF-8 runes,

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // annotationOn is a one-line annotation quoting exact on iri.
@@ -12,7 +16,7 @@ func annotationOn(id, iri, exact string) string {
 	return `{"id":"` + id + `","target":{"source":"` + iri + `","selector":{"type":"TextQuoteSelector","exact":"` + exact + `"}}}` + "\n"
 }
 
-// Each source is read up to --max-source-bytes, and one that cannot be
+// Each source is read up to --max-source-size, and one that cannot be
 // read fails the annotations on it, with the reason, not the others: they
 // are checked and written, and the run exits 2.
 func TestAnnotationsSourceIsReadUpToItsBound(t *testing.T) {
@@ -27,8 +31,8 @@ func TestAnnotationsSourceIsReadUpToItsBound(t *testing.T) {
 	for _, c := range []struct {
 		name, bad, limit, reason, code string
 	}{
-		{"source-bound/a device without end stops at the bound", "/dev/zero", "1MiB", "/dev/zero: larger than --max-source-bytes (1MiB)", "limit_exceeded"},
-		{"source-bound/a file over the bound is refused before it is read", write("big.txt", strings.Repeat("a", 4097)), "4KiB", "big.txt: larger than --max-source-bytes (4KiB)", "limit_exceeded"},
+		{"source-bound/a device without end stops at the bound", "/dev/zero", "1MiB", "/dev/zero: larger than --max-source-size (1MiB)", "limit_exceeded"},
+		{"source-bound/a file over the bound is refused before it is read", write("big.txt", strings.Repeat("a", 4097)), "4KiB", "big.txt: larger than --max-source-size (4KiB)", "limit_exceeded"},
 		{"source-bound/a file at the bound is read", write("fits.txt", "x"+strings.Repeat("a", 4095)), "4KiB", "", ""},
 		{"source-bound/an endless binary device stops at its first bad byte", "/dev/urandom", "1GiB", "not UTF-8: invalid byte", "invalid_input"},
 		{"source-bound/a file cut in a rune stops at it", write("cut.txt", "caf\xc3"), "64MiB", "cut.txt: not UTF-8: invalid byte 0xC3 at byte offset 3", "invalid_input"},
@@ -38,7 +42,7 @@ func TestAnnotationsSourceIsReadUpToItsBound(t *testing.T) {
 			if _, err := os.Stat(c.bad); c.bad[0] == '/' && strings.HasPrefix(c.bad, "/dev/") && err != nil {
 				t.Skip(c.bad, " is not here")
 			}
-			code, lines, _, stderr := annotationsCLI(t, "--max-source-bytes", c.limit, "--source", "urn:good="+good, "--source", "urn:bad="+c.bad, input)
+			code, lines, _, stderr := annotationsCLI(t, "--max-source-size", c.limit, "--source", "urn:good="+good, "--source", "urn:bad="+c.bad, input)
 			if len(lines) != 2 || lines[0].Outcome != "anchored" {
 				t.Fatalf("lines %+v: want both, the first anchored", lines)
 			}
@@ -59,7 +63,7 @@ func TestAnnotationsSourceIsReadUpToItsBound(t *testing.T) {
 			}
 		})
 	}
-	if code, _, _, stderr := annotationsCLI(t, "--max-source-bytes", "64MB", "--source", "urn:good="+good, input); code != exitError || !strings.Contains(stderr, "64KiB or 64MiB") {
+	if code, _, _, stderr := annotationsCLI(t, "--max-source-size", "64MB", "--source", "urn:good="+good, input); code != exitError || !strings.Contains(stderr, "64KiB or 64MiB") {
 		t.Errorf("a size without a binary unit: exit %d, %q", code, stderr)
 	}
 }
@@ -119,6 +123,14 @@ func TestAnnotationsOutputReplacesTheFileWhole(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("left in the directory: %v", entries)
 	}
+	// Through a symbolic link: the file it names is replaced, the link kept.
+	os.WriteFile(file, []byte(input), 0o640)
+	link := filepath.Join(t.TempDir(), "link.jsonl")
+	os.Symlink(file, link)
+	r = runCLI(t, nil, "annotations", "--fix", "--output", link, "--source", src, link)
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 || readFile(t, file) != readFile(t, fixtures+"hypothesis.v1.fixed.golden") {
+		t.Errorf("--output through a link: exit %d, the link replaced or the file not repaired", r.code)
+	}
 }
 
 // An export that starts with a UTF-8 byte order mark is read, and --fix
@@ -152,5 +164,184 @@ func TestAnnotationsFixRepairsEveryPositionSelector(t *testing.T) {
 	}
 	if code, lines, _, _ := annotationsCLI(t, "--source", "urn:doc="+src, out); code != exitValid || lines[0].Outcome != "anchored" {
 		t.Errorf("the written export re-checks %+v (exit %d)", lines, code)
+	}
+}
+
+// endless is an endless source of text with one bad byte at bad (none
+// when bad < 0), counting the bytes read from it, each Read at most step
+// bytes.
+type endless struct {
+	text      string
+	bad, read int64
+	step      int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.step > 0 && len(p) > e.step {
+		p = p[:e.step]
+	}
+	for i := range p {
+		if e.read == e.bad {
+			p[i] = 0xFF
+		} else {
+			p[i] = e.text[e.read%int64(len(e.text))]
+		}
+		e.read++
+	}
+	return len(p), nil
+}
+
+// A source is validated as it is read: one that is not UTF-8 fails at its
+// first bad byte (the first of a rune the bad byte cuts), having read no more than a few buffers past it, however
+// long it goes on; an endless one stops at the bound; a rune cut by a read
+// is not a bad byte.
+func TestAnnotationsSourceFailsAtItsFirstBadByte(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		src         *endless
+		max, most   int64
+		code, where string
+	}{
+		{"utf8/a bad byte after 100 KiB of text", &endless{text: "the tide turns ", bad: 100 << 10}, 1 << 30, 512 << 10, "invalid_input", "invalid byte 0xFF at byte offset 102400"},
+		{"utf8/a bad byte at the start", &endless{text: "é", bad: 0}, 1 << 30, 64 << 10, "invalid_input", "invalid byte 0xFF at byte offset 0"},
+		{"utf8/a bad byte after a rune cut by every read", &endless{text: "é🌿", bad: 6001, step: 1}, 1 << 30, 64 << 10, "invalid_input", "invalid byte 0xC3 at byte offset 6000"},
+		{"utf8/runes cut by every read, then the bound", &endless{text: "é🌿", bad: -1, step: 3}, 300 << 10, 300<<10 + 1, "limit_exceeded", "larger than --max-source-size (300KiB)"},
+		{"utf8/endless text stops at the bound", &endless{text: "ab", bad: -1}, 1 << 20, 1<<20 + 1, "limit_exceeded", "larger than --max-source-size (1MiB)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, e := readText(c.src, -1, c.max)
+			if e == nil {
+				t.Fatalf("read %d bytes without an error", len(b))
+			}
+			if e.Code != c.code || !strings.Contains(e.Message, c.where) {
+				t.Errorf("%s %q; want %s %q", e.Code, e.Message, c.code, c.where)
+			}
+			if c.src.read > c.most {
+				t.Errorf("read %d bytes; want at most %d", c.src.read, c.most)
+			}
+		})
+	}
+	// The same runes cut by every read, ending: read whole.
+	text := strings.Repeat("é🌿x", 1000)
+	b, e := readText(&cut{s: text}, -1, 1<<20)
+	if e != nil || string(b) != text {
+		t.Errorf("a valid text read a byte at a time: %v, %d bytes of %d", e, len(b), len(text))
+	}
+}
+
+// cut reads s a byte at a time.
+type cut struct{ s string }
+
+func (c *cut) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	p[0], c.s = c.s[0], c.s[1:]
+	return 1, nil
+}
+
+// --fix over every selector combination: the summary counts what was
+// repaired and what anchors as written, and re-checking the written export
+// finds nothing moved, the same counts, and nothing more to repair.
+func TestAnnotationsFixSummaryCountsEveryCombination(t *testing.T) {
+	text := "🌿 notes 🌊 at dawn the tide turns; at noon the tide turns again. The old pier 🐟 stands."
+	dir := t.TempDir()
+	src := filepath.Join(dir, "doc.txt")
+	os.WriteFile(src, []byte(text), 0o644)
+	// Code point and UTF-16 starts of the n-th occurrence of s.
+	at := func(s string, n int) (cp, u16 int) {
+		i := 0
+		for ; n >= 0; n-- {
+			i += strings.Index(text[i:], s) + 1
+		}
+		before := text[:i-1]
+		return utf8.RuneCountInString(before), len(utf16.Encode([]rune(before)))
+	}
+	pier, pierU := at("old pier", 0)
+	_, tideU := at("the tide turns", 1)
+	pos := func(s, e int) string { return fmt.Sprintf(`{"type":"TextPositionSelector","start":%d,"end":%d}`, s, e) }
+	quote := func(exact string) string { return `{"type":"TextQuoteSelector","exact":"` + exact + `"}` }
+	refined := func(sel, by string) string { return strings.TrimSuffix(sel, "}") + `,"refinedBy":` + by + `}` }
+	target := func(sels ...string) string {
+		return `{"source":"urn:doc","selector":[` + strings.Join(sels, ",") + `]}`
+	}
+	ann := func(id string, targets ...string) string {
+		return `{"id":"` + id + `","target":[` + strings.Join(targets, ",") + `]}` + "\n"
+	}
+	export := ann("two-positions", target(pos(pierU, pierU+8), quote("old pier"), pos(pierU, pierU+8))) + // repaired
+		ann("positions-disagree", target(quote("old pier"), pos(pier, pier+8), pos(pierU, pierU+8))) + // repaired
+		ann("position-refined-by-quote", target(refined(pos(pierU, pierU+8), quote("pier")), quote("old pier"))) + // repaired
+		ann("quote-refined-by-position", target(pos(pierU, pierU+8), refined(quote("old pier"), pos(0, 3)))) + // repaired
+		ann("several-targets", target(pos(pier, pier+8), quote("old pier")), target(pos(tideU, tideU+14), quote("the tide turns"))) + // repaired
+		ann("ambiguous", target(pos(3, 17), quote("the tide turns"))) + // not: nothing says which
+		ann("orphaned", target(pos(3, 10), quote("new pier"))) + // not: nowhere
+		ann("anchored", target(pos(pier, pier+8), quote("old pier"))) +
+		ann("quote-only", target(quote("old pier"))) // a position added: repaired, anchored before and after
+	in := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(in, []byte(export), 0o644)
+	out := filepath.Join(dir, "out.jsonl")
+	r := runCLI(t, nil, "annotations", "--fix", "--output", out, "--source", "urn:doc="+src, in)
+	if want := "--fix repaired 6; 7 anchor as written, 2 still do not"; r.code != exitFailed || !strings.Contains(r.stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
+	}
+	code, lines, _, stderr := annotationsCLI(t, "--source", "urn:doc="+src, out)
+	got := outcomes(lines)
+	for id, want := range map[string]string{"ambiguous": "ambiguous", "orphaned": "orphaned"} {
+		if got[id] != want {
+			t.Errorf("%s re-checks %s, want %s", id, got[id], want)
+		}
+		delete(got, id)
+	}
+	for id, o := range got {
+		if o != "anchored" {
+			t.Errorf("%s re-checks %s after --fix", id, o)
+		}
+	}
+	if want := "9 annotations: 7 anchored, 0 moved, 1 ambiguous, 1 orphaned"; code != exitFailed || !strings.Contains(stderr, want) {
+		t.Errorf("re-check: exit %d, %q; want %q", code, stderr, want)
+	}
+	again := runCLI(t, nil, "annotations", "--fix", "--source", "urn:doc="+src, out)
+	if !strings.Contains(again.stderr, "--fix repaired 0;") || again.stdout != readFile(t, out) {
+		t.Errorf("--fix of the fixed export repaired more, or changed it: %q", again.stderr)
+	}
+}
+
+// nestedExport is n annotations, each with a quote selector refined depth
+// levels deep, and a position selector that is off (so that --fix
+// rewrites each).
+func nestedExport(n, depth int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":"n%d","target":{"source":"urn:doc","selector":[{"type":"TextPositionSelector","start":1,"end":9},{"type":"TextQuoteSelector","exact":"old pier","refinedBy":`, i)
+		b.WriteString(strings.Repeat(`{"type":"TextPositionSelector","start":0,"end":1,"refinedBy":`, depth))
+		b.WriteString(`{"type":"XPathSelector","value":"/p"}`)
+		b.WriteString(strings.Repeat("}", depth))
+		b.WriteString("}]}}\n")
+	}
+	return b.String()
+}
+
+// Output is linear in the input for any nesting of refinedBy: a 9,000-deep
+// chain, and eight 3,000 deep, give a report smaller than the input (each
+// chain's first levels are listed, the rest counted) and a --fix output
+// the input's size.
+func TestAnnotationsNestingOutputIsLinear(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "doc.txt")
+	os.WriteFile(src, []byte("the old pier stands"), 0o644)
+	for _, c := range []struct{ n, depth int }{{1, 9000}, {8, 3000}} {
+		export := nestedExport(c.n, c.depth)
+		in := filepath.Join(dir, "nested.jsonl")
+		os.WriteFile(in, []byte(export), 0o644)
+		for _, args := range [][]string{{"--format", "json"}, {"--format", "text"}, {"--fix"}} {
+			r := runCLI(t, nil, append(append([]string{"annotations"}, args...), "--source", "urn:doc="+src, in)...)
+			limit, exit := len(export)/10, exitFailed // a report: the chains' first levels only; each moved
+			if args[0] == "--fix" {
+				limit, exit = len(export)+16*c.n, exitValid // every byte, the positions rewritten; each repaired
+			}
+			if r.code != exit || len(r.stdout) > limit || len(r.stdout) == 0 {
+				t.Errorf("%d annotations %d deep, %v: exit %d, %d bytes out for %d in (at most %d)", c.n, c.depth, args, r.code, len(r.stdout), len(export), limit)
+			}
+		}
 	}
 }

@@ -12,7 +12,8 @@ import (
 // only once it is whole (commit), so that a run that fails part way
 // writes nothing. With --output FILE the temporary file is in FILE's
 // directory and is renamed over FILE (the input may be FILE: it has been
-// read to its end by then); without, it is copied to standard output.
+// read to its end by then; a symbolic link is followed to the file it
+// names); without, it is copied to standard output.
 type destination struct {
 	io.Writer
 	tmp       *os.File
@@ -27,6 +28,11 @@ func newDestination(output string, stdout io.Writer, fix bool) (*destination, er
 	}
 	dir := "" // the system's temporary directory, for standard output
 	if output != "" {
+		// A symbolic link is followed: the file it names is replaced, the
+		// link kept.
+		if real, err := filepath.EvalSymlinks(output); err == nil {
+			output = real
+		}
 		dir = filepath.Dir(output)
 	}
 	tmp, err := os.CreateTemp(dir, ".citecheck-annotations-*")
