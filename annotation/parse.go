@@ -247,14 +247,24 @@ func skipStrict(dec *jsontext.Decoder) error {
 	}
 }
 
+// scalar reads a value of which only a string or number is used: an
+// object or an array is skipped as skip does (its duplicates refused),
+// and read as nil.
+func (p *parser) scalar() (jsontext.Value, error) {
+	if k := p.dec.PeekKind(); k == '{' || k == '[' {
+		return nil, p.skip()
+	}
+	return p.dec.ReadValue()
+}
+
 // member reads one member of an annotation the checks use (id, @id,
 // target) into a.
 func (p *parser) member(a *Annotation, name string, mp *path) error {
 	if name == "target" {
 		return p.targets(mp, &a.Targets, 0)
 	}
-	v, err := p.dec.ReadValue()
-	if err != nil {
+	v, err := p.scalar()
+	if err != nil || v == nil {
 		return err
 	}
 	// "id" is the W3C model's, "@id" JSON-LD's spelling of it: "id" wins.
@@ -315,7 +325,7 @@ func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
 			t.Source = s
 			return err
 		case "id", "@id":
-			v, err := p.dec.ReadValue()
+			v, err := p.scalar()
 			if err == nil && v.Kind() == '"' {
 				if name == "id" {
 					id = unquote(v)
@@ -371,7 +381,7 @@ func (p *parser) resourceIRI(ptr *path) (string, error) {
 		var id, atID string
 		err := p.object(ptr, func(name string, _ *path) error {
 			if name == "id" || name == "@id" {
-				v, err := p.dec.ReadValue()
+				v, err := p.scalar()
 				if err == nil && v.Kind() == '"' {
 					if name == "id" {
 						id = unquote(v)

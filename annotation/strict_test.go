@@ -22,6 +22,9 @@ func TestDuplicateNamesAreRefusedWithTheirPointer(t *testing.T) {
 		{"duplicate/in a refinement", `{"target":{"source":"s","selector":{"type":"FragmentSelector","refinedBy":{"type":"TextQuoteSelector","exact":"a","exact":"b"}}}}`, "/target/selector/refinedBy/exact"},
 		{"duplicate/in a source resource", `{"target":{"source":{"id":"s","id":"t"}}}`, "/target/source/id"},
 		{"duplicate/rows of a response", `{"rows":[],"rows":[]}`, "/rows"},
+		{"duplicate/in an id that is an object", `{"id":{"x":1,"x":2},"target":"s"}`, "/id/x"},
+		{"duplicate/in a target's id that is an object", `{"target":{"id":{"x":1,"x":2}}}`, "/target/id/x"},
+		{"duplicate/in a source resource's id", `{"target":{"source":{"id":[{"x":1,"x":2}]}}}`, "/target/source/id/0/x"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			items, err := scanAll(t, c.input+"\n"+annA)
