@@ -23,7 +23,7 @@ func FuzzScan(f *testing.F) {
 		hyp("h", rangeSel, posSel(1, 4), quoteSel("abc", "x", "y")), `{"target":{"selector":{"type":"TextQuoteSelector","exact":"q"}}}`,
 		`[1,"x",null,{"target":3}]`, `{"rows":[{"target":[{"selector":[{"type":"TextPositionSelector","start":1e400,"end":2}]}]}]}`,
 		"\uFEFF" + annA, `{"id":"a","id":"b","target":"s"}`, `{"target":{"selector":{"type":"TextPositionSelector","start":1,"start":28,"end":3}}}`,
-		`{"target":"s","body":{"a":{"x":1,"x":2}}}`, `{"rows":[` + annA + `],"rows":[]}`,
+		`{"target":"s","body":{"a":{"x":1,"x":2}}}`, `{"id":{"x":1,"x":2},"target":{"id":[{"y":1}],"source":{"id":{"z":1}}}}`, `{"rows":[` + annA + `],"rows":[]}`,
 		`{"target":{"source":"s","selector":` + strings.Repeat(`{"type":"FragmentSelector","refinedBy":`, 40) + `{}` + strings.Repeat(`}`, 40) + `}}`,
 		strings.Repeat("[", 9) + annA + strings.Repeat("]", 9)} {
 		f.Add([]byte(s))
