@@ -50,6 +50,9 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 	fs.BoolVar(&fix, "fix", false, "write the annotations back repaired")
 	pos, err := parseInterspersed(fs, args)
 	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(stdout, annotationsUsage)
+		return exitValid
 	case err != nil:
 		return annotationsUsageError(stderr, err.Error())
 	case len(pos) > 1:
@@ -60,9 +63,6 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return annotationsUsageError(stderr, "--fix writes the annotations themselves; --format does not apply")
 	}
 	sources, err := loadSources(specs, manifest, asHTML)
-	if errors.Is(err, errHTMLInFullBuild) {
-		return annotationsInFullBuild(ctx, args, stdin, stdout, stderr)
-	}
 	if err != nil {
 		fmt.Fprintf(stderr, "citecheck: %v\n", err)
 		return exitError
@@ -291,9 +291,6 @@ func loadSources(specs []string, manifest string, asHTML bool) ([]annotation.Sou
 			entries = append(entries, entry{e[0], e[1], e[2]})
 		}
 	}
-	if !htmlHere && slices.ContainsFunc(entries, func(e entry) bool { return isHTML(e.file, asHTML) }) {
-		return nil, errHTMLInFullBuild // before any file is read, so the full build reads them all
-	}
 	sources := make([]annotation.Source, 0, len(entries))
 	for _, e := range entries {
 		text, err := readSourceText(e.file, asHTML)
@@ -334,9 +331,6 @@ func isHTML(file string, asHTML bool) bool {
 	}
 	return asHTML
 }
-
-// errHTMLInFullBuild: this build reads no HTML (htmlHere is false).
-var errHTMLInFullBuild = errors.New("HTML sources are read by the full build")
 
 // invalidAt returns the offset of the first byte of b that does not start
 // a valid UTF-8 sequence.
