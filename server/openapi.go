@@ -374,7 +374,7 @@ func appendJSONString(dst []byte, s string) []byte {
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeJSON(w, http.StatusOK, s.openapi.document(s.baseURL(r)))
+	writeJSON(w, http.StatusOK, s.openapi().document(s.baseURL(r)))
 }
 
 // addExplainSchemas adds the explain answer's schema (citecheck's
