@@ -64,6 +64,9 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(pos) > 0 {
 		return c.misuse(stderr, fmt.Sprintf("serve takes no arguments, got %q", pos[0]))
 	}
+	if _, _, err := net.SplitHostPort(cfg.Addr); err != nil {
+		return c.misuse(stderr, fmt.Sprintf("--addr (or CITECHECK_ADDR) %q is not HOST:PORT (:8080 or 0.0.0.0:8080: every interface)", cfg.Addr))
+	}
 	if cfg.PublicURL != "" {
 		// Every link of the catalogue and the page is built on it: refuse
 		// one that would make them all wrong.

@@ -79,6 +79,8 @@ func TestEveryWrongUseExits2WithOneLineThenThatCommandsUsage(t *testing.T) {
 		{"contract with an argument", []string{"contract", "extra"}, `contract takes no arguments, got "extra"`, "contract"},
 		{"serve with an argument", []string{"serve", "extra"}, `serve takes no arguments, got "extra"`, "serve"},
 		{"serve with an unknown flag", []string{"serve", "--bogus"}, "serve: flag provided but not defined: -bogus", "serve"},
+		{"serve with an address without a port", []string{"serve", "--addr", "localhost"}, `--addr (or CITECHECK_ADDR) "localhost" is not HOST:PORT`, "serve"},
+		{"serve with a public URL without a scheme", []string{"serve", "--public-url", "cite.example.org"}, `--public-url "cite.example.org" must be an http(s) URL`, "serve"},
 		{"serve with a bad duration", []string{"serve", "--queue-wait", "soon"}, `serve: invalid value "soon" for flag -queue-wait`, "serve"},
 		{"mcp with a flag", []string{"mcp", "--verbose"}, "mcp: flag provided but not defined: -verbose", "mcp"},
 		{"version with a flag", []string{"version", "--short"}, "version: flag provided but not defined: -short", "version"},
