@@ -33,6 +33,11 @@ outdir=$(cd "$outdir" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
+# The version is the tag being released: say so when HEAD carries another.
+if tag=$(git describe --tags --exact-match HEAD 2>/dev/null) && [ "$tag" != "$version" ]; then
+  echo "build/release.sh: warning: HEAD is tagged $tag; releasing it as $version" >&2
+fi
+
 mtime=${SOURCE_DATE_EPOCH:-}
 if [ -z "$mtime" ]; then
   mtime=$(git log -1 --format=%ct 2>/dev/null || true)
