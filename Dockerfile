@@ -7,9 +7,12 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-# Static, so the image needs no libc; -buildvcs stamps the revision that
-# `citecheck version` prints.
-RUN CGO_ENABLED=0 go build -trimpath -buildvcs=auto -o /out/citecheck ./cmd/citecheck
+# The one build of the command, as the release archives and the tests
+# build it (static, so the image needs no libc; the revision stamped for
+# `citecheck version`). A release passes its tag, which reaches the script
+# as a variable: docker build --build-arg CITECHECK_VERSION=v1.2.0 .
+ARG CITECHECK_VERSION=
+RUN build/citecheck.sh /out/citecheck
 
 FROM gcr.io/distroless/static-debian12:nonroot
 # The MCP registry checks that the image names the server it is listed as.

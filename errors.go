@@ -16,9 +16,10 @@ const (
 	CodeNotFound         = "not_found"          // no such tool, version or route
 	CodeMethodNotAllowed = "method_not_allowed" // the route exists, the method does not
 	CodeUnsupportedMedia = "unsupported_media_type"
-	CodeOverloaded       = "overloaded" // too many requests in flight; retry later
-	CodeUsage            = "usage"      // the command line is wrong (CLI only)
-	CodeInternal         = "internal"   // a bug or an I/O failure on our side
+	CodeOverloaded       = "overloaded"  // too many requests in flight; retry later
+	CodeUsage            = "usage"       // the command line is wrong (CLI only)
+	CodeUnavailable      = "unavailable" // no citecheck service answered at run --base-url (CLI only)
+	CodeInternal         = "internal"    // a bug or an I/O failure on our side
 )
 
 // Error is the one error object every interface reports (spec §1, "The error

@@ -20,8 +20,8 @@ cleanup() {
 trap cleanup EXIT
 
 bin=$work/citecheck
-# The full build: it serves mcp and serve itself, as a client's would.
-GOFLAGS= go build -tags citecheck_server -o "$bin" ./cmd/citecheck
+# Built as the image and the release archives are (build/citecheck.sh).
+build/citecheck.sh "$bin"
 
 # The inputs: each example of the embedded contract, and one the tool refuses.
 "$bin" contract | node -e '

@@ -28,8 +28,9 @@ trap 'git worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"' EXIT
 git worktree add --detach "$wt" "$base" >/dev/null 2>&1
 cp server/execute_bench_test.go "$wt/server/"
 cp cmd/citecheck/bulk_bench_test.go "$wt/cmd/citecheck/"
-go test -c -tags load -o "$out/new_server.test" ./server/
+go test -c -o "$out/new_server.test" ./server/
 go test -c -o "$out/new_cmd.test" ./cmd/citecheck/
+# (-tags load: the base commit may still keep its load tests behind that tag.)
 (cd "$wt" && go test -c -tags load -o "$OLDPWD/$out/base_server.test" ./server/ &&
   go test -c -o "$OLDPWD/$out/base_cmd.test" ./cmd/citecheck/)
 : > "$out/base.txt"

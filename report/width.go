@@ -3,7 +3,7 @@ package report
 // The table of wide code points comes from golang.org/x/text/width; run
 // `go generate ./report` when Unicode moves on.
 //
-//go:generate sh -c "go run gen_width.go > width_table.go"
+//go:generate sh -c "go run ./internal/genwidth > width_table.go"
 
 import (
 	"sort"

@@ -17,7 +17,15 @@ var statusOf = map[string]int{
 	citecheck.CodeUnsupportedMedia: http.StatusUnsupportedMediaType,
 	citecheck.CodeOverloaded:       http.StatusServiceUnavailable,
 	citecheck.CodeUsage:            http.StatusBadRequest,
+	citecheck.CodeUnavailable:      http.StatusBadGateway,
 	citecheck.CodeInternal:         http.StatusInternalServerError,
+}
+
+// cliOnly reports whether only the CLI reports the code: the service
+// never answers it, so it is neither documented nor mapped back from a
+// status.
+func cliOnly(code string) bool {
+	return code == citecheck.CodeUsage || code == citecheck.CodeUnavailable
 }
 
 // HTTPStatus returns the HTTP status the service answers for an error code;
@@ -34,7 +42,7 @@ func HTTPStatus(code string) int {
 // rewritten as an error object too.
 func codeForStatus(status int) string {
 	for code, s := range statusOf {
-		if s == status && code != citecheck.CodeUsage {
+		if s == status && !cliOnly(code) {
 			return code
 		}
 	}

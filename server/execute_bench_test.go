@@ -1,5 +1,3 @@
-//go:build load
-
 package server
 
 import (
@@ -28,7 +26,7 @@ import (
 // It needs nothing the server had not before decoding was rewritten, so
 // the same file runs at older commits for a before-and-after:
 //
-//	go test -tags load -run '^$' -bench ExecuteCPU -count 8 ./server/
+//	go test -run '^$' -bench ExecuteCPU -count 8 ./server/
 func BenchmarkExecuteCPU(b *testing.B) {
 	body := typicalBatch()
 	s := New(Config{})
@@ -60,7 +58,7 @@ func BenchmarkExecuteCPU(b *testing.B) {
 // RUSAGE_SELF leaves out). Like BenchmarkExecuteCPU it runs at older
 // commits:
 //
-//	go test -tags load -run '^$' -bench ExecuteLoopback -count 8 ./server/
+//	go test -run '^$' -bench ExecuteLoopback -count 8 ./server/
 func BenchmarkExecuteLoopback(b *testing.B) {
 	body := typicalBatch()
 	s := New(Config{})

@@ -1,10 +1,8 @@
-//go:build load
-
 // The hostile-client half of the load test (issue 13): what idle
 // connections, slow senders, non-readers and held bodies cost the server
 // process, measured from outside it. Run with
 //
-//	go test -tags load -run 'LoadIdle|LoadSlow|LoadBodyBudget' -v -count=1 ./server/
+//	CITECHECK_LOAD=1 go test -run 'LoadIdle|LoadSlow|LoadBodyBudget' -v -count=1 ./server/
 //
 // and see docs/service-hardening.md for the figures.
 package server
@@ -82,6 +80,7 @@ func scrape(addr, sample string) string {
 // the server holds, its resident memory, the cost of one held connection,
 // and how fast a new client is answered while they are open.
 func TestLoadIdleConnections(t *testing.T) {
+	loadTest(t)
 	n := *loadIdleConns
 	for _, maxConns := range []int{1024, 19000} {
 		cmd, addr, stop := startHelper(t, 2*runtime.GOMAXPROCS(0), "CITECHECK_LOAD_MAXCONNS="+strconv.Itoa(maxConns))
@@ -140,6 +139,7 @@ func TestLoadIdleConnections(t *testing.T) {
 // three rounds of each, alternating, the best of each reported (the
 // machine's noise only ever slows a round down).
 func TestLoadSlowClients(t *testing.T) {
+	loadTest(t)
 	body := typicalBatch()
 	ts := start(t, Config{})
 	url := ts.URL + executePath
@@ -215,6 +215,7 @@ func attack(wg *sync.WaitGroup, stop <-chan struct{}, addr string, act func(net.
 // rest after QueueWait. The server's peak memory follows the budget, not
 // the clients.
 func TestLoadBodyBudget(t *testing.T) {
+	loadTest(t)
 	const clients = 200
 	for _, budget := range []int64{16 << 20, 64 << 20} {
 		cmd, addr, stop := startHelper(t, 2*runtime.GOMAXPROCS(0), "CITECHECK_LOAD_QUEUEWAIT=1s",

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/citecheck/citecheck"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -128,17 +129,21 @@ var _ io.Writer = (*mcpAnswer)(nil)
 
 // mcpHandler is /mcp: the official SDK's streamable HTTP handler in
 // stateless JSON mode (the tool is pure, so there is no session to keep and
-// nothing to stream), behind the same check slots as execute.
+// nothing to stream), behind the same check slots as execute. The MCP
+// server and its tools' schemas are made on the first MCP request, not
+// when the service starts.
 func (s *Server) mcpHandler() http.Handler {
-	srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() })
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:           true,
-		JSONResponse:        true,
-		MaxRequestBodyBytes: maxMCPBody,
-		Logger:              s.log,
-		// We make the SDK's DNS-rebinding check ourselves (rebinding), so
-		// that the public URL's host passes and a refusal is an error object.
-		DisableLocalhostProtection: true,
+	sdk := sync.OnceValue(func() http.Handler {
+		srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() })
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+			Stateless:           true,
+			JSONResponse:        true,
+			MaxRequestBodyBytes: maxMCPBody,
+			Logger:              s.log,
+			// We make the SDK's DNS-rebinding check ourselves (rebinding), so
+			// that the public URL's host passes and a refusal is an error object.
+			DisableLocalhostProtection: true,
+		})
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e := s.crossOrigin(r)
@@ -164,7 +169,7 @@ func (s *Server) mcpHandler() http.Handler {
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		a.check(w, r, func() (int, func()) {
 			ans := &mcpAnswer{header: make(http.Header)}
-			h.ServeHTTP(ans, r)
+			sdk().ServeHTTP(ans, r)
 			return ans.body.Len(), func() { ans.writeTo(w, r) }
 		})
 	})

@@ -115,12 +115,12 @@ func jsonOf(schema string) map[string]oaMediaType {
 }
 
 // httpErrorCodes are the error codes the HTTP service answers: the status
-// table's, less usage, which only the CLI reports (codeForStatus leaves it
-// out for the same reason).
+// table's, less those only the CLI reports (codeForStatus leaves them out
+// for the same reason).
 func httpErrorCodes() []string {
 	var codes []string
 	for code := range statusOf {
-		if code != citecheck.CodeUsage {
+		if !cliOnly(code) {
 			codes = append(codes, code)
 		}
 	}
@@ -374,7 +374,7 @@ func appendJSONString(dst []byte, s string) []byte {
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeJSON(w, http.StatusOK, s.openapi.document(s.baseURL(r)))
+	writeJSON(w, http.StatusOK, s.openapi().document(s.baseURL(r)))
 }
 
 // addExplainSchemas adds the explain answer's schema (citecheck's

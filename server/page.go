@@ -101,7 +101,7 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	if err := s.page.render(&buf, s.baseURL(r)); err != nil {
+	if err := s.page().render(&buf, s.baseURL(r)); err != nil {
 		s.log.Error("rendering the tool page", "err", err)
 		writeError(w, r, &citecheck.Error{Code: citecheck.CodeInternal, Message: "the tool page could not be rendered"})
 		return

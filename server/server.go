@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -118,10 +119,14 @@ type Server struct {
 	bodyBufs bodyBuffers                 // the buffers execute and explain bodies are read into
 	sameSite *http.CrossOriginProtection // /mcp: this server's own origin and PublicURL's
 	tool     *toolInfo
-	page     *pageRenderer
-	origins  origins     // Config.AllowedOrigins, parsed
-	ready    readiness   // GET /readyz: flips to draining when shutdown begins
-	openapi  *openAPIDoc // GET /openapi.json, generated once from the contract
+	// The tool page's template and the OpenAPI document are made from the
+	// contract when first asked for, not in New: a server that is never
+	// asked for them (a probe, a replica behind an API gateway) does not
+	// pay for them, and serve listens that much sooner.
+	page    func() *pageRenderer
+	origins origins            // Config.AllowedOrigins, parsed
+	ready   readiness          // GET /readyz: flips to draining when shutdown begins
+	openapi func() *openAPIDoc // GET /openapi.json, generated once from the contract
 
 	// testHookHoldingSlot, when set (by tests in this package), runs while
 	// an execute request holds a check slot, after its body is read: it
@@ -151,8 +156,8 @@ func New(cfg Config) *Server {
 	s.origins = newOrigins(cfg.AllowedOrigins)
 	s.sameSite = s.originCheck()
 	s.registerHardening()
-	s.page = newPageRenderer(tool)
-	s.openapi = newOpenAPIDoc(tool)
+	s.page = sync.OnceValue(func() *pageRenderer { return newPageRenderer(tool) })
+	s.openapi = sync.OnceValue(func() *openAPIDoc { return newOpenAPIDoc(tool) })
 	s.handler = s.observe(s.cors(s.routes()))
 	return s
 }

@@ -55,10 +55,17 @@ func TestStatusTable(t *testing.T) {
 	for code, want := range map[string]int{
 		citecheck.CodeInvalidInput: 400, citecheck.CodeLimitExceeded: 413, citecheck.CodeNotFound: 404,
 		citecheck.CodeMethodNotAllowed: 405, citecheck.CodeUnsupportedMedia: 415, citecheck.CodeOverloaded: 503,
-		citecheck.CodeInternal: 500, "no-such-code": 500,
+		citecheck.CodeInternal: 500, citecheck.CodeUsage: 400, citecheck.CodeUnavailable: 502, "no-such-code": 500,
 	} {
 		if got := HTTPStatus(code); got != want {
 			t.Errorf("HTTPStatus(%s) = %d, want %d", code, got, want)
+		}
+	}
+	// A status maps back to the service's code, never to one only the
+	// CLI reports (400 is invalid_input, not usage; 502 is no code of ours).
+	for status, want := range map[int]string{400: citecheck.CodeInvalidInput, 502: citecheck.CodeInternal, 503: citecheck.CodeOverloaded} {
+		if got := codeForStatus(status); got != want {
+			t.Errorf("codeForStatus(%d) = %s, want %s", status, got, want)
 		}
 	}
 }

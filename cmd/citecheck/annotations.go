@@ -56,6 +56,9 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 	fs.Var(byteSize{&maxSource}, "max-source-size", "the most a source file may hold")
 	pos, err := parseInterspersed(fs, args)
 	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(stdout, annotationsUsage)
+		return exitValid
 	case err != nil:
 		return annotationsUsageError(stderr, err.Error())
 	case len(pos) > 1:
@@ -66,9 +69,6 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return annotationsUsageError(stderr, "--fix writes the annotations themselves; --format does not apply")
 	}
 	sources, err := loadSources(specs, manifest, asHTML, maxSource)
-	if errors.Is(err, errHTMLInFullBuild) {
-		return annotationsInFullBuild(ctx, args, stdin, stdout, stderr)
-	}
 	if err != nil {
 		fmt.Fprintf(stderr, "citecheck: %v\n", err)
 		return exitError
@@ -348,9 +348,6 @@ func loadSources(specs []string, manifest string, asHTML bool, maxBytes int64) (
 			entries = append(entries, entry{e[0], e[1], e[2]})
 		}
 	}
-	if !htmlHere && slices.ContainsFunc(entries, func(e entry) bool { return isHTML(e.file, asHTML) }) {
-		return nil, errHTMLInFullBuild // before any file is read, so the full build reads them all
-	}
 	sources := make([]annotation.Source, 0, len(entries))
 	for _, e := range entries {
 		s := annotation.Source{IRI: e.iri, Version: e.version}
@@ -468,9 +465,6 @@ func isHTML(file string, asHTML bool) bool {
 	}
 	return asHTML
 }
-
-// errHTMLInFullBuild: this build reads no HTML (htmlHere is false).
-var errHTMLInFullBuild = errors.New("HTML sources are read by the full build")
 
 // invalidAt returns the offset of the first byte of b that does not start
 // a valid UTF-8 sequence.

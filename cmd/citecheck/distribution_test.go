@@ -295,7 +295,7 @@ func TestMCPClientSnippets(t *testing.T) {
 		}
 	}
 
-	bin := buildCitecheck(t)
+	bin := builtBinary(t)
 	for client, argv := range stdioCommands {
 		if argv[0] != "citecheck" {
 			t.Fatalf("stdio command %q: want the citecheck binary", argv)

@@ -93,7 +93,7 @@ func TestMCPStdioBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildCitecheck(t)
+	bin := builtBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "citecheck-test", Version: "0"}, nil)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -43,11 +42,7 @@ func TestTypeScriptMCPClientCallsExplain(t *testing.T) {
 	want := citecheck.AppendExplainEnvelope(nil, ex, nil)
 
 	// stdio: the real binary, as a desktop client starts it.
-	bin := filepath.Join(t.TempDir(), "citecheck")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags", testBuildTags, "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBinary(t)
 	srv := httptest.NewServer(server.New(server.Config{}))
 	defer srv.Close()
 

@@ -1,5 +1,3 @@
-//go:build citecheck_server
-
 package main
 
 import (

@@ -1,5 +1,3 @@
-//go:build citecheck_server
-
 package main
 
 import (
@@ -17,7 +15,11 @@ import (
 )
 
 // runRemote sends the call to a running service and prints its answer as
-// the in-process run would: same bytes, same exit status.
+// the in-process run would: same bytes, same exit status. A service that
+// cannot be reached, breaks off its answer, or answers something other
+// than an envelope (another server at that URL, a proxy's error page) is
+// unavailable (spec §4.4): the trouble is on the way or at the far end,
+// not in the request nor in this command.
 func runRemote(ctx context.Context, baseURL, id, version string, body []byte, stdout, stderr io.Writer) int {
 	url := strings.TrimRight(baseURL, "/") + "/v1/tools/" + id + "/versions/" + version + "/execute"
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
@@ -29,12 +31,12 @@ func runRemote(ctx context.Context, baseURL, id, version string, body []byte, st
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: "cannot reach the service: " + err.Error()})
+		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeUnavailable, Message: "cannot reach the service at --base-url: " + err.Error()})
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: "reading the service's answer: " + err.Error()})
+		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeUnavailable, Message: "reading the service's answer: " + err.Error()})
 	}
 	var env struct {
 		Result *struct {
@@ -68,7 +70,7 @@ func runRemote(ctx context.Context, baseURL, id, version string, body []byte, st
 		}
 	}
 	if err != nil {
-		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeInternal,
+		return report(stdout, stderr, nil, &citecheck.Error{Code: citecheck.CodeUnavailable,
 			Message: fmt.Sprintf("the service answered %s with something else than an envelope: %v", resp.Status, err)})
 	}
 	stdout.Write(append(bytes.TrimRight(raw, "\n"), '\n'))

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"runtime"
 
@@ -14,32 +14,15 @@ import (
 
 // Exit statuses, so shell scripts and CI can gate on them.
 const (
-	exitValid   = 0 // every citation holds
-	exitFailed  = 1 // a citation failed
-	exitError   = 2 // the request was refused, or the command line is wrong
-	usageString = `usage:
-  citecheck run citation-batch-check 1.0.0 --input FILE|- [--base-url URL]
-  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] [--all|--explain] [--format json|text] [--color auto|always|never]
-  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] --fix
-      --jsonl   one request per line in, one answer per line out, in order
-      --all     check every citation, not only up to the first failure ({"all": …})
-      --explain --all, each citation with the findings that say why it failed and a fix
-      --fix     print the request with every fix applied; what still fails goes to stderr
-      --format  text: a report for people, with the source around each failure
-  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
-                                check W3C Web Annotations / Hypothesis exports against their documents
-  citecheck contract            print the embedded contract JSON
-  citecheck serve [--addr HOST:PORT] [flags]   the HTTP service; serve --help lists every flag
-      every flag also from CITECHECK_<FLAG> (CITECHECK_ADDR, CITECHECK_MAX_IN_FLIGHT, …); a flag wins
-  citecheck version             the module version and VCS revision of this build
-  citecheck mcp                 MCP over stdio, for desktop clients`
+	exitValid  = 0 // every citation holds
+	exitFailed = 1 // a citation failed
+	exitError  = 2 // the request was refused, or the command line is wrong
 )
 
 // run is the whole CLI: main only wires signals and the process's streams.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usageString)
-		return exitError
+		return generalMisuse(stderr, "a command is needed")
 	}
 	switch args[0] {
 	case "run":
@@ -47,8 +30,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "annotations":
 		return cmdAnnotations(ctx, args[1:], stdin, stdout, stderr)
 	case "contract":
-		stdout.Write(citecheck.ContractJSON())
-		return exitValid
+		return cmdContract(args[1:], stdout, stderr)
 	case "serve":
 		return cmdServe(ctx, args[1:], stdout, stderr)
 	case "mcp":
@@ -56,11 +38,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version", "-version":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
-		fmt.Fprintln(stdout, usageString)
-		return exitValid
+		return cmdHelp(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "citecheck: unknown command %q\n%s\n", args[0], usageString)
-	return exitError
+	return generalMisuse(stderr, fmt.Sprintf("unknown command %q", args[0]))
+}
+
+// contractCommand is `citecheck contract`.
+func contractCommand() *command {
+	return newCommand("contract", "citecheck contract",
+		"Prints the embedded contract of "+citecheck.ToolID+"@"+citecheck.ToolVersion+", byte for byte as published.")
+}
+
+func cmdContract(args []string, stdout, stderr io.Writer) int {
+	if code, done := contractCommand().noArguments(args, stdout, stderr); done {
+		return code
+	}
+	stdout.Write(citecheck.ContractJSON())
+	return exitValid
 }
 
 // runOptions are the flags of `citecheck run`.
@@ -75,57 +69,47 @@ type runOptions struct {
 	color   string // "auto", "always" or "never", for --format text
 }
 
-// parseInterspersed parses flags that may stand before, between or after
-// the positional arguments, as `run TOOL VERSION --input F` needs.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
+// runCommand is `citecheck run` and the options its flags set.
+func runCommand() (*command, *runOptions) {
+	var o runOptions
+	c := newCommand("run", "citecheck run citation-batch-check 1.0.0 --input FILE|- [flags]",
+		"Checks the request in FILE (- for standard input) and prints one line, {\"result\": …} or {\"error\": …}.\n"+
+			"Exit status: 0 every citation holds, 1 a citation failed, 2 the request was refused or the command line is wrong.")
+	fs := c.flags
+	fs.StringVar(&o.input, "input", "", "the request body: a `FILE`, or - for standard input (required)")
+	fs.StringVar(&o.baseURL, "base-url", "", "send the call to the service at this `URL` instead of running it in-process")
+	fs.BoolVar(&o.jsonl, "jsonl", false, "read one request per line and answer one per line, in order")
+	fs.BoolVar(&o.all, "all", false, "check every citation and report each one's outcome ({\"all\": …})")
+	fs.BoolVar(&o.explain, "explain", false, "as --all, with each failing citation's findings and fix")
+	fs.BoolVar(&o.fix, "fix", false, "print the request with every fix applied; what still fails goes to standard error")
+	fs.StringVar(&o.format, "format", "json", "json, or text for a report people read")
+	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
+	return c, &o
 }
 
 func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var o runOptions
-	fs := flag.NewFlagSet("citecheck run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.input, "input", "", "the request body: a file, or - for standard input")
-	fs.StringVar(&o.baseURL, "base-url", "", "send the call to the service at this URL instead of running it in-process")
-	fs.BoolVar(&o.jsonl, "jsonl", false, "read one request per line and answer one per line, in order")
-	fs.BoolVar(&o.all, "all", false, "check every citation and report each one's outcome")
-	fs.BoolVar(&o.explain, "explain", false, "as --all, with each failing citation's findings and fix")
-	fs.BoolVar(&o.fix, "fix", false, "print the request with every fix applied")
-	fs.StringVar(&o.format, "format", "json", "json, or text for a report people read")
-	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return usage(stderr, err.Error())
-	}
-	if len(pos) != 2 {
-		return usage(stderr, "run takes a tool id and a version: run citation-batch-check 1.0.0")
-	}
-	if o.input == "" {
-		return usage(stderr, "--input FILE (or - for standard input) is required")
-	}
-	if o.format != "json" && o.format != "text" {
-		return usage(stderr, "--format is json or text")
-	}
-	if o.color != "auto" && o.color != "always" && o.color != "never" {
-		return usage(stderr, "--color is auto, always or never")
-	}
-	if o.baseURL != "" && (o.jsonl || o.all || o.explain || o.fix || o.format != "json") {
+	c, o := runCommand()
+	pos, code, done := c.parse(args, true, stdout, stderr)
+	switch {
+	case done:
+		return code
+	case len(pos) > 2:
+		return c.misuse(stderr, fmt.Sprintf("run takes a tool id and a version; %q is one argument too many", pos[2]))
+	case len(pos) != 2:
+		return c.misuse(stderr, "run takes a tool id and a version: run citation-batch-check 1.0.0")
+	case o.input == "":
+		return c.misuse(stderr, "--input FILE (or - for standard input) is required")
+	case o.format != "json" && o.format != "text":
+		return c.misuse(stderr, "--format is json or text")
+	case o.color != "auto" && o.color != "always" && o.color != "never":
+		return c.misuse(stderr, "--color is auto, always or never")
+	case o.baseURL != "" && (o.jsonl || o.all || o.explain || o.fix || o.format != "json"):
 		// The service speaks the contract only; these run in-process.
-		return usage(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all, --explain, --fix and --format text run in-process")
-	}
-	if o.fix && (o.all || o.explain || o.format != "json") {
-		return usage(stderr, "--fix prints the request back; it takes no --all, --explain or --format text")
+		return c.misuse(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all, --explain, --fix and --format text run in-process")
+	case o.fix && (o.all || o.explain || o.format != "json"):
+		return c.misuse(stderr, "--fix prints the request back; it takes no --all, --explain or --format text")
+	case o.baseURL != "" && !isServiceURL(o.baseURL):
+		return c.misuse(stderr, fmt.Sprintf("--base-url %q must be an http(s) URL like http://127.0.0.1:8080", o.baseURL))
 	}
 	if e := citecheck.LookupTool(pos[0], pos[1]); e != nil {
 		return report(stdout, stderr, nil, e)
@@ -168,6 +152,13 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		return runExtended(body, o.all, o.explain, text, color, stdout, stderr)
 	})
+}
+
+// isServiceURL reports whether u can be the base of the service's routes:
+// http or https, with a host, and nothing the routes cannot follow.
+func isServiceURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" && p.RawQuery == "" && p.Fragment == ""
 }
 
 // runExtended answers one request with --all, --explain or --format text, the
@@ -268,20 +259,27 @@ func isTerminal(w any) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// openInput opens the bulk input without reading it, and returns its size
-// when it is a regular file (for progress), else 0.
+// openInput opens the input without reading it, and returns its size when
+// it is a regular file (for progress and for reading it in one buffer),
+// else 0. A file that cannot be opened and a directory are alike usage
+// errors (spec §4.4), found before anything is written.
 func openInput(name string, stdin io.Reader) (io.Reader, int64, func(), *citecheck.Error) {
-	r, closer := stdin, func() {}
+	r, closer, what := stdin, func() {}, "standard input"
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, 0, nil, &citecheck.Error{Code: citecheck.CodeUsage, Message: "cannot read --input: " + err.Error()}
 		}
-		r, closer = f, func() { f.Close() }
+		r, closer, what = f, func() { f.Close() }, name
 	}
 	var size int64
 	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		st, err := f.Stat()
+		switch {
+		case err == nil && st.IsDir():
+			closer()
+			return nil, 0, nil, &citecheck.Error{Code: citecheck.CodeUsage, Message: "cannot read --input: " + what + " is a directory"}
+		case err == nil && st.Mode().IsRegular():
 			size = st.Size()
 		}
 	}
@@ -308,9 +306,4 @@ func exitStatus(res *citecheck.Result, e *citecheck.Error, stderr io.Writer) int
 		return exitFailed
 	}
 	return exitValid
-}
-
-func usage(stderr io.Writer, msg string) int {
-	fmt.Fprintf(stderr, "citecheck: %s\n%s\n", msg, usageString)
-	return exitError
 }

@@ -1,5 +1,3 @@
-//go:build citecheck_server
-
 package main
 
 import (
@@ -18,15 +16,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// cmdServe runs the HTTP service until ctx is cancelled (SIGINT, SIGTERM),
-// then shuts down gracefully. Access logs go to stderr as JSON lines; the
-// address it serves on goes to stdout, so a script that asked for port 0
-// can read it.
-func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// serveCommand is `citecheck serve` and the configuration its flags set.
+func serveCommand() (*command, *server.Config) {
 	cfg := server.DefaultConfig()
-	fs := flag.NewFlagSet("citecheck serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen on HOST:PORT (port 0: any free port)")
+	c := newCommand("serve", "citecheck serve [flags]",
+		"The HTTP service, with MCP at /mcp, until SIGINT or SIGTERM. Every flag is also a CITECHECK_<FLAG>\n"+
+			"variable (--max-in-flight: CITECHECK_MAX_IN_FLIGHT); a flag on the command line wins.")
+	fs := c.flags
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen on HOST:PORT (port 0: any free port; 0.0.0.0 or an empty host: every interface)")
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "base URL for links in the catalogue and the tool page (default: from each request's Host)")
 	fs.IntVar(&cfg.MaxInFlight, "max-in-flight", cfg.MaxInFlight, "checks run at once (2×GOMAXPROCS unless set)")
 	fs.DurationVar(&cfg.QueueWait, "queue-wait", cfg.QueueWait, "how long a request waits for a check slot or body memory before 503 overloaded")
@@ -41,31 +38,41 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "grace for in-flight requests on SIGINT/SIGTERM (a second signal exits at once)")
 	fs.DurationVar(&cfg.DrainDelay, "drain-delay", cfg.DrainDelay, "on SIGINT/SIGTERM, serve this long with /readyz at 503 before draining (behind a load balancer)")
 	fs.Var((*originList)(&cfg.AllowedOrigins), "cors-origin", "let web pages of this origin (scheme://host[:port], or *) call the service; repeatable")
-	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stdout, "usage: citecheck serve [flags]\n\nflags:")
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitValid
-	} else if err != nil {
-		return usage(stderr, "serve: "+err.Error())
+	return c, &cfg
+}
+
+// cmdServe runs the HTTP service until ctx is cancelled (SIGINT, SIGTERM),
+// then shuts down gracefully. Access logs go to stderr as JSON lines; the
+// address it serves on goes to stdout, so a script that asked for port 0
+// can read it.
+func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	c, cfgp := serveCommand()
+	fs := c.flags
+	pos, code, done := c.parse(args, false, stdout, stderr)
+	if done {
+		return code
 	}
 	if err := applyEnv(fs, os.LookupEnv); err != nil {
-		return usage(stderr, "serve: "+err.Error())
+		return c.misuse(stderr, "serve: "+err.Error())
 	}
+	cfg := *cfgp
 	set := map[string]bool{} // flags given on the command line or by CITECHECK_* variables
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if !set["body-memory"] {
 		cfg.BodyMemory = 0 // the server's default, for --max-in-flight as given
 	}
-	if fs.NArg() > 0 {
-		return usage(stderr, fmt.Sprintf("serve takes no arguments, got %q", fs.Arg(0)))
+	if len(pos) > 0 {
+		return c.misuse(stderr, fmt.Sprintf("serve takes no arguments, got %q", pos[0]))
+	}
+	if _, _, err := net.SplitHostPort(cfg.Addr); err != nil {
+		return c.misuse(stderr, fmt.Sprintf("--addr (or CITECHECK_ADDR) %q is not HOST:PORT (:8080 or 0.0.0.0:8080: every interface)", cfg.Addr))
 	}
 	if cfg.PublicURL != "" {
 		// Every link of the catalogue and the page is built on it: refuse
 		// one that would make them all wrong.
 		u, err := url.Parse(cfg.PublicURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			return usage(stderr, fmt.Sprintf("--public-url %q must be an http(s) URL like https://cite.example.org", cfg.PublicURL))
+			return c.misuse(stderr, fmt.Sprintf("--public-url %q must be an http(s) URL like https://cite.example.org", cfg.PublicURL))
 		}
 	}
 	// Through a LogWriter: a standard error nobody reads must not stall
@@ -87,12 +94,19 @@ func cmdServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitValid
 }
 
+// mcpCommand is `citecheck mcp`.
+func mcpCommand() *command {
+	return newCommand("mcp", "citecheck mcp",
+		"Serves MCP over standard input and output (the tools execute and explain) until standard input closes:\n"+
+			"the transport desktop clients use when they start the server themselves.")
+}
+
 // cmdMCP serves MCP over stdin and stdout until the client closes stdin or
 // ctx is cancelled: the transport desktop clients use when they start the
 // server themselves. Nothing but protocol goes to stdout.
 func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usage(stderr, fmt.Sprintf("mcp takes no arguments, got %q", args[0]))
+	if code, done := mcpCommand().noArguments(args, stdout, stderr); done {
+		return code
 	}
 	err := server.NewMCPServer().Run(ctx, server.NewStdioTransport(stdin, stdout))
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {

@@ -10,14 +10,32 @@ import (
 	"github.com/citecheck/citecheck"
 )
 
+// stampedVersion is the release version the release build stamps in
+// (build/citecheck.sh: -ldflags -X main.stampedVersion=$CITECHECK_VERSION);
+// empty otherwise, and then the module version the go command stamped
+// (the tag of `go install …@v1.2.0`, a pseudo-version, or (devel)) stands.
+var stampedVersion string
+
+// versionCommand is `citecheck version`.
+func versionCommand() *command {
+	return newCommand("version", "citecheck version",
+		"Prints the version of this build (the release, the module version or (devel)), its VCS revision,\n"+
+			"the tool it runs and the Go release it was built with.")
+}
+
 // cmdVersion is `citecheck version` (and --version): which build this
 // is, from the build info the Go toolchain stamps into the binary, so a
 // bug report or a fleet inventory names the exact source.
 func cmdVersion(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return usage(stderr, fmt.Sprintf("version takes no arguments, got %q", args[0]))
+	if code, done := versionCommand().noArguments(args, stdout, stderr); done {
+		return code
 	}
 	bi, _ := debug.ReadBuildInfo()
+	if bi != nil && stampedVersion != "" {
+		stamped := *bi
+		stamped.Main.Version = stampedVersion
+		bi = &stamped
+	}
 	io.WriteString(stdout, versionText(bi))
 	return exitValid
 }

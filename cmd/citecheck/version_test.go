@@ -11,23 +11,6 @@ import (
 	"github.com/citecheck/citecheck"
 )
 
-// buildCitecheck builds the real binary into a temporary directory, with
-// VCS stamping asked for explicitly (a GOFLAGS of -buildvcs=false, as some
-// machines set, would leave the revision out).
-func buildCitecheck(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "citecheck")
-	cmd := exec.Command("go", "build", "-buildvcs=auto", "-tags", testBuildTags, "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 func TestVersionTextNamesModuleRevisionToolAndGo(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -59,7 +42,7 @@ func TestVersionTextNamesModuleRevisionToolAndGo(t *testing.T) {
 // is a git checkout with its own .git directory: linked worktrees are not
 // stamped by the go command).
 func TestVersionOfTheBuiltBinary(t *testing.T) {
-	bin := buildCitecheck(t)
+	bin := builtBinary(t)
 	var outs []string
 	for _, arg := range []string{"version", "--version"} {
 		out, err := exec.Command(bin, arg).Output()
