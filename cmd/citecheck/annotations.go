@@ -21,13 +21,13 @@ import (
 
 const annotationsUsage = `usage:
   citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--max-source-size SIZE] [--format json|text] [--fix] [--output FILE] [FILE|-]
-      --source   the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent
-      --sources  a manifest of sources: JSON [{"iri":…,"file":…,"version":…}] or TSV lines IRI<TAB>FILE[<TAB>VERSION]
-      --html     read every source as HTML, whatever its extension
-      --format   json (one object per annotation, in input order) or text
-      --max-source-size  the most a source file may hold (bytes, or with KiB, MiB, GiB; default 64MiB)
-      --fix      write the annotations back with repaired selectors, every other byte as it was
-      --output   write to FILE (through a temporary file renamed into place; FILE may be the input) instead of standard output`
+      --source            the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent
+      --sources           a manifest of sources: JSON [{"iri":…,"file":…,"version":…}] or TSV lines IRI<TAB>FILE[<TAB>VERSION]
+      --html              read every source as HTML, whatever its extension
+      --format            json (one object per annotation, in input order) or text
+      --max-source-size   the most a source file may hold (bytes, or with KiB, MiB, GiB; default 64MiB)
+      --fix               write the annotations back with repaired selectors, every other byte as it was
+      --output            write to FILE (through a temporary file renamed into place; FILE may be the input) instead of standard output`
 
 // annotationBatch is how many annotations are checked together: their
 // citations go to the engine in requests within the contract's limits, and
