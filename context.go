@@ -126,9 +126,12 @@ func (c *Checker) polled(ctx context.Context, each func(k int) bool) (int, error
 		}
 		sel := &cit.Selector
 		read += len(cit.Quote) + len(sel.Exact) + len(sel.Prefix) + len(sel.Suffix)
-		if j, _ := c.lookup(cit); j >= 0 {
-			if n := len(req.Sources[j].Text); c.index[j] == nil || sel.Type == QuoteSelector {
-				read += n
+		for j := range req.Sources { // lookup's search, without the versions it collects
+			if src := &req.Sources[j]; src.SourceID == cit.SourceID && src.Version == cit.Version {
+				if c.index[j] == nil || sel.Type == QuoteSelector {
+					read += len(src.Text)
+				}
+				break
 			}
 		}
 		if !each(k) {

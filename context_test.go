@@ -264,3 +264,56 @@ func BenchmarkCheckContext(b *testing.B) {
 		})
 	}
 }
+
+// FuzzCheckContext: on any body that decodes, a context that is not done
+// changes nothing (CheckContext, CheckAllContext and RunContext answer
+// what Check, CheckAll and Run do), and one that is seen done at its
+// doneAt-th look stops the work there: no citation starts after that look,
+// and the answer is the stop or, when the check ended before that look,
+// Check's own.
+func FuzzCheckContext(f *testing.F) {
+	for _, c := range testkit.Conformance(f) {
+		f.Add(c.Body, uint8(0))
+		f.Add(c.Body, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, body []byte, doneAt uint8) {
+		req, e := Decode(body)
+		if e != nil {
+			if _, re := RunContext(newLookCtx(0), body); re == nil || *re != *e {
+				t.Fatalf("RunContext refuses with %+v, Run with %+v", re, e)
+			}
+			return
+		}
+		d := int(doneAt % 16)
+		if d == 0 {
+			if got, err := CheckContext(newLookCtx(0), req); err != nil || !reflect.DeepEqual(got, Check(req)) {
+				t.Fatalf("CheckContext differs from Check (err %v)", err)
+			}
+			if got, err := CheckAllContext(newLookCtx(0), req); err != nil || !reflect.DeepEqual(got, CheckAll(req)) {
+				t.Fatalf("CheckAllContext differs from CheckAll (err %v)", err)
+			}
+			res, e := Run(body)
+			if cres, ce := RunContext(newLookCtx(0), body); !bytes.Equal(AppendEnvelope(nil, cres, ce), AppendEnvelope(nil, res, e)) {
+				t.Fatal("RunContext differs from Run")
+			}
+			return
+		}
+		ctx := newLookCtx(d)
+		c := NewChecker(req)
+		after := 0
+		n, err := c.polled(ctx, func(k int) bool {
+			if ctx.looks >= d {
+				after++
+			}
+			c.Citation(k)
+			return true
+		})
+		if after != 0 || (err == nil) != (ctx.looks < d) || err == nil && n != len(req.Citations) {
+			t.Fatalf("done at look %d of %d: %d citations ran after it, ran %d of %d, err %v", d, ctx.looks, after, n, len(req.Citations), err)
+		}
+		res, err := CheckContext(newLookCtx(d), req)
+		if !(res == nil && errors.Is(err, context.Canceled) || err == nil && reflect.DeepEqual(res, Check(req))) {
+			t.Fatalf("CheckContext done at look %d = %v, %v", d, res, err)
+		}
+	})
+}

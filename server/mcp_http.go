@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -130,7 +131,11 @@ var _ io.Writer = (*mcpAnswer)(nil)
 // stateless JSON mode (the tool is pure, so there is no session to keep and
 // nothing to stream), behind the same check slots as execute.
 func (s *Server) mcpHandler() http.Handler {
-	srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() })
+	srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() }, func(ctx context.Context) {
+		if s.testHookMCPCall != nil {
+			s.testHookMCPCall(ctx)
+		}
+	})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		JSONResponse:        true,
@@ -139,6 +144,9 @@ func (s *Server) mcpHandler() http.Handler {
 		// We make the SDK's DNS-rebinding check ourselves (rebinding), so
 		// that the public URL's host passes and a refusal is an error object.
 		DisableLocalhostProtection: true,
+		// A call stops when its POST's client goes away: the SDK ties the
+		// two for the newest protocol revision, callContext for the others.
+		PropagateRequestCancellation: true,
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e := s.crossOrigin(r)
@@ -162,6 +170,7 @@ func (s *Server) mcpHandler() http.Handler {
 			return
 		}
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		r = r.WithContext(context.WithValue(r.Context(), requestContextKey{}, r.Context()))
 		a.check(w, r, func() (int, func()) {
 			ans := &mcpAnswer{header: make(http.Header)}
 			h.ServeHTTP(ans, r)
