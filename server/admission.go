@@ -141,7 +141,7 @@ type admission struct {
 }
 
 // admitBody runs the checks a request with a body passes before any of it
-// is read, cheapest first: its media type, its declared length (over
+// is read, cheapest first: its media type, its content coding, its declared length (over
 // maxBody is refused before a byte is read; net/http then closes the
 // connection rather than drain it), then a reservation of its size (or of
 // maxBody, when it is chunked) on the body memory budget. It then reads
@@ -158,6 +158,11 @@ func (s *Server) admitBody(w http.ResponseWriter, r *http.Request, maxBody int64
 		w.Header().Set("Connection", "close")
 	}
 	if e := checkMediaType(r); e != nil {
+		writeError(w, r, e)
+		return nil, nil
+	}
+	if e := checkContentEncoding(r); e != nil {
+		w.Header().Set("Accept-Encoding", "identity") // RFC 9110 §12.5.3: what the request may use
 		writeError(w, r, e)
 		return nil, nil
 	}

@@ -14,10 +14,11 @@ import (
 // serveExecute is POST /v1/tools/{id}/versions/{version}/execute. The checks
 // run cheapest first; the body is read under the body memory budget before
 // the request takes a check slot, and the answer written after it gives
-// the slot back (admission.go).
+// the slot back (admission.go). The check runs with the request's context,
+// so it stops, and gives its slot back, when the client goes away.
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 	s.serveBody(w, r, func(body []byte) (int, []byte) {
-		res, e := citecheck.Run(body)
+		res, e := citecheck.RunContext(r.Context(), body)
 		return envelope(r, res, e)
 	})
 }
@@ -43,6 +44,9 @@ func (s *Server) serveBody(w http.ResponseWriter, r *http.Request, answer func(b
 			s.testHookHoldingSlot(r)
 		}
 		status, out := answer(body)
+		if status == http.StatusServiceUnavailable { // the check stopped: overloaded, as the slot wait's
+			w.Header().Set("Retry-After", retryAfter(s.cfg.QueueWait))
+		}
 		return len(out), func() { writeJSON(w, status, out) }
 	})
 }
@@ -103,6 +107,25 @@ func checkMediaType(r *http.Request) *citecheck.Error {
 	}
 	return &citecheck.Error{Code: citecheck.CodeUnsupportedMedia,
 		Message: got + "; send application/json (with charset=utf-8, if any)"}
+}
+
+// checkContentEncoding accepts a body with no content coding: no
+// Content-Encoding, or only "identity" (any case). Anything else (gzip,
+// br, deflate, …) is 415, as RFC 9110 §15.5.16 has it: the service
+// decodes no coding, and reading coded bytes as JSON would refuse them as
+// "not I-JSON", which hides the cause. An empty value, or an empty
+// member of the list, is no coding.
+func checkContentEncoding(r *http.Request) *citecheck.Error {
+	for _, v := range r.Header.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.Trim(c, " \t"); c != "" && !strings.EqualFold(c, "identity") { // OWS is space and tab (RFC 9110 §5.6.3)
+				return &citecheck.Error{Code: citecheck.CodeUnsupportedMedia,
+					Message: fmt.Sprintf("Content-Encoding is %q", citecheck.Echo(strings.TrimSpace(v))) +
+						"; the service reads only bodies with no content coding: send the JSON itself, without Content-Encoding (or with identity)"}
+			}
+		}
+	}
+	return nil
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

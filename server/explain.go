@@ -9,10 +9,11 @@ import (
 // serveExplain is POST /v1/tools/{id}/versions/{version}/explain, beyond the
 // contract (spec §5): the same body as execute, answered with what
 // `citecheck run --explain` prints, {"all": …} with every citation's
-// findings and fix, or the same {"error": …} with the same status.
+// findings and fix, or the same {"error": …} with the same status. Like
+// execute, it runs with the request's context.
 func (s *Server) serveExplain(w http.ResponseWriter, r *http.Request) {
 	s.serveBody(w, r, func(body []byte) (int, []byte) {
-		ex, e := citecheck.RunExplain(body)
+		ex, e := citecheck.RunExplainContext(r.Context(), body)
 		setOutcome(r, explainOutcome(ex, e))
 		return answerStatus(e), citecheck.AppendExplainEnvelope(nil, ex, e)
 	})

@@ -25,12 +25,18 @@ const MCPToolName = "execute"
 // structured content, the bytes the HTTP execute route answers; a call
 // that fails returns a tool error (isError) carrying {"error": …} the same
 // two ways, so a model sees why, and can fix its input.
-func NewMCPServer() *mcp.Server { return newMCPServer(embeddedTool(), nil) }
+//
+// A call runs with its request's context: it stops when the client
+// cancels it (notifications/cancelled) or, over HTTP, when the client goes
+// away (see callContext), and then answers overloaded, which a client that
+// cancelled never reads (the stdio transport drops it, as MCP asks).
+func NewMCPServer() *mcp.Server { return newMCPServer(embeddedTool(), nil, nil) }
 
 // newMCPServer is NewMCPServer for the parsed contract t, with a callback
 // told each call's outcome (valid, failed or an error code), for the HTTP
-// server's metrics.
-func newMCPServer(t *toolInfo, onCall func(outcome string)) *mcp.Server {
+// server's metrics, and hold, when not nil, run with the call's context
+// before the engine runs (a test holds a call there until it cancels it).
+func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx context.Context)) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{
 		Name:    "citecheck",
 		Title:   "citecheck: " + t.ID + " " + t.Version,
@@ -57,14 +63,19 @@ func newMCPServer(t *toolInfo, onCall func(outcome string)) *mcp.Server {
 			OpenWorldHint:   &no, // it checks only the text it is given
 		},
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, e := executeArguments(req.Params.Arguments)
+		ctx, stop := callContext(ctx)
+		defer stop()
+		if hold != nil {
+			hold(ctx)
+		}
+		res, e := executeArguments(ctx, req.Params.Arguments)
 		if onCall != nil {
 			onCall(outcomeOf(res, e))
 		}
 		env := citecheck.AppendEnvelope(nil, res, e)
 		return toolResult(env, e != nil), nil
 	})
-	addExplainTool(srv, t, onCall)
+	addExplainTool(srv, t, onCall, hold)
 	return srv
 }
 
@@ -91,12 +102,33 @@ func outcomeOf(res *citecheck.Result, e *citecheck.Error) string {
 // the engine as they arrived, not re-encoded, so the engine judges exactly
 // what the client sent (duplicate names, number spellings and all), as it
 // would an HTTP body.
-func executeArguments(args json.RawMessage) (*citecheck.Result, *citecheck.Error) {
+func executeArguments(ctx context.Context, args json.RawMessage) (*citecheck.Result, *citecheck.Error) {
 	body, e := argumentsBody(args)
 	if e != nil {
 		return nil, e
 	}
-	return citecheck.Run(body)
+	return citecheck.RunContext(ctx, body)
+}
+
+// requestContextKey is the context value under which /mcp hands the HTTP
+// request's context to the tool calls it carries (mcpHandler).
+type requestContextKey struct{}
+
+// callContext is the context a tool call runs with: the SDK's, which ends
+// when the client cancels the call (notifications/cancelled) or the
+// session ends, and which also ends, over HTTP, when the request's does
+// (the client went away). The SDK ties the two together only for the
+// newest protocol revision, so /mcp hands the request's context down as a
+// value and it is tied here. stop releases what the tie holds; call it
+// when the call returns.
+func callContext(ctx context.Context) (context.Context, func()) {
+	rc, ok := ctx.Value(requestContextKey{}).(context.Context)
+	if !ok {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	untie := context.AfterFunc(rc, func() { cancel(rc.Err()) })
+	return ctx, func() { untie(); cancel(nil) }
 }
 
 // argumentsBody returns the input of {"id", "version", "input"} as a

@@ -14,8 +14,9 @@ const MCPExplainToolName = "explain"
 
 // addExplainTool adds the explain tool: the arguments of execute, the
 // answer of POST …/explain ({"all": …} as text and structured content), a
-// refused input a tool error carrying {"error": …}.
-func addExplainTool(srv *mcp.Server, t *toolInfo, onCall func(outcome string)) {
+// refused input a tool error carrying {"error": …}. It runs with the
+// call's context, as execute does (callContext).
+func addExplainTool(srv *mcp.Server, t *toolInfo, onCall func(outcome string), hold func(ctx context.Context)) {
 	no := false
 	srv.AddTool(&mcp.Tool{
 		Name:  MCPExplainToolName,
@@ -39,10 +40,15 @@ func addExplainTool(srv *mcp.Server, t *toolInfo, onCall func(outcome string)) {
 			OpenWorldHint:   &no,
 		},
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, stop := callContext(ctx)
+		defer stop()
+		if hold != nil {
+			hold(ctx)
+		}
 		var ex *citecheck.Explanation
 		body, e := argumentsBody(req.Params.Arguments)
 		if e == nil {
-			ex, e = citecheck.RunExplain(body)
+			ex, e = citecheck.RunExplainContext(ctx, body)
 		}
 		if onCall != nil {
 			onCall(explainOutcome(ex, e))

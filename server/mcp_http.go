@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -134,7 +135,11 @@ var _ io.Writer = (*mcpAnswer)(nil)
 // when the service starts.
 func (s *Server) mcpHandler() http.Handler {
 	sdk := sync.OnceValue(func() http.Handler {
-		srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() })
+		srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() }, func(ctx context.Context) {
+			if s.testHookMCPCall != nil {
+				s.testHookMCPCall(ctx)
+			}
+		})
 		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
 			Stateless:           true,
 			JSONResponse:        true,
@@ -143,6 +148,9 @@ func (s *Server) mcpHandler() http.Handler {
 			// We make the SDK's DNS-rebinding check ourselves (rebinding), so
 			// that the public URL's host passes and a refusal is an error object.
 			DisableLocalhostProtection: true,
+			// A call stops when its POST's client goes away: the SDK ties the
+			// two for the newest protocol revision, callContext for the others.
+			PropagateRequestCancellation: true,
 		})
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -167,6 +175,7 @@ func (s *Server) mcpHandler() http.Handler {
 			return
 		}
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		r = r.WithContext(context.WithValue(r.Context(), requestContextKey{}, r.Context()))
 		a.check(w, r, func() (int, func()) {
 			ans := &mcpAnswer{header: make(http.Header)}
 			sdk().ServeHTTP(ans, r)

@@ -160,6 +160,12 @@ func errorResponses(codes ...string) map[string]oaResponse {
 				Description: "Seconds to wait before retrying.",
 				Schema:      json.RawMessage(`{"type":"integer","minimum":1}`),
 			}}
+		case slices.Contains(cs, citecheck.CodeUnsupportedMedia):
+			r.Description = http.StatusText(st) + ": a Content-Type other than application/json (charset, if any, utf-8), or a Content-Encoding other than identity (the service decodes no compressed body); the error object, code " + strings.Join(cs, " or ") + "."
+			r.Headers = map[string]oaHeader{"Accept-Encoding": {
+				Description: "With a refused Content-Encoding: identity, the only coding a body may have.",
+				Schema:      json.RawMessage(`{"type":"string"}`),
+			}}
 		case slices.Contains(cs, citecheck.CodeMethodNotAllowed):
 			r.Description = http.StatusText(st) + ": another method on this path; the error object, code " + strings.Join(cs, " or ") + "."
 			r.Headers = map[string]oaHeader{"Allow": {

@@ -132,6 +132,9 @@ type Server struct {
 	// an execute request holds a check slot, after its body is read: it
 	// lets a test fill the slots with requests it controls.
 	testHookHoldingSlot func(r *http.Request)
+	// testHookMCPCall, when set, runs with an /mcp tool call's context
+	// before the engine runs: a test holds the call there.
+	testHookMCPCall func(ctx context.Context)
 	// testHookQueued, when set, runs when a request finds every slot taken
 	// and starts to wait: a test waits for it instead of sleeping.
 	testHookQueued func(r *http.Request)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -28,7 +29,10 @@ const drainTimeout = 30 * time.Second
 // EOF, so a client that writes its calls and closes would lose them); it
 // answers a line that is not a JSON-RPC message (−32700 parse error, or
 // −32600) and goes on, where the SDK ends the session; and it refuses
-// batches and ids the SDK would answer changed (see vetMessage).
+// batches and ids the SDK would answer changed (see vetMessage). A
+// request the client cancels (notifications/cancelled) stops, through
+// the SDK, and its response is not written: MCP asks a receiver not to
+// answer a cancelled request, and the SDK answers it anyway.
 func NewStdioTransport(in io.Reader, out io.Writer) mcp.Transport {
 	return &stdioTransport{in: in, out: out}
 }
@@ -45,6 +49,7 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 		answered: make(chan struct{}, 1),
 		closed:   make(chan struct{}),
 		owed:     make(map[jsonrpc.ID]int),
+		dropped:  make(map[jsonrpc.ID]bool),
 	}
 	go c.readLoop(bufio.NewReaderSize(t.in, 64<<10))
 	return c, nil
@@ -59,8 +64,9 @@ type stdioConn struct {
 	closed   chan struct{}
 	once     sync.Once
 
-	mu   sync.Mutex
-	owed map[jsonrpc.ID]int // requests read and not yet answered, by id
+	mu      sync.Mutex
+	owed    map[jsonrpc.ID]int  // requests read and not yet answered, by id
+	dropped map[jsonrpc.ID]bool // owed requests the client cancelled: their responses are not written
 }
 
 // readLoop reads lines until the end of input, answering the ones that are
@@ -95,11 +101,32 @@ func (c *stdioConn) take(line []byte) {
 		c.mu.Lock()
 		c.owed[req.ID]++
 		c.mu.Unlock()
+	} else if ok && req.Method == "notifications/cancelled" {
+		c.cancelled(req.Params)
 	}
 	select {
 	case c.incoming <- msg:
 	case <-c.closed:
 	}
+}
+
+// cancelled marks the request a notifications/cancelled names, if it is
+// owed, so that its response is dropped. The notification still goes to
+// the SDK, which cancels the request's context.
+func (c *stdioConn) cancelled(params json.RawMessage) {
+	var p mcp.CancelledParams
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	if c.owed[id] > 0 {
+		c.dropped[id] = true
+	}
+	c.mu.Unlock()
 }
 
 // readLine reads one line of at most max bytes, without its newline. A
@@ -159,13 +186,20 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
-	if err := c.writeLine(b); err != nil {
-		return err
+	resp, isResp := msg.(*jsonrpc.Response)
+	c.mu.Lock()
+	drop := isResp && c.dropped[resp.ID]
+	c.mu.Unlock()
+	if !drop {
+		if err := c.writeLine(b); err != nil {
+			return err
+		}
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok {
+	if isResp {
 		c.mu.Lock()
 		if c.owed[resp.ID]--; c.owed[resp.ID] <= 0 {
 			delete(c.owed, resp.ID)
+			delete(c.dropped, resp.ID)
 		}
 		c.mu.Unlock()
 		select {
