@@ -400,6 +400,15 @@ func checkExplanation(t testing.TB, req *Request, ex *Explanation) {
 					t.Errorf("citation %d: disambiguate %+v does not leave the match at %d alone", k, f, e)
 				}
 			case FindingPartial:
+				if f.NotSearched != nil {
+					// The budget ran out: the last finding, an empty
+					// span, and no fix (spec §5.8).
+					if i != len(ce.Findings)-1 || f.Length != 0 || f.Start != 0 || f.End != 0 || ce.Fix != nil ||
+						!slices.IsSorted(f.NotSearched) || len(slices.Compact(slices.Clone(f.NotSearched))) != len(f.NotSearched) {
+						t.Errorf("citation %d: not searched %+v, fix %v", k, f, ce.Fix)
+					}
+					break
+				}
 				cr := []rune(claim)
 				if f.Length <= 0 || f.Length >= len(cr) || f.End-f.Start != f.Length || at != string(cr[:f.Length]) ||
 					bruteCount(text, string(cr[:f.Length+1])) != 0 {

@@ -1,0 +1,69 @@
+package citecheck
+
+import (
+	"context"
+	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
+)
+
+// BenchmarkExplainHostile compares explaining each hostile family's
+// largest request (testkit.HostileRequest) with checking it to the end
+// (CheckAll, what --all does), each iteration running decode, CheckAll
+// and Explain in turn so that the ratios come from the same moments of a
+// shared machine. It reports process CPU a stage and two ratios:
+// explain/all (Explain ÷ CheckAll of the decoded request) and
+// request-ratio ((Decode+Explain) ÷ (Decode+CheckAll): what --explain
+// costs beside --all). The bound is a request ratio of 10 (docs/explain.md).
+func BenchmarkExplainHostile(b *testing.B) {
+	for _, fam := range testkit.HostileFamilies {
+		body := testkit.HostileRequest(fam, 21, testkit.HostileShape{}).Body()
+		req, err := Decode(body)
+		if err != nil {
+			b.Fatalf("%s: %v", fam, err)
+		}
+		b.Run(fam, func(b *testing.B) {
+			var dec, chk, exp int64
+			for b.Loop() {
+				t0 := processCPU()
+				Decode(body)
+				t1 := processCPU()
+				CheckAll(req)
+				t2 := processCPU()
+				Explain(req)
+				t3 := processCPU()
+				dec, chk, exp = dec+t1-t0, chk+t2-t1, exp+t3-t2
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(dec)/n, "decode-cpu-ns/op")
+			b.ReportMetric(float64(chk)/n, "all-cpu-ns/op")
+			b.ReportMetric(float64(exp)/n, "explain-cpu-ns/op")
+			b.ReportMetric(float64(exp)/float64(max(chk, 1)), "explain/all")
+			b.ReportMetric(float64(dec+exp)/float64(max(dec+chk, 1)), "request-ratio")
+		})
+	}
+}
+
+func TestExplainHostileCalibrate(t *testing.T) {
+	for _, fam := range testkit.HostileFamilies {
+		body := testkit.HostileRequest(fam, 21, testkit.HostileShape{}).Body()
+		req, _ := Decode(body)
+		best := int64(1 << 62)
+		var b *workBudget
+		var ex *Explanation
+		for range 3 {
+			t0 := processCPU()
+			ex, b, _ = explainBudgeted(context.Background(), req, true, explainWorkMin, explainWorkPerByte)
+			best = min(best, processCPU()-t0)
+		}
+		cut := 0
+		for _, ce := range ex.Citations {
+			for _, f := range ce.Findings {
+				if f.NotSearched != nil {
+					cut++
+				}
+			}
+		}
+		t.Logf("%-10s body %7d pool %8d spent %8d cpu %6.2f ms  ns/unit %.2f cut %d/%d", fam, len(body), b.pool, b.spent, float64(best)/1e6, float64(best)/float64(b.spent), cut, ex.All.Failed)
+	}
+}
