@@ -85,10 +85,10 @@ type Finding struct {
 	Length int
 	// NotSearched (partial): the kinds of finding that were not looked
 	// for, or not to the end, because the request's work budget ran out
-	// (see workBudget), in kind order. Such a finding has Length 0 and
-	// the span [0, 0) unless FindingPartial is not among them: what it
-	// says is only that the search stopped. nil when every kind was
-	// searched.
+	// (see workBudget), in kind order. Unless FindingPartial is among
+	// them, the finding is the leading part found as well; else it has
+	// Length 0 and the span [0, 0), and says only that the search
+	// stopped. nil when every kind was searched.
 	NotSearched []FindingKind
 }
 
@@ -122,40 +122,43 @@ const normalizedProbed = 8
 // each failing one (spec §5). req must come from [Decode] or satisfy the
 // same rules. The verdicts are CheckAll's, unchanged.
 //
-// Cost: CheckAll's, plus the questions of the failing citations, at most
-// explainWorkPerByte units (about KMP byte steps) a byte of their claims
-// and the sources they cite, plus one question, and a build of each
-// index and folded reading at most once per source (docs/explain.md, the
-// bound). Where an answer would cost more, the citation gets a partial
-// finding saying what was not searched (NotSearched) and no fix; the
-// verdicts never change. Within that bound, for each failing citation a
-// few questions of its source: the claim's occurrences, one search of the folded source, the
-// elided passages, O(log m) questions for a partial match of a claim of m
-// bytes and O(log max_context_bytes) per match of an ambiguous anchor (both
-// binary searches over a length). A source's first questions are scans,
-// linear in text and claim; once they have done work worth a quarter of
-// a scan of it, the source is indexed (linear, once per request) and a
-// question costs about its pattern (see searcher). The folded reading of
-// a source is built once per request and only when a failing citation
-// needs it, its map back to code points only when a claim is found in it;
-// fold sets are compared over the candidate span and the claim only, most
-// of them over the pieces that differ (see minimalFolds). A source costly
-// to fold is first read as its skeleton (linear, with a cache a code
-// point), which proves a claim that holds under no fold such without the
-// folding (skeleton.go).
+// Cost: CheckAll's, plus what the diagnoses do, bounded by one work
+// budget a request (workBudget): at most explainWorkPerByte units (about
+// KMP byte steps) a byte of the failing claims and the sources they cite
+// (at least explainWorkMin), plus one question, plus work linear in each
+// claim (docs/explain.md#the-bound). A citation whose diagnosis the budget
+// cannot pay for gets a partial finding listing what was not searched
+// (NotSearched) and no fix; the verdicts never change, and the charges,
+// so the cuts, depend on the request alone. Within the budget, a failing
+// citation asks its source a few questions: the claim's occurrences, one
+// search of the folded source, the elided passages, a leading part read
+// at the occurrences of a shorter one (else O(log m) questions for a claim
+// of m bytes), an ambiguous anchor's contexts read at its occurrences
+// (else O(log max_context_bytes) per match). A source's first questions
+// are scans, linear in text and claim; once they have done work worth a
+// quarter of a scan of it, the source is indexed (linear, once per
+// request) and a question costs about its pattern (see searcher). The
+// folded reading of a source is built once per request and only when a
+// failing citation needs it, its map back to code points only when a
+// claim is found in it; fold sets are compared over the candidate span
+// and the claim only, most of them over the pieces that differ (see
+// minimalFolds). A source costly to fold is first read as its skeleton
+// (linear, with a cache a code point), which proves a claim that holds
+// under no fold such without the folding (skeleton.go).
 func Explain(req *Request) *Explanation {
 	ex, _ := explain(context.Background(), req, true, explainWorkMin, explainWorkPerByte)
 	return ex
 }
 
 // ExplainContext is [Explain] that stops when ctx is done: it looks at
-// ctx between citations of the check (every 64 KiB or so of text and
-// claims they read) and every pollEvery units of the diagnosis' work, so
-// it returns within about a millisecond of ctx's end (the dearest single
-// step, a scan or a folding of one source, costs about that), with nil
-// and ctx.Err() as it is (context.Canceled or
-// context.DeadlineExceeded). It starts no goroutine. Otherwise it returns
-// what Explain does and a nil error.
+// ctx between citations of the check (every checkPollBytes of text and
+// claims they read) and every pollEvery units of the diagnosis's work, so
+// it returns within one step of ctx's end (a check citation's scans of
+// one source, one question, or one source's folding: at most about 10 ms
+// at the contract's limits), with nil and ctx.Err() as it is
+// (context.Canceled or context.DeadlineExceeded). It starts no goroutine
+// and keeps nothing. With a ctx that is never done it returns what
+// Explain does and a nil error.
 func ExplainContext(ctx context.Context, req *Request) (*Explanation, error) {
 	return explain(ctx, req, true, explainWorkMin, explainWorkPerByte)
 }
@@ -317,10 +320,12 @@ func (e *explainer) plainBytes(j int) (byteSet, bool) {
 	}
 	if e.plain[j] == nil {
 		text := e.c.req.Sources[j].Text
-		e.budget.charge(len(text) / 2)
 		set, ok := plainBytes(text)
+		if ok { // else it stopped early, mostly at once
+			e.budget.charge(len(text) / 2)
+		}
 		if !ok {
-			set = byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+			set[3] = 1 // no plain byte is there: marks the text not plain
 		}
 		e.plain[j] = &set
 	}
@@ -331,20 +336,15 @@ func (e *explainer) plainBytes(j int) (byteSet, bool) {
 // plain: ASCII that every fold reads a byte at a time, by asciiFolded's
 // table (not white space, which the white space fold joins and trims).
 // A claim and a text of plain bytes read, folded, as their bytes mapped
-// one by one. Linear in s.
+// one by one. Linear in the plain bytes s starts with.
 func plainBytes(s string) (byteSet, bool) {
 	var set byteSet
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		set[c>>6] |= 1 << (c & 63)
-	}
-	if set[2]|set[3] != 0 {
-		return set, false
-	}
-	for c := range utf8.RuneSelf {
-		if set[c>>6]&(1<<(c&63)) != 0 && isWhiteSpace(rune(c)) {
-			return set, false
+		if c >= utf8.RuneSelf || isWhiteSpace(rune(c)) {
+			return set, false // most text stops at its first space
 		}
+		set[c>>6] |= 1 << (c & 63)
 	}
 	return set, true
 }
@@ -352,8 +352,8 @@ func plainBytes(s string) (byteSet, bool) {
 // foldsApart reports whether every fold at once (the reading normalized
 // searches under) reads the plain bytes of a and b as distinct bytes (no
 // two of them as one, as case folding reads 'a' and 'A', or typography
-// the backtick and the apostrophe): then a folded claim occurs in a folded text exactly where
-// the claim occurs in the text. 128 steps.
+// the backtick and the apostrophe): then a folded claim occurs in a
+// folded text exactly where the claim occurs in the text. 128 steps.
 func foldsApart(a, b byteSet) bool {
 	var seen [256]bool
 	t := &asciiFolded()[allFolds]
@@ -515,8 +515,8 @@ func claimOf(cit *Citation) string {
 
 // citation explains failing citation o, the first of left still to
 // explain, within its share of the budget. A step of the diagnosis that
-// had a question refused is dropped whole, and the citation gets, after
-// the findings of the steps before, a partial finding that lists the
+// had a question refused is dropped whole, and the citation gets, beside
+// the findings of the other steps, a partial finding that lists the
 // kinds not searched, and no fix: what the steps found is sure, but not
 // that nothing else is there.
 func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
@@ -545,30 +545,44 @@ func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
 	}
 	// The text findings, for a claim that occurs nowhere exactly (exact
 	// not found, a prefix or suffix that fails, a quote found nowhere).
+	// Each step is tried even when one before it was cut (a source too
+	// dear to fold still has its elided passages and its leading part).
+	var part *Finding
 	if cut == nil && len(ce.Findings) == 0 && o.Reason != ReasonAmbiguousAnchor {
-		if fs := e.normalized(j, x, claim); e.budget.refused() {
-			cut = []FindingKind{FindingNormalized, FindingElided, FindingPartial}
-		} else {
-			ce.Findings = append(ce.Findings, fs...)
+		if e.budget.step(); true {
+			if fs := e.normalized(j, x, claim); e.budget.refused() {
+				cut = append(cut, FindingNormalized)
+			} else {
+				ce.Findings = append(ce.Findings, fs...)
+			}
 		}
-		if cut == nil {
+		if e.budget.step(); true {
 			if f := elided(x, claim); e.budget.refused() {
-				cut = []FindingKind{FindingElided, FindingPartial}
+				cut = append(cut, FindingElided)
 			} else if f != nil {
 				ce.Findings = append(ce.Findings, *f)
 			}
 		}
-		if cut == nil && len(ce.Findings) == 0 {
+		if len(ce.Findings) == 0 {
+			e.budget.step()
 			if p := longestLeadingPart(x, claim); e.budget.refused() {
-				cut = []FindingKind{FindingPartial}
+				cut = append(cut, FindingPartial)
 			} else if p.Length > 0 {
-				ce.Findings = append(ce.Findings, Finding{Kind: FindingPartial, Start: p.Start, End: p.At, Length: p.Length})
+				part = &Finding{Kind: FindingPartial, Start: p.Start, End: p.At, Length: p.Length}
 			}
 		}
 	}
 	if cut != nil {
+		// The leading part, when it was found, carries what was not
+		// searched; else an empty one does.
 		ce.Fix = nil
-		ce.Findings = append(ce.Findings, Finding{Kind: FindingPartial, NotSearched: cut})
+		if part == nil {
+			part = &Finding{Kind: FindingPartial}
+		}
+		part.NotSearched = cut
+	}
+	if part != nil {
+		ce.Findings = append(ce.Findings, *part)
 	}
 	if ce.Findings == nil {
 		ce.Findings = []Finding{}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/citecheck/citecheck/internal/testkit"
 )
@@ -394,5 +395,32 @@ func TestPlainBytesFoldOneForOne(t *testing.T) {
 	}
 	if apart < 100 || together < 100 {
 		t.Fatalf("%d pairs apart, %d together: the test does not try both", apart, together)
+	}
+}
+
+// TestSearcherAnswersAgainWhatItWasAsked: a searcher answers a question
+// asked again from its first answer, and a caller's pattern may be a view
+// of a buffer it then reuses (a folder's, a skeletonizer's): the answers
+// kept do not change with it. Many patterns, so that the keys of the
+// answers' map collide in the bits it compares first.
+func TestSearcherAnswersAgainWhatItWasAsked(t *testing.T) {
+	text := string(testkit.NewCorpus(80).Runes([]rune("abc"), 3000))
+	s := &searcher{text: text, budget: newWorkBudget(nil, 1<<40)}
+	s.budget.begin(1)
+	buf := make([]byte, 6)
+	view := unsafe.String(&buf[0], len(buf))
+	r := testkit.NewRand(81)
+	for range 2000 {
+		for i := range buf {
+			buf[i] = "abcz"[r.IntN(4)]
+		}
+		fresh := string(buf)
+		want := bruteCount(text, fresh)
+		if got := s.find(view, 0, nil).count; got != want {
+			t.Fatalf("%q: %d occurrences, want %d", fresh, got, want)
+		}
+		if got := s.find(fresh, 0, nil).count; got != want {
+			t.Fatalf("%q asked again: %d occurrences, want %d", fresh, got, want)
+		}
 	}
 }

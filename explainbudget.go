@@ -77,6 +77,14 @@ func (b *workBudget) begin(citations int) {
 	}
 }
 
+// step starts another step of the current citation's diagnosis: what
+// refused reports from here on is of this step.
+func (b *workBudget) step() {
+	if b != nil {
+		b.cut = false
+	}
+}
+
 // admit reports whether a question may be asked now; false marks the
 // citation cut. A nil budget admits everything.
 func (b *workBudget) admit() bool {

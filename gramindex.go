@@ -50,6 +50,10 @@ type searcher struct {
 	// counted holds short patterns counted beforehand in one pass
 	// (countAll), with their first occurrences.
 	counted map[string]occurrences
+	// sparse is the check's index of the text, when it built one
+	// (textIndex.sparse): it answers long patterns from offset 0 on text
+	// where 4-byte grams repeat and 16-byte ones do not (a few letters).
+	sparse *sparseIndex
 	// budget, when not nil, is what explaining the request may still
 	// spend: each question is admitted by it and charged to it (see
 	// workBudget). Hints have none.
@@ -58,7 +62,8 @@ type searcher struct {
 	// ask the same question many times (a quote repeated by many
 	// citations, or its parts and contexts), and the answer depends on
 	// the question alone. At most askedMax entries.
-	asked map[question]occurrences
+	asked      map[question]occurrences
+	askedBytes int // the bytes of the patterns asked holds
 }
 
 // question is one question of a searcher: find (n = 0) or firstKept.
@@ -73,10 +78,13 @@ type question struct {
 // BenchmarkExplainHostile, questions of a few bytes each).
 const questionWork = 128
 
-// askedMax bounds the answers a searcher keeps: their patterns are the
-// request's own claims and the contexts built from them, each charged
-// to the budget when first asked.
-const askedMax = 4096
+// askedMax and askedMaxBytes bound the answers a searcher keeps, and the
+// bytes of their patterns (copies of the request's claims and of the
+// contexts built from them).
+const (
+	askedMax      = 4096
+	askedMaxBytes = 1 << 20
+)
 
 // ask answers q, from the answers already given or by answer, within the
 // budget: refused (no occurrence, the budget marked cut) once the budget
@@ -101,7 +109,11 @@ func (s *searcher) ask(q question, keep []int, answer func() occurrences) occurr
 	if s.asked == nil {
 		s.asked = make(map[question]occurrences)
 	}
-	if len(s.asked) < askedMax {
+	if len(s.asked) < askedMax && s.askedBytes+len(q.pattern) <= askedMaxBytes {
+		// A copy: a pattern may be a view of a buffer its caller reuses
+		// (a folder's, a skeletonizer's), which would change the key.
+		q.pattern = strings.Clone(q.pattern)
+		s.askedBytes += len(q.pattern)
 		s.asked[q] = occurrences{count: o.count, first: o.first, kept: slices.Clone(o.kept)}
 	}
 	return o
@@ -203,6 +215,11 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 
 // findNow is find, asked now.
 func (s *searcher) findNow(pattern string, from int, keep []int) occurrences {
+	if s.sparse != nil && from == 0 {
+		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
+			return o
+		}
+	}
 	if g := s.indexed(); g != nil {
 		if o, ok := g.find(s.text, pattern, from, keep, 0, &s.work); ok {
 			return o
@@ -255,6 +272,13 @@ func (s *searcher) firstKept(pattern string, from, n int, keep []int) occurrence
 
 // firstNow is firstKept, asked now.
 func (s *searcher) firstNow(pattern string, from, n int, keep []int) occurrences {
+	if s.sparse != nil && from == 0 {
+		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
+			o.count = min(o.count, n)
+			o.kept = o.kept[:min(len(o.kept), n)]
+			return o
+		}
+	}
 	if g := s.indexed(); g != nil {
 		if o, ok := g.find(s.text, pattern, from, keep, n, &s.work); ok {
 			return o

@@ -304,7 +304,8 @@ func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *stri
 		}
 		k, used = k+1, used+size
 	}
-	if occ.complete() {
+	direct := occ.count > 0 && occ.complete() // none: a question refused
+	if direct {
 		prefix = uniquePrefixAt(x, sel, start, occ.kept, runeCount(p), k)
 	} else if prefix = shortest(runeCount(p), k, func(k int) string {
 		return x.slice(start-k, start) + e + s
@@ -324,7 +325,7 @@ func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *stri
 		}
 		k, used = k+1, used+size
 	}
-	if occ.complete() {
+	if direct {
 		suffix = uniqueSuffixAt(x, sel, q, occ.kept, runeCount(s), k)
 	} else if suffix = shortest(runeCount(s), k, func(k int) string {
 		return p + e + x.slice(q, q+k)
