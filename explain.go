@@ -289,10 +289,10 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 	}
 	for j, qs := range quotes {
 		if len(qs) >= shortQuotesAtOnce {
-			s := e.searcher(j)
-			before := s.work
-			s.countAll(qs, MaxHintStarts)
-			e.budget.charge(s.work - before)
+			// What countAll adds to the searcher's work, admitted whole.
+			if e.budget.afford(len(e.c.req.Sources[j].Text) + 64*len(qs)) {
+				e.searcher(j).countAll(qs, MaxHintStarts)
+			}
 		}
 	}
 }
@@ -320,10 +320,9 @@ func (e *explainer) plainBytes(j int) (byteSet, bool) {
 	}
 	if e.plain[j] == nil {
 		text := e.c.req.Sources[j].Text
+		// Not charged: once per source, a byte at a time, and it stops
+		// at the first space (most text at once).
 		set, ok := plainBytes(text)
-		if ok { // else it stopped early, mostly at once
-			e.budget.charge(len(text) / 2)
-		}
 		if !ok {
 			set[3] = 1 // no plain byte is there: marks the text not plain
 		}
@@ -755,8 +754,7 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 // there, and given its minimal fold set. Candidates where the source reads
 // exactly as the claim are elsewhere findings, not these.
 func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
-	if src, ok := e.plainBytes(j); ok {
-		e.budget.charge(len(claim)/2 + 128)
+	if src, ok := e.plainBytes(j); ok { // the claim's pass, once, is not charged
 		if cl, ok := plainBytes(claim); ok && foldsApart(src, cl) {
 			// The claim occurs nowhere exactly, and the folds read the
 			// bytes of both one for one, telling them apart: it occurs

@@ -13,7 +13,7 @@ import (
 )
 
 // workBound is what the bound of docs/explain.md allows explaining req:
-// its pool plus one step of its longest text and claim.
+// its pool plus one step (maxStepWork) of its longest text and claim.
 func workBound(req *Request, b *workBudget) int {
 	n, m := 0, 0
 	for _, s := range req.Sources {
@@ -22,7 +22,7 @@ func workBound(req *Request, b *workBudget) int {
 	for k := range req.Citations {
 		m = max(m, len(claimOf(&req.Citations[k])))
 	}
-	return b.pool + maxQuestionWork(n, m)
+	return b.pool + maxStepWork(n, m)
 }
 
 // checkCostRules holds one explanation of req to the rules of the bound:
@@ -150,7 +150,7 @@ func (c *countingCtx) Err() error {
 // done at any of its looks; it looks at most once a pollEvery units of
 // diagnosis and a checkPollBytes of check (plus a look at each end), and
 // returns at the first look after the end: the work after it is at most
-// one step (maxQuestionWork).
+// one step (maxStepWork).
 func TestExplainContextStopsAtTheNextLook(t *testing.T) {
 	req, derr := Decode(testkit.HostileRequest("alphabet2", 21, testkit.HostileShape{}).Body())
 	if derr != nil {

@@ -43,8 +43,7 @@ const pollEvery = 64 << 10
 // its share is refused its next question, and the citations after it
 // still get theirs. A question is admitted while its citation is under
 // its share, so the request never spends more than its pool plus one
-// question (at most about three units a byte of the text it searches:
-// see search's linearity).
+// step (maxStepWork).
 type workBudget struct {
 	ctx      context.Context // nil: never cancelled
 	pool     int             // the request's units
@@ -136,19 +135,23 @@ func (b *workBudget) poll() {
 	}
 }
 
-// maxQuestionWork bounds what one question of a text of n bytes about a
-// pattern of m bytes is charged, in the budget's unit, building an index
-// of the text included: the matcher's scan is linear (at most about
-// 2.2n + 1.4m + 3·1024 units, see search), strings.Index's early stop a
-// third of a unit a byte, the gram index's buckets n/16 candidates and
-// the bytes compared, building it a unit a byte and the short index
-// shortIndexScans scans; a one-pass count of short quotes a unit a byte.
-// The budget admits a question while it is under its pool, so a request
-// is charged at most its pool plus maxQuestionWork of its longest text
-// and claim (and each text's folding, admitted only whole). The tests
-// hold every question to it.
-func maxQuestionWork(n, m int) int {
-	return 3*n + 2*m + 4096 + n + shortIndexScans*n/indexBytesPerStep + questionWork
+// maxStepWork bounds what one admitted step charges, in the budget's
+// unit, for a text of n bytes and a claim or pattern of m: a question
+// (the matcher's scan is linear, at most about 2.2n + 1.4m + 3·1024
+// units, see search; the gram index's buckets n/16 candidates and 2n
+// bytes compared; building the gram index n and the short index
+// shortIndexScans scans of n), a claim's folding (26m), a fold set
+// compared over a span of the text and the claim (26(n+m)), an elided
+// claim's split (elisionWorkPerByte·m), a leading part compared at its
+// candidates (8m), an anchor's contexts read at its occurrences (two
+// stretches of max_context_bytes at each of uniqueCandidates). Every
+// charge comes right after its step's admission (admit, or afford for
+// what is admitted whole within the pool), and a step is admitted only
+// while less than the pool is spent, so a request is charged at most its
+// pool plus maxStepWork of its longest text and claim. The tests hold
+// every request to it.
+func maxStepWork(n, m int) int {
+	return 36*(n+m) + 4096 + questionWork + 2*uniqueCandidates*(MaxContextBytes+1)
 }
 
 // refused reports whether a question of the current citation was

@@ -86,7 +86,8 @@ const (
 	askedMaxBytes = 1 << 20
 )
 
-// ask answers q, from the answers already given or by answer, within the
+// ask answers q, from the answers already given (a map lookup, which
+// costs its pattern's hash and is not charged) or by answer, within the
 // budget: refused (no occurrence, the budget marked cut) once the budget
 // is spent, and charged what it did, in the matcher's unit (about a KMP
 // byte step): the scans' and the indexes' work, and the pattern's bytes
@@ -95,8 +96,7 @@ func (s *searcher) ask(q question, keep []int, answer func() occurrences) occurr
 	if s.budget == nil {
 		return answer()
 	}
-	if o, ok := s.asked[q]; ok {
-		s.budget.charge(questionWork/4 + len(q.pattern)/16)
+	if o, ok := s.asked[q]; ok { // a map lookup: not charged
 		o.kept = append(keep[:0], o.kept...)
 		return o
 	}

@@ -245,6 +245,9 @@ func leadingPartByCandidates(x *textIndex, claimed string, lo, hi, first int, su
 			lo, first, sureFirst = l, o.first[0], true
 			continue
 		}
+		if !s.budget.admit() { // the comparisons are a step of their own
+			return lo, hi, first, sureFirst
+		}
 		best, at, compared := -1, -1, 0
 		for _, c := range o.kept { // ascending: the first of the longest wins
 			n := commonPrefixLen(x.text[c:], claimed)
@@ -304,7 +307,8 @@ func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *stri
 		}
 		k, used = k+1, used+size
 	}
-	direct := occ.count > 0 && occ.complete() // none: a question refused
+	// None: a question refused; the comparisons are a step of their own.
+	direct := occ.count > 0 && occ.complete() && x.search().budget.admit()
 	if direct {
 		prefix = uniquePrefixAt(x, sel, start, occ.kept, runeCount(p), k)
 	} else if prefix = shortest(runeCount(p), k, func(k int) string {
