@@ -125,8 +125,8 @@ const normalizedProbed = 8
 // Cost: CheckAll's, plus what the diagnoses do, bounded by one work
 // budget a request (workBudget): at most explainWorkPerByte units (about
 // KMP byte steps) a byte of the failing claims and the sources they cite
-// (at least explainWorkMin), plus one question, plus work linear in each
-// claim (docs/explain.md#the-bound). A citation whose diagnosis the budget
+// (at least explainWorkMin), plus one step (maxStepWork), plus work
+// linear in each claim (docs/explain.md#the-bound). A citation whose diagnosis the budget
 // cannot pay for gets a partial finding listing what was not searched
 // (NotSearched) and no fix; the verdicts never change, and the charges,
 // so the cuts, depend on the request alone. Within the budget, a failing

@@ -3,6 +3,7 @@ package citecheck
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/citecheck/citecheck/internal/testkit"
 )
@@ -46,6 +47,47 @@ func BenchmarkExplainHostile(b *testing.B) {
 			// The work the bound counts (deterministic), and the pool.
 			b.ReportMetric(float64(budget.spent), "work-units")
 			b.ReportMetric(float64(budget.pool), "pool-units")
+		})
+	}
+}
+
+// gapCtx is a context never done that records the longest time between
+// two looks at it (and from the start to the first, and from the last to
+// the end, which the caller measures).
+type gapCtx struct {
+	context.Context
+	last time.Time
+	gap  time.Duration
+}
+
+func (c *gapCtx) Done() <-chan struct{} { return make(chan struct{}) }
+
+func (c *gapCtx) Err() error {
+	now := time.Now()
+	c.gap = max(c.gap, now.Sub(c.last))
+	c.last = now
+	return nil
+}
+
+// BenchmarkExplainContextLooks measures how soon ExplainContext would
+// see its context done, on each hostile family at the contract's largest:
+// the longest wall time between two of its looks at ctx (start and end
+// included), as max-gap-ns, the bound on how long it works once nobody
+// waits (docs/explain.md#cancellation: well under 100 ms).
+func BenchmarkExplainContextLooks(b *testing.B) {
+	for _, fam := range testkit.HostileFamilies {
+		req, err := Decode(testkit.HostileRequest(fam, 21, testkit.HostileShape{}).Body())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fam, func(b *testing.B) {
+			var worst time.Duration
+			for b.Loop() {
+				c := &gapCtx{Context: context.Background(), last: time.Now()}
+				ExplainContext(c, req)
+				worst = max(worst, c.gap, time.Since(c.last))
+			}
+			b.ReportMetric(float64(worst), "max-gap-ns")
 		})
 	}
 }

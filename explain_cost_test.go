@@ -45,7 +45,7 @@ func checkCostRules(t testing.TB, req *Request, ex *Explanation, b *workBudget) 
 
 // TestExplainWorkIsBoundedByTheRequest: over every hostile family at the
 // contract's largest, explaining is charged at most its pool (a few units
-// a byte of the body) plus one question, and changes no verdict (spec
+// a byte of the body) plus one step, and changes no verdict (spec
 // §5.8). Before the budget, the alphabet2 family asked thousands of
 // scans of its source.
 func TestExplainWorkIsBoundedByTheRequest(t *testing.T) {
