@@ -123,8 +123,8 @@ const normalizedProbed = 8
 // same rules. The verdicts are CheckAll's, unchanged.
 //
 // Cost: CheckAll's, plus what the diagnoses do, bounded by one work
-// budget a request (workBudget): at most explainWorkPerByte units (about
-// KMP byte steps) a byte of the failing claims and the sources they cite
+// budget a request (workBudget): at most explainWorkPerKiB units (about
+// KMP byte steps) a KiB of the failing claims and the sources they cite
 // (at least explainWorkMin), plus one step (maxStepWork), plus work
 // linear in each claim (docs/explain.md#the-bound). A citation whose diagnosis the budget
 // cannot pay for gets a partial finding listing what was not searched
@@ -146,7 +146,7 @@ const normalizedProbed = 8
 // (linear, with a cache a code point), which proves a claim that holds
 // under no fold such without the folding (skeleton.go).
 func Explain(req *Request) *Explanation {
-	ex, _ := explain(context.Background(), req, true, explainWorkMin, explainWorkPerByte)
+	ex, _ := explain(context.Background(), req, true, explainWorkMin, explainWorkPerKiB)
 	return ex
 }
 
@@ -160,22 +160,22 @@ func Explain(req *Request) *Explanation {
 // and keeps nothing. With a ctx that is never done it returns what
 // Explain does and a nil error.
 func ExplainContext(ctx context.Context, req *Request) (*Explanation, error) {
-	return explain(ctx, req, true, explainWorkMin, explainWorkPerByte)
+	return explain(ctx, req, true, explainWorkMin, explainWorkPerKiB)
 }
 
 // explain is ExplainContext, with or without the skeletons (see
 // skeletonFirst), which change its cost and nothing else: the tests
-// compare the two; the budget is perByte units a byte of failingBytes,
-// at least minUnits (explainWorkPerByte and explainWorkMin; the tests
+// compare the two; the budget is perKiB units a KiB of failingBytes,
+// at least minUnits (explainWorkPerKiB and explainWorkMin; the tests
 // set others).
-func explain(ctx context.Context, req *Request, skeletons bool, minUnits, perByte int) (*Explanation, error) {
-	ex, _, err := explainBudgeted(ctx, req, skeletons, minUnits, perByte)
+func explain(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB int) (*Explanation, error) {
+	ex, _, err := explainBudgeted(ctx, req, skeletons, minUnits, perKiB)
 	return ex, err
 }
 
 // explainBudgeted is explain that also returns its budget, what it
 // spent on what: for the tests that hold the bound.
-func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits, perByte int) (*Explanation, *workBudget, error) {
+func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB int) (*Explanation, *workBudget, error) {
 	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
 	if skeletons {
 		e.skeletons = make([]*skeletonSearch, len(req.Sources))
@@ -185,7 +185,7 @@ func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits
 		return nil, nil, err
 	}
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
-	e.budget = newWorkBudget(ctx, max(minUnits, perByte*e.failingBytes(all)))
+	e.budget = newWorkBudget(ctx, max(minUnits, perKiB*e.failingBytes(all)/1024))
 	if ctx.Done() == nil { // never done: nothing to look at
 		e.budget.ctx = nil
 	}
@@ -820,6 +820,10 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 	return fs
 }
 
+// elidedByIndex is the length of the shortest passage elided asks the
+// searcher for; shorter ones strings.Index finds with SIMD.
+const elidedByIndex = 64
+
 // elisionWorkPerByte is what splitting a claim at its ellipses is
 // charged a byte, in the budget's unit (measured on claims of a thousand
 // short passages, the elided family of BenchmarkExplainHostile: the
@@ -897,13 +901,34 @@ func elided(x *textIndex, claim string) *Finding {
 	spans := make([]Span, 0, len(parts))
 	at := 0
 	for _, p := range parts {
-		o := x.search().first(p, at, 1)
-		if o.count == 0 {
-			return nil
+		var found int
+		if len(p) < elidedByIndex {
+			// A short passage by strings.Index from where the last one
+			// ended (SIMD for needles this short): the passages' searches
+			// cover the text about once, a fraction of what a question
+			// of the searcher costs each.
+			if !b.admit() {
+				return nil
+			}
+			i := strings.Index(x.text[at:], p)
+			read := len(x.text) - at
+			if i >= 0 {
+				read = i + len(p)
+			}
+			b.charge(questionWork/8 + read/indexBytesPerStep)
+			if i < 0 {
+				return nil
+			}
+			found = at + i
+		} else {
+			o := x.search().first(p, at, 1)
+			if o.count == 0 {
+				return nil
+			}
+			found = o.first[0]
 		}
-		b := o.first[0]
-		at = b + len(p)
-		spans = append(spans, Span{x.cpAt(b), x.cpAt(at)})
+		at = found + len(p)
+		spans = append(spans, Span{x.cpAt(found), x.cpAt(at)})
 	}
 	start, end := spans[0].Start, spans[len(spans)-1].End
 	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, SourceText: x.slice(start, end)}

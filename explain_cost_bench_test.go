@@ -25,7 +25,7 @@ func BenchmarkExplainHostile(b *testing.B) {
 		if err != nil {
 			b.Fatalf("%s: %v", fam, err)
 		}
-		_, budget, _ := explainBudgeted(context.Background(), req, true, explainWorkMin, explainWorkPerByte)
+		_, budget, _ := explainBudgeted(context.Background(), req, true, explainWorkMin, explainWorkPerKiB)
 		b.Run(fam, func(b *testing.B) {
 			var dec, chk, exp int64
 			for b.Loop() {

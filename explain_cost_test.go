@@ -57,11 +57,11 @@ func TestExplainWorkIsBoundedByTheRequest(t *testing.T) {
 			if derr != nil {
 				t.Fatal(derr)
 			}
-			ex, b, err := explainBudgeted(context.Background(), req, true, explainWorkMin, explainWorkPerByte)
+			ex, b, err := explainBudgeted(context.Background(), req, true, explainWorkMin, explainWorkPerKiB)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.pool > explainWorkPerByte*len(body) && b.pool > explainWorkMin {
+			if b.pool > explainWorkPerKiB*len(body)/1024 && b.pool > explainWorkMin {
 				t.Errorf("pool %d for a body of %d bytes", b.pool, len(body))
 			}
 			if bound := workBound(req, b); b.spent > bound {
@@ -91,7 +91,7 @@ func TestExplainBudgetExhaustedSaysWhatWasNotSearched(t *testing.T) {
 	if derr != nil {
 		t.Fatal(derr)
 	}
-	ex, b, err := explainBudgeted(context.Background(), req, true, 0, 1)
+	ex, b, err := explainBudgeted(context.Background(), req, true, 0, 1024)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestExplainContextStopsAtTheNextLook(t *testing.T) {
 	// Never done: every look answers nil, and they are few.
 	never := &countingCtx{Context: context.Background()}
 	never.after.Store(1 << 62)
-	ex, b, err := explainBudgeted(never, req, true, explainWorkMin, explainWorkPerByte)
+	ex, b, err := explainBudgeted(never, req, true, explainWorkMin, explainWorkPerKiB)
 	if err != nil || ex == nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func FuzzExplainCost(f *testing.F) {
 		if pool != 0 {
 			minUnits = int(pool)
 		}
-		ex, b, err := explainBudgeted(context.Background(), req, pool%2 == 0, minUnits, explainWorkPerByte*int(pool%3))
+		ex, b, err := explainBudgeted(context.Background(), req, pool%2 == 0, minUnits, explainWorkPerKiB*int(pool%3))
 		if err != nil {
 			t.Fatal(err)
 		}

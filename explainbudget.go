@@ -13,18 +13,18 @@ import "context"
 // matchTrace.work), which bounds what they cost by the request's size
 // whatever its text (docs/explain.md#the-bound).
 
-// explainWorkPerByte is the budget's units per byte of the request's
-// failing claims and of the source texts they cite: the questions of a
-// request cost at most about this many KMP byte steps a byte of the body
-// that holds them, which keeps explaining (decode included) within 10×
-// checking (decode included) on every hostile family
-// (BenchmarkExplainHostile).
-const explainWorkPerByte = 3
+// explainWorkPerKiB is the budget's units per KiB of the request's
+// failing claims and of the source texts they cite: two a byte, so that
+// the questions of a request cost at most about 3–4 ns a byte of the body
+// that holds them (the unit is 1–2 ns), about 10× decoding it (0.3–0.7 ns
+// a byte), which keeps explaining within 10× checking, decode included on
+// both sides, on the hostile families (BenchmarkExplainHostile).
+const explainWorkPerKiB = 2048
 
-// explainWorkMin is the smallest budget, about 3 ms: a small request
+// explainWorkMin is the smallest budget, about 2–3 ms: a small request
 // is explained to the end (a source of 64 KiB in many scripts folded, a
-// few hundred questions), for less than starting the process that checks
-// it costs (docs/explain.md#the-bound).
+// few hundred questions), for about what starting the process that
+// checks it costs (docs/explain.md#the-bound).
 const explainWorkMin = 2 << 20
 
 // shareOfLeft: a citation may spend up to 1/shareOfLeft of what is left
@@ -114,6 +114,11 @@ func (b *workBudget) afford(units int) bool {
 	return true
 }
 
+// has reports whether the pool has units left, for what a step may do
+// on the way if it can (build an index) and else does without. A nil
+// budget has everything.
+func (b *workBudget) has(units int) bool { return b == nil || b.spent+units <= b.pool }
+
 // charge counts units of work done, and looks at the context every
 // pollEvery units.
 func (b *workBudget) charge(units int) {
@@ -144,7 +149,8 @@ func (b *workBudget) poll() {
 // compared over a span of the text and the claim (26(n+m)), an elided
 // claim's split (elisionWorkPerByte·m), a leading part compared at its
 // candidates (8m), an anchor's contexts read at its occurrences (two
-// stretches of max_context_bytes at each of uniqueCandidates). Every
+// stretches of max_context_bytes at each of uniqueCandidates); an index
+// is built on the way only when the pool has what it costs left. Every
 // charge comes right after its step's admission (admit, or afford for
 // what is admitted whole within the pool), and a step is admitted only
 // while less than the pool is spent, so a request is charged at most its

@@ -162,11 +162,12 @@ func (s *searcher) byteRanks() *byteRanks {
 }
 
 // indexed returns the text's index, building it once the scans have done
-// enough, or nil.
+// enough and the budget has what building costs left, or nil.
 func (s *searcher) indexed() *gramIndex {
-	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText {
+	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText &&
+		s.budget.has(2*len(s.text)) {
 		s.index = newGramIndex(s.text)
-		s.work += len(s.text) // two passes a sampled offset
+		s.work += 2 * len(s.text) // two passes and a counting sort
 	}
 	return s.index
 }
@@ -189,7 +190,8 @@ func (s *searcher) longestPrefix(claimed string) (length, first, sure int, ok bo
 // for patterns too short for the gram index have read the text
 // shortIndexScans times, or nil.
 func (s *searcher) shortIndexed() *shortIndex {
-	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText {
+	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText &&
+		s.budget.has(shortIndexScans*len(s.text)/indexBytesPerStep) {
 		s.short = newShortIndex(s.text)
 		s.work += shortIndexScans * len(s.text) / indexBytesPerStep // about that many scans
 	}
