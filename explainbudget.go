@@ -149,8 +149,9 @@ func (b *workBudget) poll() {
 // compared over a span of the text and the claim (26(n+m)), an elided
 // claim's split (elisionWorkPerByte·m), a leading part compared at its
 // candidates (8m), an anchor's contexts read at its occurrences (two
-// stretches of max_context_bytes at each of uniqueCandidates); an index
-// is built on the way only when the pool has what it costs left. Every
+// stretches of max_context_bytes at each of uniqueCandidates); the short
+// index is built on the way only when the pool has what it costs left.
+// Every
 // charge comes right after its step's admission (admit, or afford for
 // what is admitted whole within the pool), and a step is admitted only
 // while less than the pool is spent, so a request is charged at most its

@@ -162,10 +162,10 @@ func (s *searcher) byteRanks() *byteRanks {
 }
 
 // indexed returns the text's index, building it once the scans have done
-// enough and the budget has what building costs left, or nil.
+// enough, or nil. (Within the budget or not: without it, the questions
+// left would be scans, dearer than the build.)
 func (s *searcher) indexed() *gramIndex {
-	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText &&
-		s.budget.has(2*len(s.text)) {
+	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText {
 		s.index = newGramIndex(s.text)
 		s.work += 2 * len(s.text) // two passes and a counting sort
 	}
@@ -188,7 +188,8 @@ func (s *searcher) longestPrefix(claimed string) (length, first, sure int, ok bo
 
 // shortIndexed returns the text's shortIndex, building it once the scans
 // for patterns too short for the gram index have read the text
-// shortIndexScans times, or nil.
+// shortIndexScans times and the budget has what the sort costs left, or
+// nil.
 func (s *searcher) shortIndexed() *shortIndex {
 	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText &&
 		s.budget.has(shortIndexScans*len(s.text)/indexBytesPerStep) {
