@@ -1,9 +1,11 @@
 package citecheck
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // FindingKind says under which reading a failing citation would hold. The
@@ -81,6 +83,13 @@ type Finding struct {
 	Prefix, Suffix *string
 	// Length (partial): the code points of the claim's leading part found.
 	Length int
+	// NotSearched (partial): the kinds of finding that were not looked
+	// for, or not to the end, because the request's work budget ran out
+	// (see workBudget), in kind order. Unless FindingPartial is among
+	// them, the finding is the leading part found as well; else it has
+	// Length 0 and the span [0, 0), and says only that the search
+	// stopped. nil when every kind was searched.
+	NotSearched []FindingKind
 }
 
 // Explanation is [CheckAll]'s outcome with, for every citation, what the
@@ -113,39 +122,147 @@ const normalizedProbed = 8
 // each failing one (spec §5). req must come from [Decode] or satisfy the
 // same rules. The verdicts are CheckAll's, unchanged.
 //
-// Cost: CheckAll's, plus for each failing citation a few questions of its
-// source: the claim's occurrences, one search of the folded source, the
-// elided passages, O(log m) questions for a partial match of a claim of m
-// bytes and O(log max_context_bytes) per match of an ambiguous anchor (both
-// binary searches over a length). A source's first questions are scans,
-// linear in text and claim; once they have done work worth a quarter of
-// a scan of it, the source is indexed (linear, once per request) and a
-// question costs about its pattern (see searcher). The folded reading of
-// a source is built once per request and only when a failing citation
-// needs it, its map back to code points only when a claim is found in it;
-// fold sets are compared over the candidate span and the claim only, most
-// of them over the pieces that differ (see minimalFolds). A source costly
-// to fold is first read as its skeleton (linear, with a cache a code
-// point), which proves a claim that holds under no fold such without the
-// folding (skeleton.go).
-func Explain(req *Request) *Explanation { return explain(req, true) }
+// Cost: CheckAll's, plus what the diagnoses do, bounded by one work
+// budget a request (workBudget): at most explainWorkPerKiB units (about
+// KMP byte steps) a KiB of the failing claims and the sources they cite
+// (at least explainWorkMin), plus one step (maxStepWork), plus work
+// linear in each claim (docs/explain.md#the-bound). A citation whose diagnosis the budget
+// cannot pay for gets a partial finding listing what was not searched
+// (NotSearched) and no fix; the verdicts never change, and the charges,
+// so the cuts, depend on the request alone. Within the budget, a failing
+// citation asks its source a few questions: the claim's occurrences, one
+// search of the folded source, the elided passages, a leading part read
+// at the occurrences of a shorter one (else O(log m) questions for a claim
+// of m bytes), an ambiguous anchor's contexts read at its occurrences
+// (else O(log max_context_bytes) per match). A source's first questions
+// are scans, linear in text and claim; once they have done work worth a
+// quarter of a scan of it, the source is indexed (linear, once per
+// request) and a question costs about its pattern (see searcher). The
+// folded reading of a source is built once per request and only when a
+// failing citation needs it, its map back to code points only when a
+// claim is found in it; fold sets are compared over the candidate span
+// and the claim only, most of them over the pieces that differ (see
+// minimalFolds). A source costly to fold is first read as its skeleton
+// (linear, with a cache a code point), which proves a claim that holds
+// under no fold such without the folding (skeleton.go).
+func Explain(req *Request) *Explanation {
+	ex, _ := explain(context.Background(), req, true, explainWorkMin, explainWorkPerKiB)
+	return ex
+}
 
-// explain is Explain, with or without the skeletons (see skeletonFirst),
-// which change its cost and nothing else: the tests compare the two.
-func explain(req *Request, skeletons bool) *Explanation {
+// ExplainContext is [Explain] that stops when ctx is done: it looks at
+// ctx between citations of the check (every checkPollBytes of text and
+// claims they read) and every pollEvery units of the diagnosis's work, so
+// it returns within one step of ctx's end (a check citation's scans of
+// one source, one question, or one source's folding: at most about 10 ms
+// at the contract's limits), with nil and ctx.Err() as it is
+// (context.Canceled or context.DeadlineExceeded). It starts no goroutine
+// and keeps nothing. With a ctx that is never done it returns what
+// Explain does and a nil error.
+func ExplainContext(ctx context.Context, req *Request) (*Explanation, error) {
+	return explain(ctx, req, true, explainWorkMin, explainWorkPerKiB)
+}
+
+// explain is ExplainContext, with or without the skeletons (see
+// skeletonFirst), which change its cost and nothing else: the tests
+// compare the two; the budget is perKiB units a KiB of failingBytes,
+// at least minUnits (explainWorkPerKiB and explainWorkMin; the tests
+// set others).
+func explain(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB int) (*Explanation, error) {
+	ex, _, err := explainBudgeted(ctx, req, skeletons, minUnits, perKiB)
+	return ex, err
+}
+
+// explainBudgeted is explain that also returns its budget, what it
+// spent on what: for the tests that hold the bound.
+func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB int) (*Explanation, *workBudget, error) {
 	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
 	if skeletons {
 		e.skeletons = make([]*skeletonSearch, len(req.Sources))
 	}
-	all := checkAll(e.c)
+	all, err := checkAllPolled(ctx, e.c)
+	if err != nil {
+		return nil, nil, err
+	}
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
+	e.budget = newWorkBudget(ctx, max(minUnits, perKiB*e.failingBytes(all)/1024))
+	if ctx.Done() == nil { // never done: nothing to look at
+		e.budget.ctx = nil
+	}
 	e.countShortQuotes(all)
+	left := all.Failed
 	for k := range all.Citations {
 		if o := &all.Citations[k]; !o.Valid() {
-			ex.Citations[k] = e.citation(o)
+			ex.Citations[k] = e.citation(o, left)
+			left--
 		}
 	}
-	return ex
+	if e.budget.poll(); e.budget.err != nil {
+		return nil, e.budget, e.budget.err
+	}
+	return ex, e.budget, nil
+}
+
+// checkAllPolled is checkAll looking at ctx every checkPollBytes of text
+// and claims the citations read (a quote citation reads its source, a
+// position citation its quote), so a dear check stops too.
+func checkAllPolled(ctx context.Context, c *Checker) (*AllResult, error) {
+	if ctx.Done() == nil {
+		return checkAll(c), nil
+	}
+	req := c.req
+	all := &AllResult{Citations: make([]CitationOutcome, len(req.Citations))}
+	read := 0
+	for k := range req.Citations {
+		cit := &req.Citations[k]
+		if read >= checkPollBytes {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			read = 0
+		}
+		read += len(cit.Quote) + len(cit.Selector.Exact)
+		if j, _ := c.lookup(cit); j >= 0 && cit.Selector.Type == QuoteSelector {
+			read += len(req.Sources[j].Text)
+		}
+		o := &all.Citations[k]
+		o.CitationIndex, o.CitationID, o.SelectorType = k, cit.CitationID, cit.Selector.Type
+		if d := c.Citation(k); d != nil {
+			o.Reason, o.Detail = d.Reason, &d.Detail
+			all.Failed++
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	all.Valid = all.Failed == 0
+	return all, nil
+}
+
+// checkPollBytes is how many bytes of text and claims the check reads
+// between two looks at the context (a lock, tens of nanoseconds; the
+// bytes, at the matcher's speed, tens of microseconds or more).
+const checkPollBytes = 64 << 10
+
+// failingBytes is what the budget is proportional to: the bytes of the
+// failing citations' claims and of the sources they cite, each source
+// once. At most the request's size.
+func (e *explainer) failingBytes(all *AllResult) int {
+	n := 0
+	cited := make([]bool, len(e.c.req.Sources))
+	for k := range all.Citations {
+		o := &all.Citations[k]
+		if o.Valid() {
+			continue
+		}
+		cit := &e.c.req.Citations[o.CitationIndex]
+		n += len(claimOf(cit))
+		if j, _ := e.c.lookup(cit); j >= 0 && !cited[j] {
+			cited[j] = true
+			n += len(e.c.req.Sources[j].Text)
+		}
+	}
+	return n
 }
 
 // shortQuotesAtOnce is how many short quotes (see shortPattern) of one
@@ -172,7 +289,10 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 	}
 	for j, qs := range quotes {
 		if len(qs) >= shortQuotesAtOnce {
-			e.c.text(j).search().countAll(qs, MaxHintStarts)
+			// What countAll adds to the searcher's work, admitted whole.
+			if e.budget.afford(len(e.c.req.Sources[j].Text) + 64*len(qs)) {
+				e.searcher(j).countAll(qs, MaxHintStarts)
+			}
 		}
 	}
 }
@@ -185,6 +305,74 @@ type explainer struct {
 	folded    []*foldedSearch
 	utf16     []*utf16Index
 	skeletons []*skeletonSearch
+	budget    *workBudget // shared by every searcher below
+	// plain holds, by source, plainBytes of its text, once known.
+	plain []*byteSet
+}
+
+// byteSet is a set of byte values.
+type byteSet [4]uint64
+
+// plainBytes is plainBytes of source j, once per request.
+func (e *explainer) plainBytes(j int) (byteSet, bool) {
+	if e.plain == nil {
+		e.plain = make([]*byteSet, len(e.c.req.Sources))
+	}
+	if e.plain[j] == nil {
+		text := e.c.req.Sources[j].Text
+		// Not charged: once per source, a byte at a time, and it stops
+		// at the first space (most text at once).
+		set, ok := plainBytes(text)
+		if !ok {
+			set[3] = 1 // no plain byte is there: marks the text not plain
+		}
+		e.plain[j] = &set
+	}
+	return *e.plain[j], e.plain[j][3] == 0
+}
+
+// plainBytes returns the bytes s is made of, and whether they are all
+// plain: ASCII that every fold reads a byte at a time, by asciiFolded's
+// table (not white space, which the white space fold joins and trims).
+// A claim and a text of plain bytes read, folded, as their bytes mapped
+// one by one. Linear in the plain bytes s starts with.
+func plainBytes(s string) (byteSet, bool) {
+	var set byteSet
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || isWhiteSpace(rune(c)) {
+			return set, false // most text stops at its first space
+		}
+		set[c>>6] |= 1 << (c & 63)
+	}
+	return set, true
+}
+
+// foldsApart reports whether every fold at once (the reading normalized
+// searches under) reads the plain bytes of a and b as distinct bytes (no
+// two of them as one, as case folding reads 'a' and 'A', or typography
+// the backtick and the apostrophe): then a folded claim occurs in a
+// folded text exactly where the claim occurs in the text. 128 steps.
+func foldsApart(a, b byteSet) bool {
+	var seen [256]bool
+	t := &asciiFolded()[allFolds]
+	for c := range utf8.RuneSelf {
+		if (a[c>>6]|b[c>>6])&(1<<(c&63)) == 0 {
+			continue
+		}
+		if seen[t[c]] {
+			return false
+		}
+		seen[t[c]] = true
+	}
+	return true
+}
+
+// searcher returns source j's searcher, on the request's budget.
+func (e *explainer) searcher(j int) *searcher {
+	s := e.c.text(j).search()
+	s.budget = e.budget
+	return s
 }
 
 // skeletonSearch is a source's skeleton (see skeleton.go) and its
@@ -217,8 +405,11 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 	sk := e.skeletons[j]
 	if sk == nil {
 		text := e.c.req.Sources[j].Text
+		if !e.budget.afford(e.sourceFoldWork(j) / 4) { // a quarter of the folding (skeleton.go)
+			return false // and the citation is cut
+		}
 		src := newSkeletonizer(len(text))
-		sk = &skeletonSearch{k: &skeletonizer{cache: src.cache}, searcher: searcher{text: src.of(text)}}
+		sk = &skeletonSearch{k: &skeletonizer{cache: src.cache}, searcher: searcher{text: src.of(text), budget: e.budget}}
 		e.skeletons[j] = sk
 	}
 	// A claim of marks alone has an empty skeleton, which proves nothing.
@@ -227,15 +418,20 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 }
 
 // foldedSource returns source j read under every fold, and its searcher,
-// built once per request.
+// built once per request; nil, the citation cut, when the budget cannot
+// afford the folding.
 func (e *explainer) foldedSource(j int) *foldedSearch {
 	if e.folded[j] == nil {
 		text := e.c.req.Sources[j].Text
+		if !e.budget.afford(e.sourceFoldWork(j)) {
+			return nil
+		}
 		f := &foldedSearch{source: text}
+		defer func() { f.same = f.text == text }()
 		w := &folder{folds: allFolds, out: make([]byte, 0, len(text)), checkpoints: &f.checkpoints}
 		*w.checkpoints = append(*w.checkpoints, foldCheckpoint{})
 		w.fold(text)
-		f.searcher = searcher{text: w.done()}
+		f.searcher = searcher{text: w.done(), budget: e.budget}
 		e.folded[j] = f
 	}
 	return e.folded[j]
@@ -251,6 +447,24 @@ type foldedSearch struct {
 	source string
 	searcher
 	checkpoints []foldCheckpoint // the first at the start
+	same        bool             // the folded reading is the source as it is
+}
+
+// foldWork is what folding s is charged, in the budget's unit: a table
+// a byte on ASCII (two units a byte), a cached lookup a code point
+// elsewhere (about 24 a byte of it: up to 32 on random code points below
+// U+0800, marks among them, the binary family of BenchmarkExplainHostile;
+// 16 on the testkit's many scripts). Linear in s,
+// at memory speed.
+func foldWork(s string) int { return foldWorkOf(len(s), runeCount(s)) }
+
+// foldWorkOf is foldWork of a string of n bytes and cps code points.
+func foldWorkOf(n, cps int) int { return 2*n + 24*(n-cps) }
+
+// sourceFoldWork is foldWork of source j, from its index: O(1).
+func (e *explainer) sourceFoldWork(j int) int {
+	x := e.c.text(j)
+	return foldWorkOf(len(x.text), x.n)
 }
 
 // span returns the code points of the source that read as the folded
@@ -298,35 +512,76 @@ func claimOf(cit *Citation) string {
 	return s.Prefix + s.Exact + s.Suffix
 }
 
-func (e *explainer) citation(o *CitationOutcome) CitationExplanation {
+// citation explains failing citation o, the first of left still to
+// explain, within its share of the budget. A step of the diagnosis that
+// had a question refused is dropped whole, and the citation gets, beside
+// the findings of the other steps, a partial finding that lists the
+// kinds not searched, and no fix: what the steps found is sure, but not
+// that nothing else is there.
+func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
 	cit := &e.c.req.Citations[o.CitationIndex]
 	j, _ := e.c.lookup(cit)
 	if j < 0 { // unknown_source, version_mismatch: no text to read
 		return CitationExplanation{Findings: []Finding{}}
 	}
+	e.budget.begin(left)
 	x := e.c.text(j)
+	e.searcher(j)
 	claim := claimOf(cit)
 	var ce CitationExplanation
+	var cut []FindingKind // the kinds not searched, once a step is cut
 	switch o.Reason {
 	case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
-		ce = e.position(j, x, cit)
+		if ce = e.position(j, x, cit); e.budget.refused() {
+			ce, cut = CitationExplanation{}, []FindingKind{FindingElsewhere, FindingOffsetUnits, FindingNormalized, FindingElided, FindingPartial}
+		}
 	case ReasonPositionMismatch:
 		ce = e.misplaced(j, x, cit, *o.Detail.ResolvedStart)
 	case ReasonAmbiguousAnchor:
-		ce = e.ambiguous(j, x, cit, o.Detail.MatchStarts)
+		if ce = e.ambiguous(j, x, cit, o.Detail.MatchStarts); e.budget.refused() {
+			ce.Fix, cut = nil, []FindingKind{FindingDisambiguate}
+		}
 	}
 	// The text findings, for a claim that occurs nowhere exactly (exact
 	// not found, a prefix or suffix that fails, a quote found nowhere).
-	if len(ce.Findings) == 0 && o.Reason != ReasonAmbiguousAnchor {
-		ce.Findings = append(ce.Findings, e.normalized(j, x, claim)...)
-		if f := elided(x, claim); f != nil {
-			ce.Findings = append(ce.Findings, *f)
-		}
-		if len(ce.Findings) == 0 {
-			if p := longestLeadingPart(x, claim); p.Length > 0 {
-				ce.Findings = append(ce.Findings, Finding{Kind: FindingPartial, Start: p.Start, End: p.At, Length: p.Length})
+	// Each step is tried even when one before it was cut (a source too
+	// dear to fold still has its elided passages and its leading part).
+	var part *Finding
+	if cut == nil && len(ce.Findings) == 0 && o.Reason != ReasonAmbiguousAnchor {
+		if e.budget.step(); true {
+			if fs := e.normalized(j, x, claim); e.budget.refused() {
+				cut = append(cut, FindingNormalized)
+			} else {
+				ce.Findings = append(ce.Findings, fs...)
 			}
 		}
+		if e.budget.step(); true {
+			if f := elided(x, claim); e.budget.refused() {
+				cut = append(cut, FindingElided)
+			} else if f != nil {
+				ce.Findings = append(ce.Findings, *f)
+			}
+		}
+		if len(ce.Findings) == 0 {
+			e.budget.step()
+			if p := longestLeadingPart(x, claim); e.budget.refused() {
+				cut = append(cut, FindingPartial)
+			} else if p.Length > 0 {
+				part = &Finding{Kind: FindingPartial, Start: p.Start, End: p.At, Length: p.Length}
+			}
+		}
+	}
+	if cut != nil {
+		// The leading part, when it was found, carries what was not
+		// searched; else an empty one does.
+		ce.Fix = nil
+		if part == nil {
+			part = &Finding{Kind: FindingPartial}
+		}
+		part.NotSearched = cut
+	}
+	if part != nil {
+		ce.Findings = append(ce.Findings, *part)
 	}
 	if ce.Findings == nil {
 		ce.Findings = []Finding{}
@@ -467,6 +722,9 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 	for _, p := range matches {
 		sp := anchorSpan(sel, p)
 		prefix, suffix := uniqueContext(x, sel, p)
+		if e.budget.refused() { // this match's contexts are not sure; the ones before are
+			break
+		}
 		if prefix != nil {
 			ce.Findings = append(ce.Findings, Finding{Kind: FindingDisambiguate, Start: sp.Start, End: sp.End, Prefix: prefix})
 		}
@@ -496,10 +754,21 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 // there, and given its minimal fold set. Candidates where the source reads
 // exactly as the claim are elsewhere findings, not these.
 func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
+	if src, ok := e.plainBytes(j); ok { // the claim's pass, once, is not charged
+		if cl, ok := plainBytes(claim); ok && foldsApart(src, cl) {
+			// The claim occurs nowhere exactly, and the folds read the
+			// bytes of both one for one, telling them apart: it occurs
+			// nowhere folded.
+			return nil
+		}
+	}
 	if !e.mayHoldFolded(j, claim) {
 		return nil
 	}
 	ft := e.foldedSource(j)
+	if ft == nil {
+		return nil
+	}
 	// A long claim's first piece, folded, is looked for before the rest
 	// is folded: what a folder has written is final, so a claim whose
 	// first piece does not occur does not either, and a fabricated claim
@@ -513,9 +782,15 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 			return nil
 		}
 	}
+	if !e.budget.admit() {
+		return nil
+	}
+	e.budget.charge(foldWork(claim[i:]))
 	w.fold(claim[i:])
 	fc := w.done()
-	if fc == "" {
+	if fc == "" || fc == claim && ft.same {
+		// A claim and a source that read as they are under every fold,
+		// the claim occurring nowhere exactly: nowhere folded either.
 		return nil
 	}
 	var o occurrences
@@ -534,12 +809,26 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 		if src == claim {
 			continue
 		}
+		if !e.budget.admit() {
+			return nil
+		}
+		e.budget.charge(foldWork(src) + foldWork(claim))
 		if set, ok := minimalFolds(src, claim); ok {
 			fs = append(fs, Finding{Kind: FindingNormalized, Start: sp.Start, End: sp.End, Folds: set, SourceText: src})
 		}
 	}
 	return fs
 }
+
+// elidedByIndex is the length of the shortest passage elided asks the
+// searcher for; shorter ones strings.Index finds with SIMD.
+const elidedByIndex = 64
+
+// elisionWorkPerByte is what splitting a claim at its ellipses is
+// charged a byte, in the budget's unit (measured on claims of a thousand
+// short passages, the elided family of BenchmarkExplainHostile: the
+// trimming of each passage costs most).
+const elisionWorkPerByte = 6
 
 // ellipses are the marks that join passages, longest first so that "[...]"
 // is one mark, not "[" and "...".
@@ -593,7 +882,18 @@ func elisionParts(claim string) []string {
 // each at its first occurrence after the one before. Each search stops at
 // its first occurrence and the next starts after it, so the scans cover
 // the text about once.
+//
+// Splitting the claim is charged to the budget (elisionWorkPerByte), its
+// questions by the searcher.
 func elided(x *textIndex, claim string) *Finding {
+	b := x.search().budget
+	if !strings.Contains(claim, "...") && !strings.Contains(claim, "…") {
+		return nil // elisionParts' own first test, at memory speed
+	}
+	if !b.admit() {
+		return nil
+	}
+	b.charge(elisionWorkPerByte * len(claim))
 	parts := elisionParts(claim)
 	if parts == nil {
 		return nil
@@ -601,13 +901,34 @@ func elided(x *textIndex, claim string) *Finding {
 	spans := make([]Span, 0, len(parts))
 	at := 0
 	for _, p := range parts {
-		o := x.search().first(p, at, 1)
-		if o.count == 0 {
-			return nil
+		var found int
+		if len(p) < elidedByIndex {
+			// A short passage by strings.Index from where the last one
+			// ended (SIMD for needles this short): the passages' searches
+			// cover the text about once, a fraction of what a question
+			// of the searcher costs each.
+			if !b.admit() {
+				return nil
+			}
+			i := strings.Index(x.text[at:], p)
+			read := len(x.text) - at
+			if i >= 0 {
+				read = i + len(p)
+			}
+			b.charge(questionWork/8 + read/indexBytesPerStep)
+			if i < 0 {
+				return nil
+			}
+			found = at + i
+		} else {
+			o := x.search().first(p, at, 1)
+			if o.count == 0 {
+				return nil
+			}
+			found = o.first[0]
 		}
-		b := o.first[0]
-		at = b + len(p)
-		spans = append(spans, Span{x.cpAt(b), x.cpAt(at)})
+		at = found + len(p)
+		spans = append(spans, Span{x.cpAt(found), x.cpAt(at)})
 	}
 	start, end := spans[0].Start, spans[len(spans)-1].End
 	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, SourceText: x.slice(start, end)}

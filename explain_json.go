@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"context"
 	_ "embed"
 	"strconv"
 )
@@ -85,6 +86,16 @@ func (f *Finding) AppendJSON(dst []byte) []byte {
 		}
 	case FindingPartial:
 		dst = appendIntMember(dst, "length", &f.Length)
+		if f.NotSearched != nil {
+			dst = append(dst, `,"not_searched":[`...)
+			for i, k := range f.NotSearched {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = appendString(dst, k.String())
+			}
+			dst = append(dst, ']')
+		}
 	}
 	return append(dst, '}')
 }
@@ -140,4 +151,21 @@ func RunExplain(body []byte) (*Explanation, *Error) {
 		return nil, err
 	}
 	return Explain(req), nil
+}
+
+// RunExplainContext is [RunExplain] that stops when ctx is done (see
+// [ExplainContext]): then the error has code overloaded (the service
+// could not finish in the time it had; retry later, with less or with
+// more time) and a message naming ctx's error, "context canceled" or
+// "context deadline exceeded". Exactly one of the results is non-nil.
+func RunExplainContext(ctx context.Context, body []byte) (*Explanation, *Error) {
+	req, err := Decode(body)
+	if err != nil {
+		return nil, err
+	}
+	ex, cerr := ExplainContext(ctx, req)
+	if cerr != nil {
+		return nil, &Error{Code: CodeOverloaded, Message: "explain stopped: " + cerr.Error()}
+	}
+	return ex, nil
 }

@@ -400,6 +400,21 @@ func checkExplanation(t testing.TB, req *Request, ex *Explanation) {
 					t.Errorf("citation %d: disambiguate %+v does not leave the match at %d alone", k, f, e)
 				}
 			case FindingPartial:
+				if f.NotSearched != nil {
+					// The budget ran out: the last finding, no fix, the
+					// kinds in order once each; an empty span unless the
+					// leading part was searched (spec §5.8).
+					if i != len(ce.Findings)-1 || ce.Fix != nil || !slices.IsSorted(f.NotSearched) ||
+						len(slices.Compact(slices.Clone(f.NotSearched))) != len(f.NotSearched) {
+						t.Errorf("citation %d: not searched %+v, fix %v", k, f, ce.Fix)
+					}
+					if slices.Contains(f.NotSearched, FindingPartial) || f.Length == 0 {
+						if f.Length != 0 || f.Start != 0 || f.End != 0 {
+							t.Errorf("citation %d: not searched, yet a leading part %+v", k, f)
+						}
+						break
+					}
+				}
 				cr := []rune(claim)
 				if f.Length <= 0 || f.Length >= len(cr) || f.End-f.Start != f.Length || at != string(cr[:f.Length]) ||
 					bruteCount(text, string(cr[:f.Length+1])) != 0 {

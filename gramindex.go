@@ -40,6 +40,7 @@ type searcher struct {
 	ranks rankSource
 	own   *byteRanks
 	spent int        // the scans' work (see matchTrace.work)
+	work  int        // the other questions' work: the indexes', the one-pass counts'
 	index *gramIndex // built once the scans have done enough
 	// short counts the patterns too short for index, built once their
 	// scans have read the text shortIndexScans times (shortRead: the
@@ -49,6 +50,73 @@ type searcher struct {
 	// counted holds short patterns counted beforehand in one pass
 	// (countAll), with their first occurrences.
 	counted map[string]occurrences
+	// sparse is the check's index of the text, when it built one
+	// (textIndex.sparse): it answers long patterns from offset 0 on text
+	// where 4-byte grams repeat and 16-byte ones do not (a few letters).
+	sparse *sparseIndex
+	// budget, when not nil, is what explaining the request may still
+	// spend: each question is admitted by it and charged to it (see
+	// workBudget). Hints have none.
+	budget *workBudget
+	// asked holds the answers already given, by question: a request can
+	// ask the same question many times (a quote repeated by many
+	// citations, or its parts and contexts), and the answer depends on
+	// the question alone. At most askedMax entries.
+	asked      map[question]occurrences
+	askedBytes int // the bytes of the patterns asked holds
+}
+
+// question is one question of a searcher: find (n = 0) or firstKept.
+type question struct {
+	pattern      string
+	from, n, cap int
+}
+
+// questionWork is what a question costs beside its scan or its index
+// candidates, in the budget's unit: the answers' map, the binary search
+// into a bucket, the call (measured on the elided family of
+// BenchmarkExplainHostile, questions of a few bytes each).
+const questionWork = 128
+
+// askedMax and askedMaxBytes bound the answers a searcher keeps, and the
+// bytes of their patterns (copies of the request's claims and of the
+// contexts built from them).
+const (
+	askedMax      = 4096
+	askedMaxBytes = 1 << 20
+)
+
+// ask answers q, from the answers already given (a map lookup, which
+// costs its pattern's hash and is not charged) or by answer, within the
+// budget: refused (no occurrence, the budget marked cut) once the budget
+// is spent, and charged what it did, in the matcher's unit (about a KMP
+// byte step): the scans' and the indexes' work, and the pattern's bytes
+// (building and hashing it). keep's storage holds what answer keeps.
+func (s *searcher) ask(q question, keep []int, answer func() occurrences) occurrences {
+	if s.budget == nil {
+		return answer()
+	}
+	if o, ok := s.asked[q]; ok { // a map lookup: not charged
+		o.kept = append(keep[:0], o.kept...)
+		return o
+	}
+	if !s.budget.admit() {
+		return occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
+	}
+	before := s.spent + s.work
+	o := answer()
+	s.budget.charge(s.spent + s.work - before + questionWork + len(q.pattern)/8)
+	if s.asked == nil {
+		s.asked = make(map[question]occurrences)
+	}
+	if len(s.asked) < askedMax && s.askedBytes+len(q.pattern) <= askedMaxBytes {
+		// A copy: a pattern may be a view of a buffer its caller reuses
+		// (a folder's, a skeletonizer's), which would change the key.
+		q.pattern = strings.Clone(q.pattern)
+		s.askedBytes += len(q.pattern)
+		s.asked[q] = occurrences{count: o.count, first: o.first, kept: slices.Clone(o.kept)}
+	}
+	return o
 }
 
 // countAll counts patterns, those of them short, in one pass over the
@@ -59,6 +127,7 @@ type searcher struct {
 func (s *searcher) countAll(patterns []string, keep int) {
 	short := slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return !shortPattern(p) })
 	found := countShort(s.text, short, keep)
+	s.work += len(s.text) + 64*len(short) // a lookup a byte; a table row a state
 	if s.counted == nil {
 		s.counted = make(map[string]occurrences, len(short))
 	}
@@ -93,20 +162,39 @@ func (s *searcher) byteRanks() *byteRanks {
 }
 
 // indexed returns the text's index, building it once the scans have done
-// enough, or nil.
+// enough, or nil. (Within the budget or not: without it, the questions
+// left would be scans, dearer than the build.)
 func (s *searcher) indexed() *gramIndex {
 	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText {
 		s.index = newGramIndex(s.text)
+		s.work += 2 * len(s.text) // two passes and a counting sort
 	}
 	return s.index
 }
 
+// longestPrefix is gramIndex.longestPrefix of the text's index, asked
+// within the budget; false when the text is not indexed or the question
+// was refused.
+func (s *searcher) longestPrefix(claimed string) (length, first, sure int, ok bool) {
+	g := s.indexed()
+	if g == nil || !s.budget.admit() {
+		return 0, -1, 0, false
+	}
+	before := s.work
+	length, first, sure, ok = g.longestPrefix(s.text, claimed, &s.work)
+	s.budget.charge(s.work - before + questionWork + len(claimed)/8)
+	return length, first, sure, ok
+}
+
 // shortIndexed returns the text's shortIndex, building it once the scans
 // for patterns too short for the gram index have read the text
-// shortIndexScans times, or nil.
+// shortIndexScans times and the budget has what the sort costs left, or
+// nil.
 func (s *searcher) shortIndexed() *shortIndex {
-	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText {
+	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText &&
+		s.budget.has(shortIndexScans*len(s.text)/indexBytesPerStep) {
 		s.short = newShortIndex(s.text)
+		s.work += shortIndexScans * len(s.text) / indexBytesPerStep // about that many scans
 	}
 	return s.short
 }
@@ -125,8 +213,18 @@ func shortPattern(pattern string) bool {
 // short for it, once the short index is built, O(log n) for the count and
 // a scan to its cap(keep)-th occurrence.
 func (s *searcher) find(pattern string, from int, keep []int) occurrences {
+	return s.ask(question{pattern, from, 0, cap(keep)}, keep, func() occurrences { return s.findNow(pattern, from, keep) })
+}
+
+// findNow is find, asked now.
+func (s *searcher) findNow(pattern string, from int, keep []int) occurrences {
+	if s.sparse != nil && from == 0 {
+		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
+			return o
+		}
+	}
 	if g := s.indexed(); g != nil {
-		if o, ok := g.find(s.text, pattern, from, keep, 0); ok {
+		if o, ok := g.find(s.text, pattern, from, keep, 0, &s.work); ok {
 			return o
 		}
 	}
@@ -172,8 +270,20 @@ func (s *searcher) first(pattern string, from, n int) occurrences {
 // firstKept is first for any n, keeping the occurrences found in keep's
 // storage when it has room for them.
 func (s *searcher) firstKept(pattern string, from, n int, keep []int) occurrences {
+	return s.ask(question{pattern, from, n, cap(keep)}, keep, func() occurrences { return s.firstNow(pattern, from, n, keep) })
+}
+
+// firstNow is firstKept, asked now.
+func (s *searcher) firstNow(pattern string, from, n int, keep []int) occurrences {
+	if s.sparse != nil && from == 0 {
+		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
+			o.count = min(o.count, n)
+			o.kept = o.kept[:min(len(o.kept), n)]
+			return o
+		}
+	}
 	if g := s.indexed(); g != nil {
-		if o, ok := g.find(s.text, pattern, from, keep, n); ok {
+		if o, ok := g.find(s.text, pattern, from, keep, n, &s.work); ok {
 			return o
 		}
 	}
@@ -365,7 +475,11 @@ func newGramIndex(text string) *gramIndex {
 // text), or comparisons at the candidates past maxCompared bytes (many
 // long occurrences). A false answer has cost O(pattern + maxCandidates)
 // at most.
-func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) (occurrences, bool) {
+//
+// work gains what the query did, in the matcher's unit: two units a probe
+// and a candidate offset gone through, verifyCost a comparison at one, and
+// one per 8 bytes of the occurrences compared.
+func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, work *int) (occurrences, bool) {
 	m := len(pattern)
 	if m < indexMinPattern || m > len(text) {
 		return occurrences{}, false
@@ -388,11 +502,13 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 		}
 		total += best
 	}
+	*work += 2 * gramStep * min(m, gramProbes)
 	if total > g.maxCandidates {
 		return occurrences{}, false
 	}
 	var found []int
-	compared := 0
+	compared, visited, verified := 0, 0, 0
+	defer func() { *work += 2*visited + verifyCost*verified + compared/8 }()
 	for d := range gramStep {
 		h, a := bucket[d], at[d]
 		b := g.pos[g.start[h]:g.start[h+1]]
@@ -405,6 +521,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 		// Offsets before from+a cannot start an occurrence at from or after.
 		k := sort.Search(len(b), func(i int) bool { return int(b[i]&offMask) >= from+a })
 		for n := 0; k < len(b) && (limit == 0 || n < limit); k++ {
+			visited++
 			if tested && byte(b[k]>>offBits) != want {
 				continue
 			}
@@ -414,7 +531,10 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 			}
 			// A bucket also holds other grams of its hash: the gram tells
 			// them apart without the call a whole comparison costs.
-			if gramAt(text, p+a) == gram && text[p:p+m] == pattern {
+			if gramAt(text, p+a) != gram {
+				continue
+			}
+			if verified++; text[p:p+m] == pattern {
 				found = append(found, p)
 				n++
 				if compared += m; compared > g.maxCompared {
@@ -451,10 +571,13 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int) 
 // part of indexMinPattern bytes; a bucket of a gram further in holds
 // fewer offsets, those of longer parts. It reads the smaller of the
 // buckets at 0 or 2 and at 1 or 3.
-func (g *gramIndex) longestPrefix(text, pattern string) (length, first, sure int, ok bool) {
+//
+// work gains what it did, in find's unit.
+func (g *gramIndex) longestPrefix(text, pattern string, work *int) (length, first, sure int, ok bool) {
 	if len(pattern) < indexMinPattern {
 		return 0, -1, 0, false
 	}
+	*work += 8
 	at := [gramStep]int{0, 1}
 	sure = indexMinPattern
 	for d := range gramStep {
@@ -475,7 +598,8 @@ func (g *gramIndex) longestPrefix(text, pattern string) (length, first, sure int
 		return 0, -1, 0, false
 	}
 	length, first = 0, -1
-	compared := 0
+	compared, visited := 0, 0
+	defer func() { *work += 2*visited + compared/8 }()
 	for _, a := range at {
 		h := gramBucket(pattern, a)
 		b := g.pos[g.start[h]:g.start[h+1]]
@@ -487,6 +611,7 @@ func (g *gramIndex) longestPrefix(text, pattern string) (length, first, sure int
 			want = pattern[a+gramLen]
 		}
 		for _, e := range b {
+			visited++
 			p := int(e&offMask) - a
 			if tested && byte(e>>offBits) != want || p < 0 || gramAt(text, p+a) != gram {
 				continue

@@ -47,7 +47,7 @@ func bruteFrom(text, pattern string, from, limit int) []int {
 func checkIndexAgainstBrute(t *testing.T, g indexUnderTest, text, pattern string, from int) {
 	for _, limit := range []int{0, 1, 2} {
 		want := bruteFrom(text, pattern, from, limit)
-		o, ok := g.find(text, pattern, from, make([]int, 0, len(want)+1), limit)
+		o, ok := g.find(text, pattern, from, make([]int, 0, len(want)+1), limit, new(int))
 		if ok != (len(pattern) >= indexMinPattern && len(pattern) <= len(text)) && g.maxCandidates == math.MaxInt {
 			t.Fatalf("index of %q, %q from %d: answered %v", text, pattern, from, ok)
 		}
@@ -150,7 +150,7 @@ func TestGramIndexOnProseAndRepeats(t *testing.T) {
 			b[r.IntN(len(b))] ^= 0x20
 			p = string(b)
 		}
-		if _, ok := g.find(prose, p, 0, nil, 0); ok {
+		if _, ok := g.find(prose, p, 0, nil, 0, new(int)); ok {
 			answered++
 		}
 		checkIndexAgainstBrute(t, g, prose, p, r.IntN(len(prose)))
@@ -159,7 +159,7 @@ func TestGramIndexOnProseAndRepeats(t *testing.T) {
 		t.Errorf("the index answered %d of 300 questions of prose", answered)
 	}
 	periodic := strings.Repeat("abcab", 4<<10)
-	if _, ok := newGramIndex(periodic).find(periodic, "abcababcababcab", 0, nil, 0); ok {
+	if _, ok := newGramIndex(periodic).find(periodic, "abcababcababcab", 0, nil, 0, new(int)); ok {
 		t.Errorf("the index answered a question of periodic text, which a scan answers faster")
 	}
 }

@@ -156,19 +156,22 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 	// claimed[:hi] does.
 	lo, hi, first := 0, len(claimed), -1
 	sureFirst := true // first is where claimed[:lo] occurs first
-	if g := x.search().indexed(); g != nil {
+	if l, b, sure, ok := x.search().longestPrefix(claimed); ok {
 		// Read from the index's buckets of grams at the claim's start:
 		// the longest part, or that none of sure bytes occurs and one
 		// shorter does.
-		if l, b, sure, ok := g.longestPrefix(x.text, claimed); ok && l >= sure {
+		if l >= sure {
 			lo, hi, first = l, l, b
-		} else if ok {
+		} else {
 			for hi = min(hi, sure-1); hi > 0 && !utf8.RuneStart(claimed[hi]); hi-- {
 			}
 			if l > 0 {
 				lo, first, sureFirst = l, b, false
 			}
 		}
+	}
+	if lo < hi {
+		lo, hi, first, sureFirst = leadingPartByCandidates(x, claimed, lo, hi, first, sureFirst)
 	}
 	for lo < hi {
 		mid := lo + (hi-lo+1)/2
@@ -184,6 +187,9 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 	}
 	if !sureFirst {
 		first = x.search().first(claimed[:lo], 0, 1).first[0]
+	}
+	if x.search().budget.refused() { // a question refused: nothing above is sure
+		return &PartialMatch{Start: -1, At: -1}
 	}
 	p := &PartialMatch{Length: runeCount(claimed[:lo]), Start: -1, At: -1}
 	if lo < len(claimed) {
@@ -201,6 +207,64 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 	return p
 }
 
+// leadCandidates is how many occurrences of a leading part
+// leadingPartByCandidates takes as candidates, and leadProbe the length
+// (bytes) of the first part it asks about: on text where a part of 32
+// bytes occurs by chance (a few letters, periodic text), its occurrences
+// are many, and the next part asked is four times longer.
+const (
+	leadCandidates = 64
+	leadProbe      = 32
+)
+
+// leadingPartByCandidates narrows longestLeadingPart's invariant (lo,
+// hi, first, sureFirst; see there) by the occurrences of leading parts of
+// leadProbe, 4·leadProbe, … bytes: where one has at most leadCandidates
+// occurrences, every longer part occurs at one of them, and the longest
+// is read there by comparing the claim with the text (exact, and one
+// question however long the part); a part that occurs nowhere bounds hi.
+// The binary search then has what is left, if anything: on text where
+// every question is a scan, a claim that nearly occurs costs one or two
+// scans instead of a dozen.
+func leadingPartByCandidates(x *textIndex, claimed string, lo, hi, first int, sureFirst bool) (int, int, int, bool) {
+	s := x.search()
+	for l := leadProbe; lo < hi && l < hi; l *= 4 {
+		if l <= lo {
+			continue
+		}
+		for l < hi && !utf8.RuneStart(claimed[l]) {
+			l++
+		}
+		o := s.find(claimed[:l], 0, make([]int, 0, leadCandidates))
+		if o.count == 0 {
+			for hi = l - 1; hi > lo && !utf8.RuneStart(claimed[hi]); hi-- {
+			}
+			break
+		}
+		if !o.complete() {
+			lo, first, sureFirst = l, o.first[0], true
+			continue
+		}
+		if !s.budget.admit() { // the comparisons are a step of their own
+			return lo, hi, first, sureFirst
+		}
+		best, at, compared := -1, -1, 0
+		for _, c := range o.kept { // ascending: the first of the longest wins
+			n := commonPrefixLen(x.text[c:], claimed)
+			compared += n
+			for n > 0 && n < len(claimed) && !utf8.RuneStart(claimed[n]) {
+				n--
+			}
+			if n > best {
+				best, at = n, c
+			}
+		}
+		s.budget.charge(compared / 8)
+		return best, best, at, true
+	}
+	return lo, hi, first, sureFirst
+}
+
 // uniqueContext finds the shortest prefix and the shortest suffix, read from
 // the text around the match at start, that leave only that match, the other
 // member as the citation has it. Lengthening a context can only remove
@@ -208,8 +272,13 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 // the shortest in O(log) scans. A context over max_context_bytes would be
 // refused, so the search stops there and returns nil when nothing shorter
 // is unique.
+//
+// When the anchor occurs at most uniqueCandidates times (one question
+// finds them all), the shortest contexts are read at its occurrences
+// instead (uniqueContextAt): the same answer, without the search.
 func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *string) {
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
+	occ := x.search().find(p+e+s, 0, make([]int, 0, uniqueCandidates))
 	unique := func(pattern string) bool { return x.search().first(pattern, 0, 2).count == 1 }
 	shortest := func(lo, hi int, pattern func(k int) string) *string {
 		// lo: ambiguous (the citation's own context); hi: the longest allowed.
@@ -238,10 +307,13 @@ func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *stri
 		}
 		k, used = k+1, used+size
 	}
-	prefix = shortest(runeCount(p), k, func(k int) string {
+	// None: a question refused; the comparisons are a step of their own.
+	direct := occ.count > 0 && occ.complete() && x.search().budget.admit()
+	if direct {
+		prefix = uniquePrefixAt(x, sel, start, occ.kept, runeCount(p), k)
+	} else if prefix = shortest(runeCount(p), k, func(k int) string {
 		return x.slice(start-k, start) + e + s
-	})
-	if prefix != nil {
+	}); prefix != nil {
 		v := (*prefix)[:len(*prefix)-len(e)-len(s)]
 		prefix = &v
 	}
@@ -257,12 +329,94 @@ func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *stri
 		}
 		k, used = k+1, used+size
 	}
-	suffix = shortest(runeCount(s), k, func(k int) string {
+	if direct {
+		suffix = uniqueSuffixAt(x, sel, q, occ.kept, runeCount(s), k)
+	} else if suffix = shortest(runeCount(s), k, func(k int) string {
 		return p + e + x.slice(q, q+k)
-	})
-	if suffix != nil {
+	}); suffix != nil {
 		v := (*suffix)[len(p)+len(e):]
 		suffix = &v
 	}
 	return prefix, suffix
+}
+
+// uniqueCandidates is how many occurrences of an anchor uniqueContext
+// reads the contexts at, rather than searching for them.
+const uniqueCandidates = 64
+
+// uniquePrefixAt is uniqueContext's prefix, from every occurrence of the
+// anchor (occ, byte offsets where prefix+exact+suffix starts): the
+// prefix T[start-k:start] leaves one match exactly when it is longer, in
+// bytes, than the longest stretch that the text before exact shares, read
+// backwards, with the text before any other occurrence's exact (an
+// occurrence of T[start-k:start]+exact+suffix is one of the anchor, its
+// prefix being part of the context, with those k code points before its
+// exact). So the shortest is the first k (from lo+1, at most hi) past
+// that stretch. O(occurrences · max_context_bytes).
+func uniquePrefixAt(x *textIndex, sel *Selector, start int, occ []int, lo, hi int) *string {
+	if hi <= lo {
+		return nil
+	}
+	bs := x.byteAt(start)
+	shared, compared := -1, 0
+	for _, a := range occ {
+		if bq := a + len(sel.Prefix); bq != bs {
+			n := commonSuffixLen(x.text[:bq], x.text[:bs], MaxContextBytes+1)
+			shared, compared = max(shared, n), compared+n
+		}
+	}
+	x.search().budget.charge(compared)
+	from := bs - shared - 1 // the context starts here or before
+	if from < 0 {
+		return nil
+	}
+	for from > 0 && !utf8.RuneStart(x.text[from]) {
+		from--
+	}
+	k := max(start-x.cpAt(from), lo+1)
+	if k > hi {
+		return nil
+	}
+	v := x.slice(start-k, start)
+	return &v
+}
+
+// uniqueSuffixAt is uniquePrefixAt for the suffix T[q:q+k], q where exact
+// ends: longer than the longest stretch the text after exact shares with
+// the text after any other occurrence's exact.
+func uniqueSuffixAt(x *textIndex, sel *Selector, q int, occ []int, lo, hi int) *string {
+	if hi <= lo {
+		return nil
+	}
+	bq := x.byteAt(q)
+	shared, compared := -1, 0
+	for _, a := range occ {
+		if be := a + len(sel.Prefix) + len(sel.Exact); be != bq {
+			n := commonPrefixLen(x.text[be:], x.text[bq:min(len(x.text), bq+MaxContextBytes+1)])
+			shared, compared = max(shared, n), compared+n
+		}
+	}
+	x.search().budget.charge(compared / 8)
+	to := bq + shared + 1 // the context ends here or after
+	if to > len(x.text) {
+		return nil
+	}
+	for to < len(x.text) && !utf8.RuneStart(x.text[to]) {
+		to++
+	}
+	k := max(x.cpAt(to)-q, lo+1)
+	if k > hi {
+		return nil
+	}
+	v := x.slice(q, q+k)
+	return &v
+}
+
+// commonSuffixLen is how many bytes a and b end with alike, at most limit.
+func commonSuffixLen(a, b string, limit int) int {
+	n := 0
+	for n < limit && n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
 }

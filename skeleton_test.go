@@ -143,7 +143,7 @@ func TestSkeletonChangesNoFinding(t *testing.T) {
 					testkit.PositionCitation("fabricated", "s", "v1", 0, runeCount(fabricated), fabricated),
 					testkit.PositionCitation("retyped", "s", "v1", p, p+runeCount(claim), claim),
 				}}.Body()))
-			got, want := Explain(req), explain(req, false)
+			got, want := explainSkeletons(req), explainPlain(req)
 			if !reflect.DeepEqual(got.Citations, want.Citations) {
 				t.Fatalf("%q at %d: with the skeleton %+v, without %+v", claim, p, got.Citations, want.Citations)
 			}

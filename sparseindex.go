@@ -110,15 +110,30 @@ func (x *sparseIndex) find(text, pattern string, keep []int) (occurrences, bool)
 	// candidate, checked at a cache miss, costs a few steps.
 	maxCandidates := len(text) / max(1, min(len(pattern), qgramWindow)) / 2
 	// Compares of half the text's bytes cost about what the scan's do.
-	return x.lookup(text, pattern, keep, maxCandidates, len(text)/2)
+	return x.lookup(text, pattern, keep, maxCandidates, len(text)/2, nil)
+}
+
+// findCounted is find that adds to work what it did, in the matcher's
+// unit (as gramIndex.find counts): for explain's searcher, which asks
+// the check's index when the check built one.
+func (x *sparseIndex) findCounted(text, pattern string, keep []int, work *int) (occurrences, bool) {
+	maxCandidates := len(text) / max(1, min(len(pattern), qgramWindow)) / 2
+	return x.lookup(text, pattern, keep, maxCandidates, len(text)/2, work)
 }
 
 // lookup is find with its bounds: at most maxCandidates offsets in the
 // buckets read, at most maxCompared bytes compared at the candidates.
-func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, maxCompared int) (occurrences, bool) {
+// work, when not nil, gains what it did: two units a probe and a
+// candidate, verifyCost a comparison and a unit per 8 bytes compared.
+func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, maxCompared int, work *int) (occurrences, bool) {
 	m := len(pattern)
 	if m < sparseMinPattern || m > len(text) {
 		return occurrences{}, false
+	}
+	visited, verified, compared := 0, 0, 0
+	if work != nil {
+		*work += 2 * sparseStep * min((m-sparseGram)/sparseStep+1, sparseProbes)
+		defer func() { *work += 2*visited + verifyCost*verified + compared/8 }()
 	}
 	// For each residue a of an occurrence's start p ((p+a) a multiple of
 	// sparseStep), the probe at an offset ≡ a whose bucket is smallest:
@@ -144,12 +159,12 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 	}
 	var buf [8]int
 	found := buf[:0]
-	compared := 0
 	for a := range sparseStep {
 		h, i := bucket[a], at[a]
 		b := h >> (64 - x.bits)
 		tag := uint32(uint8(h>>(56-x.bits))) << offBits
 		for _, e := range x.pos[x.start[b]:x.start[b+1]] {
+			visited++
 			if e&^offMask != tag {
 				continue
 			}
@@ -163,6 +178,7 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 			// Every byte compared counts, those of a candidate that
 			// differs late too (text of near copies of the pattern).
 			q := commonPrefixLen(text[p:p+m], pattern)
+			verified++
 			if compared += q; compared > maxCompared {
 				return occurrences{}, false
 			}

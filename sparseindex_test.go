@@ -19,7 +19,7 @@ func checkSparseAgainstBrute(t testing.TB, x *sparseIndex, text, pattern string)
 	want := bruteFrom(text, pattern, 0, 0)
 	answers := len(pattern) >= sparseMinPattern && len(pattern) <= len(text)
 	for _, keep := range []int{0, 1, len(want) + 1} {
-		o, ok := x.lookup(text, pattern, make([]int, 0, keep), math.MaxInt, math.MaxInt)
+		o, ok := x.lookup(text, pattern, make([]int, 0, keep), math.MaxInt, math.MaxInt, nil)
 		if ok != answers {
 			t.Fatalf("index of %.40q (len %d), %.40q (len %d): answered %v", text, len(text), pattern, len(pattern), ok)
 		}

@@ -68,6 +68,7 @@ func (x *textIndex) search() *searcher {
 	if x.many == nil {
 		x.many = &searcher{text: x.text, ranks: x}
 	}
+	x.many.sparse = x.sparse // the check's, once it has built one
 	return x.many
 }
 

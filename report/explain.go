@@ -77,6 +77,14 @@ func (r *renderer) explained(k int) {
 				r.line("finding", "disambiguate: suffix %s leaves only the match at %s", quote(*f.Suffix, quotedCols), at)
 			}
 		case citecheck.FindingPartial:
+			if f.NotSearched != nil {
+				kinds := make([]string, len(f.NotSearched))
+				for i, k := range f.NotSearched {
+					kinds[i] = k.String()
+				}
+				r.line("finding", "partial: the diagnosis's work budget ran out; not searched: %s", strings.Join(kinds, ", "))
+				break
+			}
 			r.line("finding", "partial: only the first %d code points of the %s occur, at %s", f.Length, what, at)
 		}
 	}

@@ -123,3 +123,53 @@ func TestConformanceIsReadFromTheModule(t *testing.T) {
 		}
 	}
 }
+
+// Every hostile family is the same for the same seed and shape, within
+// the contract's limits (body, sources, citations, quotes, contexts,
+// scan units), and has citations; the largest fills most of the body.
+func TestHostileRequestIsDeterministicAndWithinTheLimits(t *testing.T) {
+	t.Parallel()
+	for _, fam := range HostileFamilies {
+		for _, shape := range []HostileShape{{}, {BodyBytes: 8 << 10, TextBytes: 2 << 10, Block: 50, Citations: 9}} {
+			r := HostileRequest(fam, 5, shape)
+			body := r.Body()
+			if string(body) != string(HostileRequest(fam, 5, shape).Body()) {
+				t.Fatalf("%s: two bodies for one seed", fam)
+			}
+			if len(body) > hostileBodyBytes || len(r.Sources) > hostileSources || len(r.Citations) > hostileCitations || len(r.Citations) == 0 {
+				t.Fatalf("%s %+v: %d bytes, %d sources, %d citations", fam, shape, len(body), len(r.Sources), len(r.Citations))
+			}
+			if shape.BodyBytes == 0 && len(body) < hostileBodyBytes/10 {
+				t.Fatalf("%s: only %d bytes", fam, len(body))
+			}
+			scan := 0
+			for _, c := range r.Citations {
+				for _, s := range []*string{c.Quote, c.Selector.Exact} {
+					if s != nil && (len(*s) > hostileQuoteBytes || !utf8.ValidString(*s) || *s == "") {
+						t.Fatalf("%s: quote or exact of %d bytes", fam, len(*s))
+					}
+				}
+				for _, s := range []*string{c.Selector.Prefix, c.Selector.Suffix} {
+					if s != nil && len(*s) > hostileContextByte {
+						t.Fatalf("%s: context of %d bytes", fam, len(*s))
+					}
+				}
+				if c.Selector.Type == QuoteSelector {
+					for _, s := range r.Sources {
+						if s.SourceID == c.SourceID {
+							scan += utf16Len(s.Text)
+						}
+					}
+				}
+			}
+			if scan > hostileScanUnits {
+				t.Fatalf("%s: %d scan units", fam, scan)
+			}
+			for _, s := range r.Sources {
+				if len(s.Text) > hostileTextBytes || !utf8.ValidString(s.Text) {
+					t.Fatalf("%s: a source of %d bytes", fam, len(s.Text))
+				}
+			}
+		}
+	}
+}
