@@ -180,7 +180,7 @@ func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits
 	if skeletons {
 		e.skeletons = make([]*skeletonSearch, len(req.Sources))
 	}
-	all, err := checkAllPolled(ctx, e.c)
+	all, err := checkAllContext(ctx, e.c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -202,47 +202,6 @@ func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits
 	}
 	return ex, e.budget, nil
 }
-
-// checkAllPolled is checkAll looking at ctx every checkPollBytes of text
-// and claims the citations read (a quote citation reads its source, a
-// position citation its quote), so a dear check stops too.
-func checkAllPolled(ctx context.Context, c *Checker) (*AllResult, error) {
-	if ctx.Done() == nil {
-		return checkAll(c), nil
-	}
-	req := c.req
-	all := &AllResult{Citations: make([]CitationOutcome, len(req.Citations))}
-	read := 0
-	for k := range req.Citations {
-		cit := &req.Citations[k]
-		if read >= checkPollBytes {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			read = 0
-		}
-		read += len(cit.Quote) + len(cit.Selector.Exact)
-		if j, _ := c.lookup(cit); j >= 0 && cit.Selector.Type == QuoteSelector {
-			read += len(req.Sources[j].Text)
-		}
-		o := &all.Citations[k]
-		o.CitationIndex, o.CitationID, o.SelectorType = k, cit.CitationID, cit.Selector.Type
-		if d := c.Citation(k); d != nil {
-			o.Reason, o.Detail = d.Reason, &d.Detail
-			all.Failed++
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	all.Valid = all.Failed == 0
-	return all, nil
-}
-
-// checkPollBytes is how many bytes of text and claims the check reads
-// between two looks at the context (a lock, tens of nanoseconds; the
-// bytes, at the matcher's speed, tens of microseconds or more).
-const checkPollBytes = 64 << 10
 
 // failingBytes is what the budget is proportional to: the bytes of the
 // failing citations' claims and of the sources they cite, each source
