@@ -21,11 +21,12 @@ import "context"
 // both sides, on the hostile families (BenchmarkExplainHostile).
 const explainWorkPerKiB = 2048
 
-// explainWorkMin is the smallest budget, about 2–3 ms: a small request
-// is explained to the end (a source of 64 KiB in many scripts folded, a
-// few hundred questions), for about what starting the process that
-// checks it costs (docs/explain.md#the-bound).
-const explainWorkMin = 2 << 20
+// explainWorkMin is the smallest budget, 256 Ki units, about 0.3–0.5 ms:
+// a small request is explained to the end (a source of 64 KiB folded,
+// a few dozen questions) for a tenth of what starting the process that
+// checks it costs, and a request of 128 KiB or more has its pool from
+// explainWorkPerKiB alone (docs/explain.md#the-bound).
+const explainWorkMin = 256 << 10
 
 // shareOfLeft: a citation may spend up to 1/shareOfLeft of what is left
 // (see begin).
