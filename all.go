@@ -49,16 +49,21 @@ func checkAll(c *Checker) *AllResult {
 	req := c.req
 	all := &AllResult{Citations: make([]CitationOutcome, len(req.Citations))}
 	for k := range req.Citations {
-		cit := &req.Citations[k]
-		o := &all.Citations[k]
-		o.CitationIndex, o.CitationID, o.SelectorType = k, cit.CitationID, cit.Selector.Type
-		if d := c.Citation(k); d != nil {
-			o.Reason, o.Detail = d.Reason, &d.Detail
-			all.Failed++
-		}
+		c.outcome(all, k)
 	}
 	all.Valid = all.Failed == 0
 	return all
+}
+
+// outcome checks citation k into all's k-th outcome, counting a failure.
+func (c *Checker) outcome(all *AllResult, k int) {
+	cit := &c.req.Citations[k]
+	o := &all.Citations[k]
+	o.CitationIndex, o.CitationID, o.SelectorType = k, cit.CitationID, cit.Selector.Type
+	if d := c.Citation(k); d != nil {
+		o.Reason, o.Detail = d.Reason, &d.Detail
+		all.Failed++
+	}
 }
 
 // FirstFailure returns the first failing citation, or nil when all hold:

@@ -52,13 +52,7 @@ func checkAllContext(ctx context.Context, c *Checker) (*AllResult, error) {
 	req := c.req
 	all := &AllResult{Citations: make([]CitationOutcome, len(req.Citations))}
 	if _, err := c.polled(ctx, func(k int) bool {
-		cit := &req.Citations[k]
-		o := &all.Citations[k]
-		o.CitationIndex, o.CitationID, o.SelectorType = k, cit.CitationID, cit.Selector.Type
-		if d := c.Citation(k); d != nil {
-			o.Reason, o.Detail = d.Reason, &d.Detail
-			all.Failed++
-		}
+		c.outcome(all, k)
 		return true
 	}); err != nil {
 		return nil, err

@@ -248,21 +248,13 @@ func TestContextDoneMidRunStopsAtTheNextLook(t *testing.T) {
 func BenchmarkCheckContext(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	for _, w := range benchWorkloads() {
-		b.Run(w.name, func(b *testing.B) {
-			req, err := Decode(w.body)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.SetBytes(int64(len(w.body)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if res, err := CheckContext(ctx, req); err != nil || !res.Valid {
-					b.Fatalf("workload does not pass: %v", err)
-				}
-			}
-		})
-	}
+	benchEachWorkload(b, func(req *Request) *Result {
+		res, err := CheckContext(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res
+	})
 }
 
 // FuzzCheckContext: on any body that decodes, a context that is not done
