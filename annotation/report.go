@@ -247,7 +247,19 @@ func findingWords(f *citecheck.Finding) string {
 		}
 		return fmt.Sprintf("disambiguate: suffix %q leaves only the match at %s", *f.Suffix, span)
 	}
-	return fmt.Sprintf("partial: its first %d code points stand at %s", f.Length, span)
+	lead := fmt.Sprintf("its first %d code points stand at %s", f.Length, span)
+	if f.NotSearched == nil {
+		return "partial: " + lead
+	}
+	kinds := make([]string, len(f.NotSearched))
+	for i, k := range f.NotSearched {
+		kinds[i] = k.String()
+	}
+	cut := "the diagnosis's work budget ran out; not searched: " + strings.Join(kinds, ", ")
+	if f.Length == 0 { // the leading part was not searched either
+		return "partial: " + cut
+	}
+	return "partial: " + lead + "; " + cut
 }
 
 // appendString appends s as a JSON string; s is valid UTF-8 (it was
