@@ -59,25 +59,14 @@ func TestLoadDearExplainsLeaveExecuteAnswered(t *testing.T) {
 				}
 			}
 		})
-		wg.Go(func() {
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				c, err := net.Dial("tcp", addr)
-				if err != nil {
-					continue
-				}
-				c.Write(rawPost(explainPath, body))
-				select {
-				case <-stop:
-				case <-time.After(300 * time.Millisecond):
-				}
-				c.Close()
-				hungUp.Add(1)
+		wg.Add(1)
+		go attack(&wg, stop, addr, func(c net.Conn) {
+			c.Write(rawPost(explainPath, body))
+			select {
+			case <-stop:
+			case <-time.After(300 * time.Millisecond):
 			}
+			hungUp.Add(1)
 		})
 	}
 	// The fast client starts once the explains hold the slots.
