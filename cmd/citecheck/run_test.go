@@ -235,35 +235,9 @@ func TestRunRefusesAnOversizedStdinWithoutReadingItAll(t *testing.T) {
 	assertOneLine(t, "stderr", got.stderr)
 }
 
+// The usage mistakes themselves are TestEveryWrongUseExits2WithOneLineThenThatCommandsUsage's table.
 func TestUsageMistakesExit2(t *testing.T) {
 	t.Parallel()
-	f := writeInput(t, validBody)
-	for _, c := range []struct {
-		name string
-		args []string
-	}{
-		{"no command", nil},
-		{"unknown command", []string{"frobnicate"}},
-		{"run without arguments", []string{"run"}},
-		{"run without a version", []string{"run", citecheck.ToolID, "--input", f}},
-		{"run with an extra argument", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "extra", "--input", f}},
-		{"run without --input", []string{"run", citecheck.ToolID, citecheck.ToolVersion}},
-		{"--input without a value", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input"}},
-		{"an unknown flag", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input", f, "--verbose"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			got := runCLI(t, nil, c.args...)
-			if got.code != exitError {
-				t.Fatalf("exit %d, want 2", got.code)
-			}
-			if got.stdout != "" {
-				t.Errorf("stdout %q: a usage mistake is not an answer", got.stdout)
-			}
-			if !strings.HasPrefix(got.stderr, "citecheck: ") && !strings.HasPrefix(got.stderr, "usage:") {
-				t.Errorf("stderr does not say why: %q", got.stderr)
-			}
-		})
-	}
 	t.Run("an input file that cannot be read", func(t *testing.T) {
 		got := runCLI(t, nil, "run", citecheck.ToolID, citecheck.ToolVersion, "--input", filepath.Join(t.TempDir(), "missing.json"))
 		if got.code != exitError || !strings.HasPrefix(got.stdout, `{"error":{"code":"usage",`) {
