@@ -218,15 +218,8 @@ func (s *searcher) find(pattern string, from int, keep []int) occurrences {
 
 // findNow is find, asked now.
 func (s *searcher) findNow(pattern string, from int, keep []int) occurrences {
-	if s.sparse != nil && from == 0 {
-		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
-			return o
-		}
-	}
-	if g := s.indexed(); g != nil {
-		if o, ok := g.find(s.text, pattern, from, keep, 0, &s.work); ok {
-			return o
-		}
+	if o, ok := s.fromIndexes(pattern, from, 0, keep); ok {
+		return o
 	}
 	if shortPattern(pattern) && from == 0 {
 		if o, ok := s.countedFind(pattern, keep, 0); ok {
@@ -243,6 +236,26 @@ func (s *searcher) findNow(pattern string, from int, keep []int) occurrences {
 		s.shortRead += len(s.text)
 	}
 	return s.scan(pattern, from, keep)
+}
+
+// fromIndexes answers find (n = 0) or firstKept (the first n) from the
+// check's sparse index of the text (long patterns from offset 0) or the
+// gram index, when one of them can; false leaves the question to the
+// short patterns' ways and the scan.
+func (s *searcher) fromIndexes(pattern string, from, n int, keep []int) (occurrences, bool) {
+	if s.sparse != nil && from == 0 {
+		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
+			if n > 0 {
+				o.count = min(o.count, n)
+				o.kept = o.kept[:min(len(o.kept), n)]
+			}
+			return o, true
+		}
+	}
+	if g := s.indexed(); g != nil {
+		return g.find(s.text, pattern, from, keep, n, &s.work)
+	}
+	return occurrences{}, false
 }
 
 // scan is find by the matcher, reading text[from:] whole.
@@ -275,17 +288,8 @@ func (s *searcher) firstKept(pattern string, from, n int, keep []int) occurrence
 
 // firstNow is firstKept, asked now.
 func (s *searcher) firstNow(pattern string, from, n int, keep []int) occurrences {
-	if s.sparse != nil && from == 0 {
-		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
-			o.count = min(o.count, n)
-			o.kept = o.kept[:min(len(o.kept), n)]
-			return o
-		}
-	}
-	if g := s.indexed(); g != nil {
-		if o, ok := g.find(s.text, pattern, from, keep, n, &s.work); ok {
-			return o
-		}
+	if o, ok := s.fromIndexes(pattern, from, n, keep); ok {
+		return o
 	}
 	if len(pattern) >= firstByMatcher {
 		o := s.scan(pattern, from, keep) // the index, had it answered, did above
