@@ -83,16 +83,27 @@ func (c *Checker) Citation(k int) *Discrepancy {
 // request's sources, or -1 and the versions supplied for its source_id, in
 // input order (none: the source_id is unknown).
 func (c *Checker) lookup(cit *Citation) (int, []string) {
+	if j := c.source(cit); j >= 0 {
+		return j, nil
+	}
 	var versions []string
-	for j, s := range c.req.Sources {
+	for _, s := range c.req.Sources {
 		if s.SourceID == cit.SourceID {
-			if s.Version == cit.Version {
-				return j, nil
-			}
 			versions = append(versions, s.Version)
 		}
 	}
 	return -1, versions
+}
+
+// source is the index of the citation's source in the request's sources,
+// or -1: lookup without the versions of a miss. Linear in the sources.
+func (c *Checker) source(cit *Citation) int {
+	for j := range c.req.Sources {
+		if s := &c.req.Sources[j]; s.SourceID == cit.SourceID && s.Version == cit.Version {
+			return j
+		}
+	}
+	return -1
 }
 
 // text returns the index of source j, built on first use, with the plan

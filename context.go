@@ -120,13 +120,8 @@ func (c *Checker) polled(ctx context.Context, each func(k int) bool) (int, error
 		}
 		sel := &cit.Selector
 		read += len(cit.Quote) + len(sel.Exact) + len(sel.Prefix) + len(sel.Suffix)
-		for j := range req.Sources { // lookup's search, without the versions it collects
-			if src := &req.Sources[j]; src.SourceID == cit.SourceID && src.Version == cit.Version {
-				if c.index[j] == nil || sel.Type == QuoteSelector {
-					read += len(src.Text)
-				}
-				break
-			}
+		if j := c.source(cit); j >= 0 && (c.index[j] == nil || sel.Type == QuoteSelector) {
+			read += len(req.Sources[j].Text)
 		}
 		if !each(k) {
 			return k + 1, ctx.Err()
