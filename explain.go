@@ -266,7 +266,13 @@ type explainer struct {
 	skeletons []*skeletonSearch
 	budget    *workBudget // shared by every searcher below
 	// plain holds, by source, plainBytes of its text, once known.
-	plain []*byteSet
+	plain []*plainText
+}
+
+// plainText is what plainBytes said of a text.
+type plainText struct {
+	set   byteSet
+	plain bool
 }
 
 // byteSet is a set of byte values.
@@ -275,19 +281,15 @@ type byteSet [4]uint64
 // plainBytes is plainBytes of source j, once per request.
 func (e *explainer) plainBytes(j int) (byteSet, bool) {
 	if e.plain == nil {
-		e.plain = make([]*byteSet, len(e.c.req.Sources))
+		e.plain = make([]*plainText, len(e.c.req.Sources))
 	}
 	if e.plain[j] == nil {
-		text := e.c.req.Sources[j].Text
 		// Not charged: once per source, a byte at a time, and it stops
 		// at the first space (most text at once).
-		set, ok := plainBytes(text)
-		if !ok {
-			set[3] = 1 // no plain byte is there: marks the text not plain
-		}
-		e.plain[j] = &set
+		set, ok := plainBytes(e.c.req.Sources[j].Text)
+		e.plain[j] = &plainText{set, ok}
 	}
-	return *e.plain[j], e.plain[j][3] == 0
+	return e.plain[j].set, e.plain[j].plain
 }
 
 // plainBytes returns the bytes s is made of, and whether they are all
