@@ -315,7 +315,7 @@ func (p *parser) targets(ptr *path, out *[]Target, nesting int) error {
 
 func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
 	t := Target{Pointer: ptr.String()}
-	var id, atID string
+	var id resourceIDs
 	var items []Target
 	hasItems := false
 	err := p.object(ptr, func(name string, mp *path) error {
@@ -325,15 +325,7 @@ func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
 			t.Source = s
 			return err
 		case "id", "@id":
-			v, err := p.scalar()
-			if err == nil && v.Kind() == '"' {
-				if name == "id" {
-					id = unquote(v)
-				} else {
-					atID = unquote(v)
-				}
-			}
-			return err
+			return p.readID(name, &id)
 		case "items":
 			if p.dec.PeekKind() != '[' {
 				return p.skip()
@@ -354,11 +346,8 @@ func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
 	if err != nil {
 		return err
 	}
-	if id == "" {
-		id = atID
-	}
 	if t.Source == "" {
-		t.Source = id // an external resource: the target is the resource itself
+		t.Source = id.value() // an external resource: the target is the resource itself
 	}
 	if hasItems && t.Source == "" && t.Selectors == nil {
 		*out = append(*out, items...) // a Composite, List or Independents of targets
@@ -366,6 +355,31 @@ func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
 	}
 	*out = append(*out, t)
 	return nil
+}
+
+// resourceIDs holds a resource's "id" (the W3C model's) and "@id" (JSON-LD's
+// spelling), string values only: "id" wins, whichever comes first.
+type resourceIDs struct{ id, atID string }
+
+// readID reads the value of member name, "id" or "@id", into i.
+func (p *parser) readID(name string, i *resourceIDs) error {
+	v, err := p.scalar()
+	if err == nil && v.Kind() == '"' {
+		if name == "id" {
+			i.id = unquote(v)
+		} else {
+			i.atID = unquote(v)
+		}
+	}
+	return err
+}
+
+// value is the resource's id: "id", else "@id", else "".
+func (i resourceIDs) value() string {
+	if i.id != "" {
+		return i.id
+	}
+	return i.atID
 }
 
 // resourceIRI reads a source: an IRI, or a resource object with an id.
@@ -378,25 +392,14 @@ func (p *parser) resourceIRI(ptr *path) (string, error) {
 		}
 		return unquote(v), nil
 	case '{':
-		var id, atID string
+		var id resourceIDs
 		err := p.object(ptr, func(name string, _ *path) error {
 			if name == "id" || name == "@id" {
-				v, err := p.scalar()
-				if err == nil && v.Kind() == '"' {
-					if name == "id" {
-						id = unquote(v)
-					} else {
-						atID = unquote(v)
-					}
-				}
-				return err
+				return p.readID(name, &id)
 			}
 			return p.skip()
 		})
-		if id == "" {
-			id = atID
-		}
-		return id, err
+		return id.value(), err
 	default:
 		return "", refuse(ptr, "a source is an IRI or a resource object, not %s", kindName(k))
 	}
