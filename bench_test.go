@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // The benchmarks measure the engine on the workloads of workloads_test.go:
@@ -108,7 +109,7 @@ func TestBenchmarkWorkloadsAreValidAndPass(t *testing.T) {
 			}
 			units := map[[2]string]int{}
 			for _, s := range req.Sources {
-				units[[2]string{s.SourceID, s.Version}] = utf16Len(s.Text)
+				units[[2]string{s.SourceID, s.Version}] = utext.UTF16Len(s.Text)
 			}
 			scan := 0
 			for _, c := range req.Citations {
@@ -168,7 +169,7 @@ func TestBenchmarkWorkloadsHaveTheirShape(t *testing.T) {
 		if n := len(req.Sources[0].Text); n != MaxTextBytes {
 			t.Errorf("source is %d bytes", n)
 		}
-		if units := quoteCitations(req) * utf16Len(req.Sources[0].Text); quoteCitations(req) != 32 || units != MaxScanUnits {
+		if units := quoteCitations(req) * utext.UTF16Len(req.Sources[0].Text); quoteCitations(req) != 32 || units != MaxScanUnits {
 			t.Errorf("%d quote citations scanning %d units", quoteCitations(req), units)
 		}
 		for _, c := range req.Citations {

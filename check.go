@@ -1,6 +1,11 @@
 package citecheck
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/citecheck/citecheck/internal/search"
+	"github.com/citecheck/citecheck/internal/utext"
+)
 
 // Run decodes body and checks it: the whole of citation-batch-check@1.0.0
 // for one request. Exactly one of the results is non-nil.
@@ -42,7 +47,7 @@ func checkFrom(c *Checker) *Result {
 // not safe for concurrent use; create one per goroutine.
 type Checker struct {
 	req   *Request
-	index []*textIndex // by source, built on first use
+	index []*indexedText // by source, built on first use
 	// anchor is where each quote citation writes prefix+exact+suffix, the
 	// pattern it scans for, reused from one citation to the next: long
 	// anchors (up to 18 KiB) then cost one allocation per request, not one
@@ -52,7 +57,7 @@ type Checker struct {
 
 // NewChecker returns a Checker for req (see [Check] for what req must be).
 func NewChecker(req *Request) *Checker {
-	return &Checker{req: req, index: make([]*textIndex, len(req.Sources))}
+	return &Checker{req: req, index: make([]*indexedText, len(req.Sources))}
 }
 
 // Citation checks citation k alone: nil when it holds, else the
@@ -108,32 +113,28 @@ func (c *Checker) source(cit *Citation) int {
 
 // text returns the index of source j, built on first use, with the plan
 // of its quote citations' scans when they may pay for a sparse index.
-func (c *Checker) text(j int) *textIndex {
+func (c *Checker) text(j int) *indexedText {
 	if c.index[j] == nil {
 		src := &c.req.Sources[j]
-		x := newTextIndex(src.Text)
-		if n := len(src.Text); sparseSized(n) {
-			var p sparsePlan
+		var p search.Plan
+		if n := len(src.Text); search.MayIndex(n) {
 			for k := range c.req.Citations {
 				cit := &c.req.Citations[k]
 				if sel := &cit.Selector; sel.Type == QuoteSelector && cit.SourceID == src.SourceID && cit.Version == src.Version {
-					p.add(n, len(sel.Prefix)+len(sel.Exact)+len(sel.Suffix))
+					p.Add(n, len(sel.Prefix)+len(sel.Exact)+len(sel.Suffix))
 				}
 			}
-			if p.anchors > 1 {
-				x.plan = &p
-			}
 		}
-		c.index[j] = x
+		c.index[j] = newIndexedText(src.Text, p)
 	}
 	return c.index[j]
 }
 
 // checkPosition is the passage check (spec §2.2): T[start:end] must read
 // exactly as the quote. O(quote) after the index.
-func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
-	start, end, n := cit.Selector.Start, cit.Selector.End, x.n
-	if start <= end && end <= n && x.text[x.byteAt(start):x.byteAt(end)] == cit.Quote {
+func checkPosition(x *indexedText, cit *Citation, d *Detail) Reason {
+	start, end, n := cit.Selector.Start, cit.Selector.End, x.Len()
+	if start <= end && end <= n && x.String()[x.ByteAt(start):x.ByteAt(end)] == cit.Quote {
 		return ReasonNone // nothing to report, nothing allocated
 	}
 	d.Start, d.End, d.TextLength = intPtr(start), intPtr(end), intPtr(n)
@@ -148,7 +149,7 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 		}
 		return ReasonSpanOutOfRange
 	}
-	s, q := x.text[x.byteAt(start):x.byteAt(end)], cit.Quote // they differ
+	s, q := x.String()[x.ByteAt(start):x.ByteAt(end)], cit.Quote // they differ
 	// b: the first differing byte, moved back to the start of its code point
 	// (the bytes before it are equal, so it is a boundary in both strings).
 	b := 0
@@ -158,15 +159,15 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 	for b > 0 && b < len(s) && s[b]&0xC0 == 0x80 {
 		b--
 	}
-	i := runeCount(s[:b])
+	i := utext.RuneCount(s[:b])
 	srcOff := start + i
 	d.Field, d.QuoteOffset, d.SourceOffset = "quote", &i, &srcOff
 	if b < len(s) {
-		ch := firstRune(s[b:])
+		ch := utext.FirstRune(s[b:])
 		d.ExpectedChar = &ch
 	}
 	if b < len(q) {
-		ch := firstRune(q[b:])
+		ch := utext.FirstRune(q[b:])
 		d.ClaimedChar = &ch
 	}
 	return ReasonQuoteMismatch
@@ -175,16 +176,16 @@ func checkPosition(x *textIndex, cit *Citation, d *Detail) Reason {
 // checkQuote is the anchor check (spec §2.3), stage by stage. It searches
 // the whole anchor prefix+exact+suffix first: a passing citation, the usual
 // case, is then one scan of the longest and so most selective pattern,
-// and neither the occurrences of a common exact nor long contexts cost it
+// and neither the search.Occurrences of a common exact nor long contexts cost it
 // anything more. Only when that anchor does not occur exactly once at the
 // claimed start are the counts the discrepancy reports needed: OE is one
-// more scan, for exact; OP comes from the kept occurrences of exact when
+// more scan, for exact; OP comes from the kept search.Occurrences of exact when
 // they are few (up to keptOccurrences), from OF when there is no suffix,
 // else from one more scan for prefix+exact. At most three scans, each
 // linear in text plus pattern, whatever the number of occurrences.
 //
 // scratch holds the anchor's bytes; the anchor is not kept past the call.
-func checkQuote(x *textIndex, cit *Citation, d *Detail, scratch *[]byte) Reason {
+func checkQuote(x *indexedText, cit *Citation, d *Detail, scratch *[]byte) Reason {
 	sel := &cit.Selector
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
 	anchor := e
@@ -192,8 +193,8 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail, scratch *[]byte) Reason 
 		*scratch = append(append(append((*scratch)[:0], p...), e...), s...)
 		anchor = unsafe.String(unsafe.SliceData(*scratch), len(*scratch))
 	}
-	of := shift(x.find(anchor, nil), len(p)) // byte offsets of exact where the whole anchor occurs
-	if of.count == 1 && (!cit.HasClaimedStart || cit.ClaimedStart == x.cpAt(of.first[0])) {
+	of := shift(x.Find(anchor, nil), len(p)) // byte offsets of exact where the whole anchor occurs
+	if of.Count == 1 && (!cit.HasClaimedStart || cit.ClaimedStart == x.CodePointAt(of.First[0])) {
 		return ReasonNone
 	}
 	if cit.HasClaimedStart {
@@ -203,10 +204,10 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail, scratch *[]byte) Reason 
 	var keep [keptOccurrences]int
 	oe := of
 	if anchor != e {
-		oe = x.find(e, keep[:])
+		oe = x.Find(e, keep[:])
 	}
-	d.ExactMatches = intPtr(oe.count)
-	if oe.count == 0 {
+	d.ExactMatches = intPtr(oe.Count)
+	if oe.Count == 0 {
 		d.Field = "exact"
 		return ReasonExactNotFound
 	}
@@ -215,65 +216,65 @@ func checkQuote(x *textIndex, cit *Citation, d *Detail, scratch *[]byte) Reason 
 		switch {
 		case s == "":
 			op = of
-		case oe.complete():
-			op = oe.filter(func(at int) bool { return at >= len(p) && x.text[at-len(p):at] == p })
+		case oe.Complete():
+			op = oe.Filter(func(at int) bool { return at >= len(p) && x.String()[at-len(p):at] == p })
 		default:
-			op = shift(x.find(p+e, nil), len(p))
+			op = shift(x.Find(p+e, nil), len(p))
 		}
-		d.PrefixMatches = intPtr(op.count)
-		if op.count == 0 {
+		d.PrefixMatches = intPtr(op.Count)
+		if op.Count == 0 {
 			d.Field, d.MatchStarts = "prefix", matchStarts(x, oe)
 			at := d.MatchStarts[0]
-			obs := x.slice(at-runeCount(p), at)
+			obs := x.Slice(at-utext.RuneCount(p), at)
 			d.Observed = &obs
 			return ReasonPrefixMismatch
 		}
 	}
-	d.FullMatches = intPtr(of.count)
-	if of.count == 0 {
+	d.FullMatches = intPtr(of.Count)
+	if of.Count == 0 {
 		d.Field, d.MatchStarts = "suffix", matchStarts(x, op)
-		at := d.MatchStarts[0] + runeCount(e)
-		obs := x.slice(at, at+runeCount(s))
+		at := d.MatchStarts[0] + utext.RuneCount(e)
+		obs := x.Slice(at, at+utext.RuneCount(s))
 		d.Observed = &obs
 		return ReasonSuffixMismatch
 	}
 	d.MatchStarts = matchStarts(x, of)
-	if of.count >= 2 {
+	if of.Count >= 2 {
 		d.Field = "exact"
 		return ReasonAmbiguousAnchor
 	}
 	resolved := d.MatchStarts[0]
-	at := min(cit.ClaimedStart, x.n)
-	obs := x.slice(at, at+runeCount(e))
+	at := min(cit.ClaimedStart, x.Len())
+	obs := x.Slice(at, at+utext.RuneCount(e))
 	d.Field, d.ResolvedStart, d.Observed = "claimed_start", &resolved, &obs
 	return ReasonPositionMismatch
 }
 
 // intPtr returns a pointer to a copy of v, so that a detail never points
-// into (and so moves to the heap) the occurrences being computed.
+// into (and so moves to the heap) the search.Occurrences being computed.
 func intPtr(v int) *int { return &v }
 
-// keptOccurrences is how many occurrences of exact checkQuote keeps to
+// keptOccurrences is how many search.Occurrences of exact checkQuote keeps to
 // check prefix and suffix in place: at most 64 compares of at most 1 KiB
 // each, cheaper than another scan of a long text.
 const keptOccurrences = 64
 
 // shift moves the first occurrences right by k bytes: from where
 // prefix+exact starts to where exact starts.
-func shift(o occurrences, k int) occurrences {
-	for i, f := range o.first {
+func shift(o search.Occurrences, k int) search.Occurrences {
+	for i, f := range o.First {
 		if f >= 0 {
-			o.first[i] = f + k
+			o.First[i] = f + k
 		}
 	}
 	return o
 }
 
-// matchStarts returns the first two (at most) occurrences as code point indexes.
-func matchStarts(x *textIndex, o occurrences) []int {
+// matchStarts returns the first two (at most) search.Occurrences as code point indexes.
+func matchStarts(x *indexedText, o search.Occurrences) []int {
 	starts := make([]int, 0, 2)
-	for _, f := range o.first[:min(o.count, 2)] {
-		starts = append(starts, x.cpAt(f))
+	for _, f := range o.First[:min(o.Count, 2)] {
+		starts = append(starts, x.CodePointAt(f))
 	}
 	return starts
 }

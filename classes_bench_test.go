@@ -2,6 +2,7 @@ package citecheck
 
 import (
 	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/internal/utext"
 
 	"fmt"
 	"math/rand/v2"
@@ -31,20 +32,6 @@ type textClass struct {
 	anchor func(rng *rand.Rand, r []rune, text string) (exact, prefix, suffix string, ok bool)
 	// citations caps the number of quote citations (0: as many as fit).
 	citations int
-}
-
-// randomText returns n bytes drawn uniformly from alphabet, a newline every
-// line bytes when line > 0 (as in FASTA files and hex dumps).
-func randomText(rng *rand.Rand, alphabet string, n, line int) string {
-	b := make([]byte, n)
-	for i := range b {
-		if line > 0 && i%(line+1) == line {
-			b[i] = '\n'
-			continue
-		}
-		b[i] = alphabet[rng.IntN(len(alphabet))]
-	}
-	return string(b)
 }
 
 // cutAnchor cuts exact (elen code points), prefix and suffix (plen, slen)
@@ -99,141 +86,31 @@ func aroundWord(word string, plen, slen [2]int) func(*rand.Rand, []rune, string)
 	}
 }
 
-// zipfText returns about n bytes of symbols drawn Zipf-distributed from
-// syms, with a separator from seps after every 2–12 symbols.
-func zipfText(rng *rand.Rand, syms, seps []string, n int) string {
-	z := rand.NewZipf(rng, 1.07, 3, uint64(len(syms)-1))
-	var b strings.Builder
-	for b.Len() < n {
-		for range 2 + rng.IntN(11) {
-			b.WriteString(syms[z.Uint64()])
-		}
-		b.WriteString(seps[rng.IntN(len(seps))])
-	}
-	return trimToBytes(b.String(), n)
-}
-
-// trimToBytes cuts s to at most n bytes at a code point boundary.
-func trimToBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for len(s) > 0 && !utf8.ValidString(s[max(0, len(s)-4):]) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-// boilerplateText is a few clauses of a licence repeated in random order:
-// every byte and most long substrings are common, and "the" occurs about
-// 13,000 times.
-func boilerplateText(rng *rand.Rand, n int) string {
-	clauses := []string{
-		"The licensee shall not assign or transfer the rights granted under this agreement without the prior written consent of the licensor. ",
-		"Nothing in this agreement shall be construed as creating a partnership, joint venture or agency between the parties. ",
-		"The licensor makes no warranty, express or implied, as to the fitness of the software for any particular purpose. ",
-		"In no event shall the licensor be liable for any indirect, incidental or consequential damages arising out of the use of the software. ",
-		"This agreement shall be governed by and construed in accordance with the laws of the jurisdiction in which the licensor is established. ",
-		"Any notice under this agreement shall be given in writing and delivered to the address of the party set out above. ",
-	}
-	var b strings.Builder
-	for b.Len() < n {
-		b.WriteString(clauses[rng.IntN(len(clauses))])
-		if rng.IntN(12) == 0 {
-			b.WriteString("\n\n")
-		}
-	}
-	return b.String()[:n]
-}
-
-// logText is service log lines: timestamps, levels, request ids, paths and
-// durations, as a log search quotes them.
-func logText(rng *rand.Rand, n int) string {
-	levels := []string{"INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"}
-	paths := []string{"/v1/check", "/v1/check", "/healthz", "/metrics", "/v1/contracts/citation-batch-check/1.0.0", "/tools/check"}
-	msgs := []string{"request served", "request served", "cache miss", "upstream timeout, retrying", "body too large", "client closed connection"}
-	var b strings.Builder
-	ms := 0
-	for b.Len() < n {
-		ms += rng.IntN(2000)
-		fmt.Fprintf(&b, "2026-12-01T%02d:%02d:%02d.%03dZ %-5s http: %s method=POST path=%s status=%d bytes=%d dur=%.3fms req=%016x\n",
-			8+ms/3600000%10, ms/60000%60, ms/1000%60, ms%1000, levels[rng.IntN(len(levels))], msgs[rng.IntN(len(msgs))],
-			paths[rng.IntN(len(paths))], []int{200, 200, 200, 400, 413, 500}[rng.IntN(6)], rng.IntN(1<<20), rng.Float64()*40, rng.Uint64())
-	}
-	return b.String()[:n]
-}
-
-// codeText is Go-like source: functions built from a few statement shapes
-// over a small vocabulary of identifiers, tab-indented.
-func codeText(rng *rand.Rand, n int) string {
-	ids := []string{"err", "req", "buf", "n", "i", "text", "pattern", "occ", "rank", "x", "src", "out", "ctx", "cfg", "limit"}
-	types := []string{"int", "string", "[]byte", "*Request", "error", "bool", "occurrences"}
-	id := func() string { return ids[rng.IntN(len(ids))] }
-	var b strings.Builder
-	for f := 0; b.Len() < n; f++ {
-		fmt.Fprintf(&b, "// %s%d returns the %s of %s.\nfunc %s%d(%s %s, %s %s) (%s, error) {\n",
-			id(), f, id(), id(), id(), f, id(), types[rng.IntN(len(types))], id(), types[rng.IntN(len(types))], types[rng.IntN(len(types))])
-		for range 3 + rng.IntN(10) {
-			switch rng.IntN(5) {
-			case 0:
-				fmt.Fprintf(&b, "\tif %s != nil {\n\t\treturn %s, fmt.Errorf(\"%s: %%w\", %s)\n\t}\n", id(), id(), id(), id())
-			case 1:
-				fmt.Fprintf(&b, "\tfor %s := 0; %s < len(%s); %s++ {\n\t\t%s += %s[%s]\n\t}\n", id(), id(), id(), id(), id(), id(), id())
-			case 2:
-				fmt.Fprintf(&b, "\t%s := %s(%s, %d)\n", id(), id(), id(), rng.IntN(1000))
-			case 3:
-				fmt.Fprintf(&b, "\t%s.%s = append(%s.%s, %s)\n", id(), id(), id(), id(), id())
-			default:
-				fmt.Fprintf(&b, "\tdefer %s.Close()\n", id())
-			}
-		}
-		fmt.Fprintf(&b, "\treturn %s, nil\n}\n\n", id())
-	}
-	return b.String()[:n]
-}
-
-// cjkText is Chinese-like text: 3,000 common ideographs Zipf-distributed,
-// with ideographic punctuation (3 bytes and one UTF-16 unit each).
-func cjkText(rng *rand.Rand, n int) string {
-	return zipfText(rng, testkit.RuneRange(0x4E00, 0x4E00+3000), []string{"\uFF0C", "\u3002", "\u3001", "\u300C", "\u300D", "\n"}, n)
-}
-
-// astralText is mostly astral code points (4 bytes, two UTF-16 units each):
-// emoji with skin tones and ZWJ sequences, mathematical letters, CJK
-// extension B.
-func astralText(rng *rand.Rand, n int) string {
-	syms := append(append(testkit.RuneRange(0x1F300, 0x1F5FF), testkit.RuneRange(0x1D400, 0x1D6A4)...), testkit.RuneRange(0x20000, 0x20400)...)
-	syms = append(syms, "\U0001F44D\U0001F3FD", "\U0001F469\u200D\U0001F4BB", "\U0001F1EF\U0001F1F5")
-	rng.Shuffle(len(syms), func(i, j int) { syms[i], syms[j] = syms[j], syms[i] })
-	return zipfText(rng, syms, []string{" ", " ", "\n", "\u3002"}, n)
-}
-
 // textClasses are the benchmark classes, in the order of the tables.
 var textClasses = []textClass{
-	{name: "binary", text: func(r *rand.Rand) string { return randomText(r, "01", MaxTextBytes, 0) },
+	{name: "binary", text: func(r *rand.Rand) string { return testkit.RandomText(r, "01", MaxTextBytes, 0) },
 		anchor: cutter([2]int{20, 60}, [2]int{30, 30}, [2]int{30, 30})},
-	{name: "dna", text: func(r *rand.Rand) string { return randomText(r, "ACGT", MaxTextBytes, 60) },
+	{name: "dna", text: func(r *rand.Rand) string { return testkit.RandomText(r, "ACGT", MaxTextBytes, 60) },
 		anchor: cutter([2]int{20, 200}, [2]int{0, 30}, [2]int{0, 30})},
-	{name: "dna_short_exact", text: func(r *rand.Rand) string { return randomText(r, "ACGT", MaxTextBytes, 0) },
+	{name: "dna_short_exact", text: func(r *rand.Rand) string { return testkit.RandomText(r, "ACGT", MaxTextBytes, 0) },
 		// exact occurs ~30–500 times, prefix+exact+suffix once
 		anchor: cutter([2]int{5, 7}, [2]int{20, 30}, [2]int{20, 30})},
-	{name: "hex", text: func(r *rand.Rand) string { return randomText(r, "0123456789abcdef", MaxTextBytes, 64) },
+	{name: "hex", text: func(r *rand.Rand) string { return testkit.RandomText(r, "0123456789abcdef", MaxTextBytes, 64) },
 		anchor: cutter([2]int{16, 64}, [2]int{0, 32}, [2]int{0, 32})},
-	{name: "cjk", text: func(r *rand.Rand) string { return cjkText(r, MaxTextBytes) },
+	{name: "cjk", text: func(r *rand.Rand) string { return testkit.CJKText(r, MaxTextBytes) },
 		anchor: cutter([2]int{5, 50}, [2]int{0, 20}, [2]int{0, 20})},
-	{name: "astral", text: func(r *rand.Rand) string { return astralText(r, MaxTextBytes) },
+	{name: "astral", text: func(r *rand.Rand) string { return testkit.AstralText(r, MaxTextBytes) },
 		anchor: cutter([2]int{3, 40}, [2]int{0, 10}, [2]int{0, 10})},
-	{name: "boilerplate_common_word", text: func(r *rand.Rand) string { return boilerplateText(r, MaxTextBytes) },
+	{name: "boilerplate_common_word", text: func(r *rand.Rand) string { return testkit.BoilerplateText(r, MaxTextBytes) },
 		anchor: aroundWord(" the ", [2]int{800, MaxContextBytes}, [2]int{800, MaxContextBytes})},
 	{name: "prose_common_word", text: func(r *rand.Rand) string { return (&testkit.Corpus{Rand: r, ASCII: true}).Prose(MaxTextBytes) },
 		anchor: aroundWord(" the ", [2]int{16, MaxContextBytes}, [2]int{16, MaxContextBytes})},
 	{name: "prose_long_exact", text: func(r *rand.Rand) string { return (&testkit.Corpus{Rand: r, ASCII: true}).Prose(MaxTextBytes) },
 		// 28 citations of up to max_quote_bytes fill most of max_input_bytes
 		anchor: cutter([2]int{4096, MaxQuoteBytes}, [2]int{0, MaxContextBytes}, [2]int{0, MaxContextBytes}), citations: 28},
-	{name: "logs", text: func(r *rand.Rand) string { return logText(r, MaxTextBytes) },
+	{name: "logs", text: func(r *rand.Rand) string { return testkit.LogText(r, MaxTextBytes) },
 		anchor: cutter([2]int{20, 200}, [2]int{0, 64}, [2]int{0, 64})},
-	{name: "code", text: func(r *rand.Rand) string { return codeText(r, MaxTextBytes) },
+	{name: "code", text: func(r *rand.Rand) string { return testkit.CodeText(r, MaxTextBytes) },
 		anchor: cutter([2]int{20, 200}, [2]int{0, 64}, [2]int{0, 64})},
 }
 
@@ -265,7 +142,7 @@ var classWorkloads = sync.OnceValue(func() []classWorkload {
 		rng := testkit.NewRand(2000 + uint64(k))
 		text := c.text(rng)
 		r := []rune(text)
-		n := min(MaxScanUnits/utf16Len(text), MaxCitations)
+		n := min(MaxScanUnits/utext.UTF16Len(text), MaxCitations)
 		if c.citations > 0 {
 			n = min(n, c.citations)
 		}
@@ -302,7 +179,7 @@ func scanUnits(req *Request) int {
 		}
 		for _, s := range req.Sources {
 			if s.SourceID == c.SourceID && s.Version == c.Version {
-				n += utf16Len(s.Text)
+				n += utext.UTF16Len(s.Text)
 			}
 		}
 	}

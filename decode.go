@@ -1,13 +1,14 @@
 package citecheck
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math/bits"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // maxSafeInteger is 2^53−1, the largest integer I-JSON (RFC 7493 §2.2) lets
@@ -877,7 +878,7 @@ func scanBudget(req *Request, index *idSet[[2]string], ascii []bool, maxUnits in
 		case ascii != nil && ascii[i]:
 			total += k * len(req.Sources[i].Text)
 		default:
-			total += k * utf16Len(req.Sources[i].Text)
+			total += k * utext.UTF16Len(req.Sources[i].Text)
 		}
 	}
 	if total > maxUnits {
@@ -1036,43 +1037,4 @@ func kindName(k kind) string {
 		return "an array"
 	}
 	return "invalid JSON"
-}
-
-// utf16Len is the length of valid UTF-8 s in UTF-16 code units: one per code
-// point (a byte that is not a continuation byte, 10xxxxxx), two for those
-// above U+FFFF, whose UTF-8 lead byte is 0xF0–0xF4 (the only bytes with the
-// top four bits set). One pass, thirty-two bytes at a time, ASCII (one
-// unit a byte) without counting.
-func utf16Len(s string) int {
-	b := bytesOf(s)
-	n := len(b)
-	adjust := func(w uint64) int {
-		return bits.OnesCount64(w&(w<<1)&(w<<2)&(w<<3)&0x8080808080808080) -
-			bits.OnesCount64(w>>7&^(w>>6)&0x0101010101010101)
-	}
-	for len(b) >= 32 {
-		c := b[:32:32]
-		w0, w1 := binary.LittleEndian.Uint64(c), binary.LittleEndian.Uint64(c[8:])
-		w2, w3 := binary.LittleEndian.Uint64(c[16:]), binary.LittleEndian.Uint64(c[24:])
-		if (w0|w1|w2|w3)&0x8080808080808080 != 0 {
-			n += adjust(w0) + adjust(w1) + adjust(w2) + adjust(w3)
-		}
-		b = b[32:]
-	}
-	for len(b) >= 16 {
-		w0, w1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
-		if (w0|w1)&0x8080808080808080 != 0 {
-			n += adjust(w0) + adjust(w1)
-		}
-		b = b[16:]
-	}
-	for _, c := range b {
-		switch {
-		case c&0xC0 == 0x80:
-			n--
-		case c >= 0xF0:
-			n++
-		}
-	}
-	return n
 }

@@ -3,7 +3,6 @@ package citecheck
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/citecheck/citecheck/internal/testkit"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // Decode against refDecode (decode_reference_test.go), the jsontext-based

@@ -3,9 +3,12 @@ package citecheck
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/fold"
+	"github.com/citecheck/citecheck/internal/search"
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // FindingKind says under which reading a failing citation would hold. The
@@ -66,7 +69,7 @@ type Finding struct {
 	Kind       FindingKind
 	Start, End int
 	// Occurrences (elsewhere): how often the claim occurs exactly,
-	// overlapping occurrences counted. At most MaxHintStarts elsewhere
+	// overlapping search.Occurrences counted. At most MaxHintStarts elsewhere
 	// findings are listed, the first ones.
 	Occurrences int
 	// Units (offset_units): the units the citation's numbers count.
@@ -85,7 +88,7 @@ type Finding struct {
 	Length int
 	// NotSearched (partial): the kinds of finding that were not looked
 	// for, or not to the end, because the request's work budget ran out
-	// (see workBudget), in kind order. Unless FindingPartial is among
+	// (see search.Budget), in kind order. Unless FindingPartial is among
 	// them, the finding is the leading part found as well; else it has
 	// Length 0 and the span [0, 0), and says only that the search
 	// stopped. nil when every kind was searched.
@@ -113,7 +116,7 @@ type CitationExplanation struct {
 // normalizedListed is how many normalized findings a citation gets at most.
 const normalizedListed = 2
 
-// normalizedProbed is how many occurrences of a long claim's first piece
+// normalizedProbed is how many search.Occurrences of a long claim's first piece
 // are kept to be compared with the whole claim, rather than looking for
 // it afresh.
 const normalizedProbed = 8
@@ -123,7 +126,7 @@ const normalizedProbed = 8
 // same rules. The verdicts are CheckAll's, unchanged.
 //
 // Cost: CheckAll's, plus what the diagnoses do, bounded by one work
-// budget a request (workBudget): at most explainWorkPerKiB units (about
+// budget a request (search.Budget): at most explainWorkPerKiB units (about
 // KMP byte steps) a KiB of the failing claims and the sources they cite
 // (at least explainWorkMin), plus one step (maxStepWork), plus work
 // linear in each claim (docs/explain.md#the-bound). A citation whose diagnosis the budget
@@ -132,19 +135,19 @@ const normalizedProbed = 8
 // so the cuts, depend on the request alone. Within the budget, a failing
 // citation asks its source a few questions: the claim's occurrences, one
 // search of the folded source, the elided passages, a leading part read
-// at the occurrences of a shorter one (else O(log m) questions for a claim
-// of m bytes), an ambiguous anchor's contexts read at its occurrences
+// at the search.Occurrences of a shorter one (else O(log m) questions for a claim
+// of m bytes), an ambiguous anchor's contexts read at its search.Occurrences
 // (else O(log max_context_bytes) per match). A source's first questions
 // are scans, linear in text and claim; once they have done work worth a
 // quarter of a scan of it, the source is indexed (linear, once per
-// request) and a question costs about its pattern (see searcher). The
+// request) and a question costs about its pattern (see search.Searcher). The
 // folded reading of a source is built once per request and only when a
 // failing citation needs it, its map back to code points only when a
 // claim is found in it; fold sets are compared over the candidate span
 // and the claim only, most of them over the pieces that differ (see
-// minimalFolds). A source costly to fold is first read as its skeleton
+// fold.Minimal). A source costly to fold is first read as its skeleton
 // (linear, with a cache a code point), which proves a claim that holds
-// under no fold such without the folding (skeleton.go).
+// under no fold such without the folding (internal/fold/skeleton.go).
 func Explain(req *Request) *Explanation {
 	ex, _ := explain(context.Background(), req, true, explainWorkMin, explainWorkPerKiB)
 	return ex
@@ -175,8 +178,8 @@ func explain(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB
 
 // explainBudgeted is explain that also returns its budget, what it
 // spent on what: for the tests that hold the bound.
-func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB int) (*Explanation, *workBudget, error) {
-	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utf16Index, len(req.Sources))}
+func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB int) (*Explanation, *search.Budget, error) {
+	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utext.UTF16Index, len(req.Sources))}
 	if skeletons {
 		e.skeletons = make([]*skeletonSearch, len(req.Sources))
 	}
@@ -185,10 +188,7 @@ func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits
 		return nil, nil, err
 	}
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
-	e.budget = newWorkBudget(ctx, max(minUnits, perKiB*e.failingBytes(all)/1024))
-	if ctx.Done() == nil { // never done: nothing to look at
-		e.budget.ctx = nil
-	}
+	e.budget = search.NewBudget(ctx, max(minUnits, perKiB*e.failingBytes(all)/1024))
 	e.countShortQuotes(all)
 	left := all.Failed
 	for k := range all.Citations {
@@ -197,8 +197,8 @@ func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits
 			left--
 		}
 	}
-	if e.budget.poll(); e.budget.err != nil {
-		return nil, e.budget, e.budget.err
+	if e.budget.Poll(); e.budget.Err() != nil {
+		return nil, e.budget, e.budget.Err()
 	}
 	return ex, e.budget, nil
 }
@@ -226,7 +226,7 @@ func (e *explainer) failingBytes(all *AllResult) int {
 
 // shortQuotesAtOnce is how many short quotes (see shortPattern) of one
 // source's failing position citations make Explain count them all in one
-// pass over the source before it explains them (searcher.countAll): each
+// pass over the source before it explains them (search.Searcher.CountAll): each
 // would otherwise be counted by a scan that stops at every occurrence, and
 // the pass costs about as much as a few of those (BenchmarkCountShort).
 const shortQuotesAtOnce = 8
@@ -241,7 +241,7 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 		cit := &e.c.req.Citations[o.CitationIndex]
 		switch o.Reason {
 		case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
-			if j, _ := e.c.lookup(cit); j >= 0 && shortPattern(cit.Quote) {
+			if j, _ := e.c.lookup(cit); j >= 0 && search.ShortPattern(cit.Quote) {
 				quotes[j] = append(quotes[j], cit.Quote)
 			}
 		}
@@ -249,8 +249,8 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 	for j, qs := range quotes {
 		if len(qs) >= shortQuotesAtOnce {
 			// What countAll adds to the searcher's work, admitted whole.
-			if e.budget.afford(len(e.c.req.Sources[j].Text) + 64*len(qs)) {
-				e.searcher(j).countAll(qs, MaxHintStarts)
+			if e.budget.Afford(len(e.c.req.Sources[j].Text) + 64*len(qs)) {
+				e.searcher(j).CountAll(qs, MaxHintStarts)
 			}
 		}
 	}
@@ -262,9 +262,9 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 type explainer struct {
 	c         *Checker
 	folded    []*foldedSearch
-	utf16     []*utf16Index
+	utf16     []*utext.UTF16Index
 	skeletons []*skeletonSearch
-	budget    *workBudget // shared by every searcher below
+	budget    *search.Budget // shared by every searcher below
 	// plain holds, by source, plainBytes of its text, once known.
 	plain []*plainText
 }
@@ -301,7 +301,7 @@ func plainBytes(s string) (byteSet, bool) {
 	var set byteSet
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= utf8.RuneSelf || isWhiteSpace(rune(c)) {
+		if c >= utf8.RuneSelf || fold.IsWhiteSpace(rune(c)) {
 			return set, false // most text stops at its first space
 		}
 		set[c>>6] |= 1 << (c & 63)
@@ -316,7 +316,7 @@ func plainBytes(s string) (byteSet, bool) {
 // folded text exactly where the claim occurs in the text. 128 steps.
 func foldsApart(a, b byteSet) bool {
 	var seen [256]bool
-	t := &asciiFolded()[allFolds]
+	t := fold.ASCII()
 	for c := range utf8.RuneSelf {
 		if (a[c>>6]|b[c>>6])&(1<<(c&63)) == 0 {
 			continue
@@ -330,9 +330,9 @@ func foldsApart(a, b byteSet) bool {
 }
 
 // searcher returns source j's searcher, on the request's budget.
-func (e *explainer) searcher(j int) *searcher {
-	s := e.c.text(j).search()
-	s.budget = e.budget
+func (e *explainer) searcher(j int) *search.Searcher {
+	s := e.c.text(j).Searcher()
+	s.Budget = e.budget
 	return s
 }
 
@@ -341,8 +341,8 @@ func (e *explainer) searcher(j int) *searcher {
 // source's cache. Made once per request, only for a source that is costly
 // to fold (see skeletonFirst).
 type skeletonSearch struct {
-	k *skeletonizer
-	searcher
+	k *fold.Skeletonizer
+	*search.Searcher
 }
 
 // skeletonFirst reports whether source j is worth a skeleton before its
@@ -352,7 +352,7 @@ type skeletonSearch struct {
 // claim has made Explain fold it yet.
 func (e *explainer) skeletonFirst(j int) bool {
 	x := e.c.text(j)
-	return e.skeletons != nil && e.folded[j] == nil && 2*len(x.text) > 3*x.n
+	return e.skeletons != nil && e.folded[j] == nil && 2*len(x.String()) > 3*x.Len()
 }
 
 // mayHoldFolded reports whether claim may hold under the folds somewhere in
@@ -366,16 +366,16 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 	sk := e.skeletons[j]
 	if sk == nil {
 		text := e.c.req.Sources[j].Text
-		if !e.budget.afford(e.sourceFoldWork(j) / 4) { // a quarter of the folding (skeleton.go)
+		if !e.budget.Afford(e.sourceFoldWork(j) / 4) { // a quarter of the folding (skeleton.go)
 			return false // and the citation is cut
 		}
-		src := newSkeletonizer(len(text))
-		sk = &skeletonSearch{k: &skeletonizer{cache: src.cache}, searcher: searcher{text: src.of(text), budget: e.budget}}
+		src := fold.NewSkeletonizer(len(text))
+		sk = &skeletonSearch{k: src.Sharing(), Searcher: search.NewSearcher(src.Of(text), e.budget)}
 		e.skeletons[j] = sk
 	}
 	// A claim of marks alone has an empty skeleton, which proves nothing.
-	ks := sk.k.of(claim)
-	return ks == "" || sk.first(ks, 0, 1).count > 0
+	ks := sk.k.Of(claim)
+	return ks == "" || sk.First(ks, 0, 1).Count > 0
 }
 
 // foldedSource returns source j read under every fold, and its searcher,
@@ -383,32 +383,21 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 // afford the folding.
 func (e *explainer) foldedSource(j int) *foldedSearch {
 	if e.folded[j] == nil {
-		text := e.c.req.Sources[j].Text
-		if !e.budget.afford(e.sourceFoldWork(j)) {
+		if !e.budget.Afford(e.sourceFoldWork(j)) {
 			return nil
 		}
-		f := &foldedSearch{source: text}
-		defer func() { f.same = f.text == text }()
-		w := &folder{folds: allFolds, out: make([]byte, 0, len(text)), checkpoints: &f.checkpoints}
-		*w.checkpoints = append(*w.checkpoints, foldCheckpoint{})
-		w.fold(text)
-		f.searcher = searcher{text: w.done(), budget: e.budget}
-		e.folded[j] = f
+		f := fold.NewSource(e.c.req.Sources[j].Text)
+		e.folded[j] = &foldedSearch{Source: f, Searcher: search.NewSearcher(f.Folded(), e.budget)}
 	}
 	return e.folded[j]
 }
 
-// foldedSearch is a folded source and its searcher (so that the
+// foldedSearch is a folded source and its searcher, so that the
 // matcher's prefilter picks bytes rare in the folded text itself, and many
-// failing citations of one source get its index), with checkpoints for
-// mapping a span of it back to code points: the map for the whole source
-// would cost 8 bytes a byte, more than the folding, and most failing
-// citations are found under no fold.
+// failing citations of one source get its index.
 type foldedSearch struct {
-	source string
-	searcher
-	checkpoints []foldCheckpoint // the first at the start
-	same        bool             // the folded reading is the source as it is
+	*fold.Source
+	*search.Searcher
 }
 
 // foldWork is what folding s is charged, in the budget's unit: a table
@@ -417,7 +406,7 @@ type foldedSearch struct {
 // U+0800, marks among them, the binary family of BenchmarkExplainHostile;
 // 16 on the testkit's many scripts). Linear in s,
 // at memory speed.
-func foldWork(s string) int { return foldWorkOf(len(s), runeCount(s)) }
+func foldWork(s string) int { return foldWorkOf(len(s), utext.RuneCount(s)) }
 
 // foldWorkOf is foldWork of a string of n bytes and cps code points.
 func foldWorkOf(n, cps int) int { return 2*n + 24*(n-cps) }
@@ -425,43 +414,19 @@ func foldWorkOf(n, cps int) int { return 2*n + 24*(n-cps) }
 // sourceFoldWork is foldWork of source j, from its index: O(1).
 func (e *explainer) sourceFoldWork(j int) int {
 	x := e.c.text(j)
-	return foldWorkOf(len(x.text), x.n)
-}
-
-// span returns the code points of the source that read as the folded
-// text's bytes [b, e), b < e: those of its first and last byte.
-// O(checkpointEvery) whatever the span's length.
-func (f *foldedSearch) span(b, e int) Span {
-	from, _ := f.codePoints(b)
-	_, to := f.codePoints(e - 1)
-	return Span{from, to}
-}
-
-// codePoints returns the code points [from, to) of the source that byte b
-// of the folded text reads: the folding with the map, restarted at the
-// last checkpoint before b and run until it has written b.
-func (f *foldedSearch) codePoints(b int) (from, to int) {
-	k := sort.Search(len(f.checkpoints), func(k int) bool { return f.checkpoints[k].out > b }) - 1
-	c := f.checkpoints[k]
-	room := b - c.out + 2*foldPieceBytes // what the restart writes, unless a piece expands
-	w := &folder{folds: allFolds, mapping: true, foldState: c.foldState,
-		out: make([]byte, 0, room), from: make([]int32, 0, room), to: make([]int32, 0, room)}
-	for i := c.in; len(w.out) <= b-c.out && i < len(f.source); {
-		i = w.foldPiece(f.source, i)
-	}
-	return int(w.from[b-c.out]), int(w.to[b-c.out])
+	return foldWorkOf(len(x.String()), x.Len())
 }
 
 // byteAt returns the byte offset v counted in units u stands for in source
 // j, and false when v falls inside a code point or past the end.
-func (e *explainer) byteAt(j int, x *textIndex, u Units, v int) (int, bool) {
+func (e *explainer) byteAt(j int, x *indexedText, u Units, v int) (int, bool) {
 	if u == UnitsUTF8 {
-		return v, utf8Boundary(x.text, v)
+		return v, utext.Boundary(x.String(), v)
 	}
 	if e.utf16[j] == nil {
-		e.utf16[j] = newUTF16Index(x.text)
+		e.utf16[j] = utext.NewUTF16(x.String())
 	}
-	return e.utf16[j].byteAt(x.text, v)
+	return e.utf16[j].ByteAt(v)
 }
 
 // claimOf returns what the citation says the source reads, contiguously.
@@ -485,7 +450,7 @@ func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
 	if j < 0 { // unknown_source, version_mismatch: no text to read
 		return CitationExplanation{Findings: []Finding{}}
 	}
-	e.budget.begin(left)
+	e.budget.Begin(left)
 	x := e.c.text(j)
 	e.searcher(j)
 	claim := claimOf(cit)
@@ -493,13 +458,13 @@ func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
 	var cut []FindingKind // the kinds not searched, once a step is cut
 	switch o.Reason {
 	case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
-		if ce = e.position(j, x, cit); e.budget.refused() {
+		if ce = e.position(j, x, cit); e.budget.Refused() {
 			ce, cut = CitationExplanation{}, []FindingKind{FindingElsewhere, FindingOffsetUnits, FindingNormalized, FindingElided, FindingPartial}
 		}
 	case ReasonPositionMismatch:
 		ce = e.misplaced(j, x, cit, *o.Detail.ResolvedStart)
 	case ReasonAmbiguousAnchor:
-		if ce = e.ambiguous(j, x, cit, o.Detail.MatchStarts); e.budget.refused() {
+		if ce = e.ambiguous(j, x, cit, o.Detail.MatchStarts); e.budget.Refused() {
 			ce.Fix, cut = nil, []FindingKind{FindingDisambiguate}
 		}
 	}
@@ -509,23 +474,23 @@ func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
 	// dear to fold still has its elided passages and its leading part).
 	var part *Finding
 	if cut == nil && len(ce.Findings) == 0 && o.Reason != ReasonAmbiguousAnchor {
-		if e.budget.step(); true {
-			if fs := e.normalized(j, x, claim); e.budget.refused() {
+		if e.budget.Step(); true {
+			if fs := e.normalized(j, x, claim); e.budget.Refused() {
 				cut = append(cut, FindingNormalized)
 			} else {
 				ce.Findings = append(ce.Findings, fs...)
 			}
 		}
-		if e.budget.step(); true {
-			if f := elided(x, claim); e.budget.refused() {
+		if e.budget.Step(); true {
+			if f := elided(x, claim); e.budget.Refused() {
 				cut = append(cut, FindingElided)
 			} else if f != nil {
 				ce.Findings = append(ce.Findings, *f)
 			}
 		}
 		if len(ce.Findings) == 0 {
-			e.budget.step()
-			if p := longestLeadingPart(x, claim); e.budget.refused() {
+			e.budget.Step()
+			if p := longestLeadingPart(x, claim); e.budget.Refused() {
 				cut = append(cut, FindingPartial)
 			} else if p.Length > 0 {
 				part = &Finding{Kind: FindingPartial, Start: p.Start, End: p.At, Length: p.Length}
@@ -556,9 +521,9 @@ func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
 // units. The fix is the one span the findings determine: the one a unit
 // reading gives, else the occurrence that starts at start or ends at end,
 // else the only occurrence.
-func (e *explainer) position(j int, x *textIndex, cit *Citation) CitationExplanation {
+func (e *explainer) position(j int, x *indexedText, cit *Citation) CitationExplanation {
 	var ce CitationExplanation
-	q, m := cit.Quote, runeCount(cit.Quote)
+	q, m := cit.Quote, utext.RuneCount(cit.Quote)
 	total, starts := occurrenceStarts(x, q, 0)
 	for _, s := range starts {
 		ce.Findings = append(ce.Findings, Finding{Kind: FindingElsewhere, Start: s, End: s + m, Occurrences: total})
@@ -567,15 +532,15 @@ func (e *explainer) position(j int, x *textIndex, cit *Citation) CitationExplana
 		return ce
 	}
 	start, end := cit.Selector.Start, cit.Selector.End
-	var read []Span     // distinct spans a unit reading gives
-	if x.marks != nil { // in ASCII every unit counts alike
+	var read []Span // distinct spans a unit reading gives
+	if !x.ASCII() { // in ASCII every unit counts alike
 		for u := range unitsCount {
 			bs, ok1 := e.byteAt(j, x, u, start)
 			be, ok2 := e.byteAt(j, x, u, end)
-			if !ok1 || !ok2 || bs > be || x.text[bs:be] != q {
+			if !ok1 || !ok2 || bs > be || x.String()[bs:be] != q {
 				continue
 			}
-			sp := Span{x.cpAt(bs), x.cpAt(be)}
+			sp := Span{x.CodePointAt(bs), x.CodePointAt(be)}
 			ce.Findings = append(ce.Findings, Finding{Kind: FindingOffsetUnits, Start: sp.Start, End: sp.End, Units: u})
 			if !slices.Contains(read, sp) {
 				read = append(read, sp)
@@ -584,7 +549,7 @@ func (e *explainer) position(j int, x *textIndex, cit *Citation) CitationExplana
 	}
 	if len(read) == 0 {
 		for _, sp := range []Span{{start, start + m}, {end - m, end}} {
-			if sp.Start >= 0 && sp.End <= x.n && x.slice(sp.Start, sp.End) == q && !slices.Contains(read, sp) {
+			if sp.Start >= 0 && sp.End <= x.Len() && x.Slice(sp.Start, sp.End) == q && !slices.Contains(read, sp) {
 				read = append(read, sp)
 			}
 		}
@@ -603,26 +568,26 @@ func (e *explainer) position(j int, x *textIndex, cit *Citation) CitationExplana
 // anchorSpan is the span of the claim (prefix+exact+suffix) of an anchor
 // whose exact starts at p.
 func anchorSpan(sel *Selector, p int) Span {
-	return Span{p - runeCount(sel.Prefix), p + runeCount(sel.Exact) + runeCount(sel.Suffix)}
+	return Span{p - utext.RuneCount(sel.Prefix), p + utext.RuneCount(sel.Exact) + utext.RuneCount(sel.Suffix)}
 }
 
 // anchorAt reports whether the whole anchor stands with its exact at code
 // point p. O(anchor) after the index.
-func anchorAt(x *textIndex, sel *Selector, p int) bool {
-	if p < 0 || p > x.n {
+func anchorAt(x *indexedText, sel *Selector, p int) bool {
+	if p < 0 || p > x.Len() {
 		return false
 	}
-	b := x.byteAt(p)
-	return b >= len(sel.Prefix) && x.text[b-len(sel.Prefix):b] == sel.Prefix &&
-		strings.HasPrefix(x.text[b:], sel.Exact+sel.Suffix)
+	b := x.ByteAt(p)
+	return b >= len(sel.Prefix) && x.String()[b-len(sel.Prefix):b] == sel.Prefix &&
+		strings.HasPrefix(x.String()[b:], sel.Exact+sel.Suffix)
 }
 
 // claimedReadings returns, for each unit under which claimed_start c names
 // another code point where the whole anchor stands, an offset_units
 // finding.
-func (e *explainer) claimedReadings(j int, x *textIndex, sel *Selector, c int) []Finding {
+func (e *explainer) claimedReadings(j int, x *indexedText, sel *Selector, c int) []Finding {
 	var fs []Finding
-	if x.marks == nil {
+	if x.ASCII() {
 		return nil
 	}
 	for u := range unitsCount {
@@ -630,7 +595,7 @@ func (e *explainer) claimedReadings(j int, x *textIndex, sel *Selector, c int) [
 		if !ok {
 			continue
 		}
-		if p := x.cpAt(b); p != c && anchorAt(x, sel, p) {
+		if p := x.CodePointAt(b); p != c && anchorAt(x, sel, p) {
 			sp := anchorSpan(sel, p)
 			fs = append(fs, Finding{Kind: FindingOffsetUnits, Start: sp.Start, End: sp.End, Units: u})
 		}
@@ -640,7 +605,7 @@ func (e *explainer) claimedReadings(j int, x *textIndex, sel *Selector, c int) [
 
 // misplaced explains a position_mismatch: the anchor is unique at resolved,
 // and the fix is claimed_start = resolved.
-func (e *explainer) misplaced(j int, x *textIndex, cit *Citation, resolved int) CitationExplanation {
+func (e *explainer) misplaced(j int, x *indexedText, cit *Citation, resolved int) CitationExplanation {
 	sel := &cit.Selector
 	sp := anchorSpan(sel, resolved)
 	ce := CitationExplanation{Findings: []Finding{{Kind: FindingElsewhere, Start: sp.Start, End: sp.End, Occurrences: 1}}}
@@ -656,7 +621,7 @@ func (e *explainer) misplaced(j int, x *textIndex, cit *Citation, resolved int) 
 // else for each match in match_starts, the shortest prefix and suffix that
 // leave that match only. Only a picked match is fixed, with the shorter of
 // the two contexts (the prefix when they are as long).
-func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []int) CitationExplanation {
+func (e *explainer) ambiguous(j int, x *indexedText, cit *Citation, matchStarts []int) CitationExplanation {
 	var ce CitationExplanation
 	sel := &cit.Selector
 	picked := -1
@@ -667,7 +632,7 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 			ce.Findings = e.claimedReadings(j, x, sel, cit.ClaimedStart)
 			var at []int
 			for _, f := range ce.Findings {
-				if p := f.Start + runeCount(sel.Prefix); !slices.Contains(at, p) {
+				if p := f.Start + utext.RuneCount(sel.Prefix); !slices.Contains(at, p) {
 					at = append(at, p)
 				}
 			}
@@ -683,7 +648,7 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 	for _, p := range matches {
 		sp := anchorSpan(sel, p)
 		prefix, suffix := uniqueContext(x, sel, p)
-		if e.budget.refused() { // this match's contexts are not sure; the ones before are
+		if e.budget.Refused() { // this match's contexts are not sure; the ones before are
 			break
 		}
 		if prefix != nil {
@@ -698,7 +663,7 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 		fix := *cit
 		fix.ClaimedStart = picked
 		// Each context extends the citation's own: compare what is added.
-		if suffix == nil || prefix != nil && runeCount(*prefix)-runeCount(sel.Prefix) <= runeCount(*suffix)-runeCount(sel.Suffix) {
+		if suffix == nil || prefix != nil && utext.RuneCount(*prefix)-utext.RuneCount(sel.Prefix) <= utext.RuneCount(*suffix)-utext.RuneCount(sel.Suffix) {
 			fix.Selector.Prefix = *prefix
 		} else {
 			fix.Selector.Suffix = *suffix
@@ -714,7 +679,7 @@ func (e *explainer) ambiguous(j int, x *textIndex, cit *Citation, matchStarts []
 // normalizedListed candidates is mapped back to code points, confirmed
 // there, and given its minimal fold set. Candidates where the source reads
 // exactly as the claim are elsewhere findings, not these.
-func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
+func (e *explainer) normalized(j int, x *indexedText, claim string) []Finding {
 	if src, ok := e.plainBytes(j); ok { // the claim's pass, once, is not charged
 		if cl, ok := plainBytes(claim); ok && foldsApart(src, cl) {
 			// The claim occurs nowhere exactly, and the folds read the
@@ -735,47 +700,48 @@ func (e *explainer) normalized(j int, x *textIndex, claim string) []Finding {
 	// first piece does not occur does not either, and a fabricated claim
 	// (of the source's own words, reordered) costs one piece. Where the
 	// piece occurs a few times, the claim can only occur there.
-	w := &folder{folds: allFolds, out: make([]byte, 0, len(claim))}
-	i := w.foldPiece(claim, 0)
-	var at occurrences
+	w := fold.NewFolder(fold.All, len(claim))
+	i := w.Piece(claim, 0)
+	var at search.Occurrences
 	if i < len(claim) {
-		if at = ft.find(string(w.out), 0, make([]int, 0, normalizedProbed)); at.count == 0 {
+		if at = ft.Find(w.Written(), 0, make([]int, 0, normalizedProbed)); at.Count == 0 {
 			return nil
 		}
 	}
-	if !e.budget.admit() {
+	if !e.budget.Admit() {
 		return nil
 	}
-	e.budget.charge(foldWork(claim[i:]))
-	w.fold(claim[i:])
-	fc := w.done()
-	if fc == "" || fc == claim && ft.same {
+	e.budget.Charge(foldWork(claim[i:]))
+	w.Fold(claim[i:])
+	fc := w.Done()
+	if fc == "" || fc == claim && ft.Same() {
 		// A claim and a source that read as they are under every fold,
 		// the claim occurring nowhere exactly: nowhere folded either.
 		return nil
 	}
-	var o occurrences
-	if i < len(claim) && at.complete() {
-		o = at.filter(func(b int) bool { return strings.HasPrefix(ft.text[b:], fc) })
+	var o search.Occurrences
+	if i < len(claim) && at.Complete() {
+		o = at.Filter(func(b int) bool { return strings.HasPrefix(ft.Folded()[b:], fc) })
 	} else {
-		o = ft.first(fc, 0, 2)
+		o = ft.First(fc, 0, 2)
 	}
 	var fs []Finding
-	for _, b := range o.first[:min(o.count, 2)] {
-		sp := ft.span(b, b+len(fc))
+	for _, b := range o.First[:min(o.Count, 2)] {
+		from, to := ft.Span(b, b+len(fc))
+		sp := Span{from, to}
 		if len(fs) == normalizedListed || len(fs) > 0 && fs[len(fs)-1].Start == sp.Start && fs[len(fs)-1].End == sp.End {
 			continue
 		}
-		src := x.slice(sp.Start, sp.End)
+		src := x.Slice(sp.Start, sp.End)
 		if src == claim {
 			continue
 		}
-		if !e.budget.admit() {
+		if !e.budget.Admit() {
 			return nil
 		}
-		e.budget.charge(foldWork(src) + foldWork(claim))
-		if set, ok := minimalFolds(src, claim); ok {
-			fs = append(fs, Finding{Kind: FindingNormalized, Start: sp.Start, End: sp.End, Folds: set, SourceText: src})
+		e.budget.Charge(foldWork(src) + foldWork(claim))
+		if set, ok := fold.Minimal(src, claim); ok {
+			fs = append(fs, Finding{Kind: FindingNormalized, Start: sp.Start, End: sp.End, Folds: Folds(set), SourceText: src})
 		}
 	}
 	return fs
@@ -806,7 +772,7 @@ func elisionParts(claim string) []string {
 	var parts []string
 	found, from := false, 0
 	cut := func(to int) {
-		if p := strings.TrimFunc(claim[from:to], isWhiteSpace); p != "" {
+		if p := strings.TrimFunc(claim[from:to], fold.IsWhiteSpace); p != "" {
 			parts = append(parts, p)
 		}
 	}
@@ -846,15 +812,15 @@ func elisionParts(claim string) []string {
 //
 // Splitting the claim is charged to the budget (elisionWorkPerByte), its
 // questions by the searcher.
-func elided(x *textIndex, claim string) *Finding {
-	b := x.search().budget
+func elided(x *indexedText, claim string) *Finding {
+	b := x.Searcher().Budget
 	if !strings.Contains(claim, "...") && !strings.Contains(claim, "…") {
 		return nil // elisionParts' own first test, at memory speed
 	}
-	if !b.admit() {
+	if !b.Admit() {
 		return nil
 	}
-	b.charge(elisionWorkPerByte * len(claim))
+	b.Charge(elisionWorkPerByte * len(claim))
 	parts := elisionParts(claim)
 	if parts == nil {
 		return nil
@@ -868,29 +834,29 @@ func elided(x *textIndex, claim string) *Finding {
 			// ended (SIMD for needles this short): the passages' searches
 			// cover the text about once, a fraction of what a question
 			// of the searcher costs each.
-			if !b.admit() {
+			if !b.Admit() {
 				return nil
 			}
-			i := strings.Index(x.text[at:], p)
-			read := len(x.text) - at
+			i := strings.Index(x.String()[at:], p)
+			read := len(x.String()) - at
 			if i >= 0 {
 				read = i + len(p)
 			}
-			b.charge(questionWork/8 + read/indexBytesPerStep)
+			b.Charge(search.QuestionWork/8 + read/search.IndexBytesPerStep)
 			if i < 0 {
 				return nil
 			}
 			found = at + i
 		} else {
-			o := x.search().first(p, at, 1)
-			if o.count == 0 {
+			o := x.Searcher().First(p, at, 1)
+			if o.Count == 0 {
 				return nil
 			}
-			found = o.first[0]
+			found = o.First[0]
 		}
 		at = found + len(p)
-		spans = append(spans, Span{x.cpAt(found), x.cpAt(at)})
+		spans = append(spans, Span{x.CodePointAt(found), x.CodePointAt(at)})
 	}
 	start, end := spans[0].Start, spans[len(spans)-1].End
-	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, SourceText: x.slice(start, end)}
+	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, SourceText: x.Slice(start, end)}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // failingMaxBody is a maximum-size request in which every citation fails,
@@ -132,7 +133,7 @@ func fabricatedMaxBody(seed uint64, quoteWords int, source func(*testkit.Corpus,
 			continue
 		}
 		start := rng.IntN(len(text) / 2)
-		c := testkit.PositionCitation("x"+strconv.Itoa(i), "corpus", "v1", start, start+runeCount(q), q)
+		c := testkit.PositionCitation("x"+strconv.Itoa(i), "corpus", "v1", start, start+utext.RuneCount(q), q)
 		if size+len(c.AppendJSON(nil))+1 > room {
 			break
 		}
@@ -160,7 +161,7 @@ func misplacedShortMaxBody() []byte {
 			continue
 		}
 		seen[q] = true
-		req.Citations = append(req.Citations, testkit.PositionCitation("s"+strconv.Itoa(len(req.Citations)), "corpus", "v1", 0, runeCount(q), q))
+		req.Citations = append(req.Citations, testkit.PositionCitation("s"+strconv.Itoa(len(req.Citations)), "corpus", "v1", 0, utext.RuneCount(q), q))
 	}
 	return req.Body()
 }

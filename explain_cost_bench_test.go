@@ -45,8 +45,8 @@ func BenchmarkExplainHostile(b *testing.B) {
 			b.ReportMetric(float64(exp)/float64(max(chk, 1)), "explain/all")
 			b.ReportMetric(float64(dec+exp)/float64(max(dec+chk, 1)), "request-ratio")
 			// The work the bound counts (deterministic), and the pool.
-			b.ReportMetric(float64(budget.spent), "work-units")
-			b.ReportMetric(float64(budget.pool), "pool-units")
+			b.ReportMetric(float64(budget.Spent()), "work-units")
+			b.ReportMetric(float64(budget.Pool()), "pool-units")
 		})
 	}
 }

@@ -7,14 +7,15 @@ import (
 	"sync/atomic"
 	"testing"
 	"unicode/utf8"
-	"unsafe"
 
+	"github.com/citecheck/citecheck/internal/fold"
+	"github.com/citecheck/citecheck/internal/search"
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // workBound is what the bound of docs/explain.md allows explaining req:
 // its pool plus one step (maxStepWork) of its longest text and claim.
-func workBound(req *Request, b *workBudget) int {
+func workBound(req *Request, b *search.Budget) int {
 	n, m := 0, 0
 	for _, s := range req.Sources {
 		n = max(n, len(s.Text))
@@ -22,17 +23,17 @@ func workBound(req *Request, b *workBudget) int {
 	for k := range req.Citations {
 		m = max(m, len(claimOf(&req.Citations[k])))
 	}
-	return b.pool + maxStepWork(n, m)
+	return b.Pool() + maxStepWork(n, m)
 }
 
 // checkCostRules holds one explanation of req to the rules of the bound:
 // the work within it, the verdicts CheckAll's and Check's, and every
 // finding and fix as checkExplanation wants them (a cut citation has no
 // fix).
-func checkCostRules(t testing.TB, req *Request, ex *Explanation, b *workBudget) {
+func checkCostRules(t testing.TB, req *Request, ex *Explanation, b *search.Budget) {
 	t.Helper()
-	if bound := workBound(req, b); b.spent > bound {
-		t.Errorf("explaining spent %d units; the bound is %d (pool %d)", b.spent, bound, b.pool)
+	if bound := workBound(req, b); b.Spent() > bound {
+		t.Errorf("explaining spent %d units; the bound is %d (pool %d)", b.Spent(), bound, b.Pool())
 	}
 	if all := CheckAll(req); !reflect.DeepEqual(ex.All, all) {
 		t.Errorf("explain's verdicts differ from CheckAll's")
@@ -61,11 +62,11 @@ func TestExplainWorkIsBoundedByTheRequest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.pool > explainWorkPerKiB*len(body)/1024 && b.pool > explainWorkMin {
-				t.Errorf("pool %d for a body of %d bytes", b.pool, len(body))
+			if b.Pool() > explainWorkPerKiB*len(body)/1024 && b.Pool() > explainWorkMin {
+				t.Errorf("pool %d for a body of %d bytes", b.Pool(), len(body))
 			}
-			if bound := workBound(req, b); b.spent > bound {
-				t.Errorf("explaining spent %d units; the bound is %d (pool %d)", b.spent, bound, b.pool)
+			if bound := workBound(req, b); b.Spent() > bound {
+				t.Errorf("explaining spent %d units; the bound is %d (pool %d)", b.Spent(), bound, b.Pool())
 			}
 			if !reflect.DeepEqual(ex.All, CheckAll(req)) {
 				t.Errorf("explain's verdicts differ from CheckAll's")
@@ -103,7 +104,7 @@ func TestExplainBudgetExhaustedSaysWhatWasNotSearched(t *testing.T) {
 		}
 	}
 	if cut == 0 {
-		t.Fatalf("a pool of %d units cut no citation (spent %d)", b.pool, b.spent)
+		t.Fatalf("a pool of %d units cut no citation (spent %d)", b.Pool(), b.Spent())
 	}
 	// The same request with the default budget: nothing cut, no verdict
 	// changed.
@@ -147,7 +148,7 @@ func (c *countingCtx) Err() error {
 
 // TestExplainContextStopsAtTheNextLook: ExplainContext returns
 // ctx.Err() as it is, for a context done before it starts and for one
-// done at any of its looks; it looks at most once a pollEvery units of
+// done at any of its looks; it looks at most once a search.PollEvery units of
 // diagnosis and a checkPollBytes of check (plus a look at each end), and
 // returns at the first look after the end: the work after it is at most
 // one step (maxStepWork).
@@ -176,8 +177,8 @@ func TestExplainContextStopsAtTheNextLook(t *testing.T) {
 		read += int64(len(s.Text))
 	}
 	looks := never.calls.Load()
-	if most := 2 + int64(b.spent/pollEvery) + int64(len(req.Citations))*read/checkPollBytes; looks > most || looks < 2 {
-		t.Fatalf("%d looks at the context for %d units; at most %d", looks, b.spent, most)
+	if most := 2 + int64(b.Spent()/search.PollEvery) + int64(len(req.Citations))*read/checkPollBytes; looks > most || looks < 2 {
+		t.Fatalf("%d looks at the context for %d units; at most %d", looks, b.Spent(), most)
 	}
 	for _, after := range []int64{0, 1, looks / 2, looks - 2} {
 		c := &countingCtx{Context: context.Background()}
@@ -306,7 +307,7 @@ func TestUniqueContextAtOccurrencesIsTheShortest(t *testing.T) {
 			}
 			text = append(text, c.Runes(letters, r.IntN(50))...)
 			s := string(text)
-			x := newTextIndex(s)
+			x := newIndexedText(s, search.Plan{})
 			for range 10 {
 				at := r.IntN(len(text) - 4)
 				l := 1 + r.IntN(min(40, len(text)-at-1))
@@ -347,16 +348,16 @@ func TestPlainBytesFoldOneForOne(t *testing.T) {
 	for c := range byte(utf8.RuneSelf) {
 		if _, ok := plainBytes(string([]byte{c})); ok {
 			plain = append(plain, c)
-		} else if !isWhiteSpace(rune(c)) {
+		} else if !fold.IsWhiteSpace(rune(c)) {
 			t.Errorf("ASCII %q is not plain", c)
 		}
 	}
-	fold := func(s string) string {
-		w := &folder{folds: allFolds, out: make([]byte, 0, len(s))}
-		w.fold(s)
-		return w.done()
+	folded := func(s string) string {
+		w := fold.NewFolder(fold.All, len(s))
+		w.Fold(s)
+		return w.Done()
 	}
-	table := &asciiFolded()[allFolds]
+	table := fold.ASCII()
 	apart, together := 0, 0
 	for range 3000 {
 		alphabet := make([]byte, 1+r.IntN(4))
@@ -379,7 +380,7 @@ func TestPlainBytesFoldOneForOne(t *testing.T) {
 		for i, c := range mapped {
 			mapped[i] = table[c]
 		}
-		if got := fold(text); got != string(mapped) {
+		if got := folded(text); got != string(mapped) {
 			t.Fatalf("%q folds to %q, not its bytes mapped %q", text, got, mapped)
 		}
 		ts, _ := plainBytes(text)
@@ -389,38 +390,11 @@ func TestPlainBytesFoldOneForOne(t *testing.T) {
 			continue
 		}
 		apart++
-		if (bruteCount(fold(text), fold(claim)) > 0) != (bruteCount(text, claim) > 0) {
-			t.Fatalf("%q in %q: folds apart, yet occurs folded %d times and as it is %d", claim, text, bruteCount(fold(text), fold(claim)), bruteCount(text, claim))
+		if (bruteCount(folded(text), folded(claim)) > 0) != (bruteCount(text, claim) > 0) {
+			t.Fatalf("%q in %q: folds apart, yet occurs folded %d times and as it is %d", claim, text, bruteCount(folded(text), folded(claim)), bruteCount(text, claim))
 		}
 	}
 	if apart < 100 || together < 100 {
 		t.Fatalf("%d pairs apart, %d together: the test does not try both", apart, together)
-	}
-}
-
-// TestSearcherAnswersAgainWhatItWasAsked: a searcher answers a question
-// asked again from its first answer, and a caller's pattern may be a view
-// of a buffer it then reuses (a folder's, a skeletonizer's): the answers
-// kept do not change with it. Many patterns, so that the keys of the
-// answers' map collide in the bits it compares first.
-func TestSearcherAnswersAgainWhatItWasAsked(t *testing.T) {
-	text := string(testkit.NewCorpus(80).Runes([]rune("abc"), 3000))
-	s := &searcher{text: text, budget: newWorkBudget(nil, 1<<40)}
-	s.budget.begin(1)
-	buf := make([]byte, 6)
-	view := unsafe.String(&buf[0], len(buf))
-	r := testkit.NewRand(81)
-	for range 2000 {
-		for i := range buf {
-			buf[i] = "abcz"[r.IntN(4)]
-		}
-		fresh := string(buf)
-		want := bruteCount(text, fresh)
-		if got := s.find(view, 0, nil).count; got != want {
-			t.Fatalf("%q: %d occurrences, want %d", fresh, got, want)
-		}
-		if got := s.find(fresh, 0, nil).count; got != want {
-			t.Fatalf("%q asked again: %d occurrences, want %d", fresh, got, want)
-		}
 	}
 }

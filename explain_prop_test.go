@@ -9,48 +9,23 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/fold"
+	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
-// explainTokens are the pieces random texts are made of: words, and the
-// characters the folds and the offset units are about.
-var explainTokens = []string{
-	"the", "The", "court", "ruled", "ana", "banana", "first", "floor", "café", "cafe\u0301",
-	" ", " ", " ", "\n", "\r\n", "\u00a0", "  ", ", ", ". ",
-	"’", "'", "“", "”", `"`, "—", "-", "…", "...", "\u00ad", "ﬁ", "ﬂ", "ＡＢＣ", "ABC",
-	"🚀", "🙂", "日本", "é",
-}
+// explainText is testkit.FoldText.
+func explainText(r *rand.Rand, tokens int) string { return testkit.FoldText(r, tokens) }
 
-func explainText(r *rand.Rand, tokens int) string {
-	var b strings.Builder
-	for range tokens {
-		b.WriteString(explainTokens[r.IntN(len(explainTokens))])
-	}
-	return b.String()
-}
+// variant is testkit.Variant with the reference folds.
+func variant(r *rand.Rand, s string) string { return testkit.Variant(r, s, referenceVariants) }
 
-// variant returns s as a citer might have typed it: folded one way or
-// another, elided, reordered, or as it is.
-func variant(r *rand.Rand, s string) string {
-	switch r.IntN(8) {
-	case 0:
-		return referenceFold(s, FoldTypography)
-	case 1:
-		return referenceFold(s, FoldWhitespace|FoldCase)
-	case 2:
-		return referenceFold(s, FoldNFKC)
-	case 3:
-		rs := []rune(s)
-		if len(rs) > 4 {
-			i := 1 + r.IntN(len(rs)-3)
-			j := i + 1 + r.IntN(len(rs)-i-1)
-			return string(rs[:i]) + " … " + string(rs[j:])
-		}
-	case 4:
-		w := strings.Fields(s)
-		r.Shuffle(len(w), func(i, j int) { w[i], w[j] = w[j], w[i] })
-		return strings.Join(w, " ")
-	}
-	return s
+// referenceVariants are the readings testkit.Variant retypes by.
+var referenceVariants = [3]func(string) string{
+	func(s string) string { return referenceFold(s, FoldTypography) },
+	func(s string) string { return referenceFold(s, FoldWhitespace|FoldCase) },
+	func(s string) string { return referenceFold(s, FoldNFKC) },
 }
 
 // offsetIn returns code point offset cp of text as code points, UTF-16
@@ -148,7 +123,7 @@ func TestExplainFabricatedQuotes(t *testing.T) {
 		w = w[:2+r.IntN(len(w)-2)]
 		r.Shuffle(len(w), func(i, j int) { w[i], w[j] = w[j], w[i] })
 		claim := strings.Join(w, " ")
-		if strings.Contains(referenceFold(text, allFolds), referenceFold(claim, allFolds)) {
+		if strings.Contains(referenceFold(text, Folds(fold.All)), referenceFold(claim, Folds(fold.All))) {
 			continue // the shuffle kept an order the text has
 		}
 		tried++
@@ -227,7 +202,7 @@ func FuzzExplain(f *testing.F) {
 				q := claim[k:min(len(claim), k+1+k%4)]
 				if utf8.ValidString(q) {
 					req.Citations = append(req.Citations, Citation{CitationID: fmt.Sprint("q", k), SourceID: "s", Version: "v1", Quote: q,
-						Selector: Selector{Type: PositionSelector, Start: a + k, End: a + k + runeCount(q)}})
+						Selector: Selector{Type: PositionSelector, Start: a + k, End: a + k + utext.RuneCount(q)}})
 				}
 			}
 			ex := Explain(req)

@@ -3,16 +3,17 @@ package citecheck
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"golang.org/x/text/unicode/norm"
-
+	"github.com/citecheck/citecheck/internal/fold"
 	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/internal/utext"
+	"golang.org/x/text/unicode/norm"
 )
 
 // explainOne explains a one-source request (source "s", plus a source "t"
@@ -244,56 +245,8 @@ func TestExplainKeepsVerdicts(t *testing.T) {
 	}
 }
 
-// The reference folds: an implementation apart from fold's, over whole
-// strings (normalization of the whole string, not by segments; white space
-// by splitting into fields).
-func referenceFold(s string, f Folds) string {
-	// x/text keeps to the Stream-Safe Text Format: after 30 combining
-	// marks in a row it inserts U+034F (CGJ). fold, which normalizes by
-	// segments, inserts none (docs/explain.md, "Folds"); the reference
-	// takes them out again when the input had none of its own.
-	cgj := strings.ContainsRune(s, '\u034F')
-	switch {
-	case f&FoldNFKC != 0:
-		s = norm.NFKC.String(s)
-	case f&FoldNFC != 0:
-		s = norm.NFC.String(s)
-	}
-	if !cgj {
-		s = strings.ReplaceAll(s, "\u034F", "")
-	}
-	var b strings.Builder
-	for _, r := range s {
-		rep := string(r)
-		if f&FoldTypography != 0 {
-			if t, ok := typographic(r); ok {
-				rep = t
-			}
-		}
-		for _, r := range rep {
-			if f&FoldCase != 0 {
-				// The orbit's least member, walked from the other end.
-				m := r
-				for g := r; ; {
-					g = unicode.SimpleFold(g)
-					if g == r {
-						break
-					}
-					if g < m {
-						m = g
-					}
-				}
-				r = m
-			}
-			b.WriteRune(r)
-		}
-	}
-	s = b.String()
-	if f&FoldWhitespace != 0 {
-		s = strings.Join(strings.FieldsFunc(s, isWhiteSpace), " ")
-	}
-	return s
-}
+// referenceFold is fold.Reference under the folds f.
+func referenceFold(s string, f Folds) string { return fold.Reference(s, fold.Set(f)) }
 
 // checkExplanation checks every finding and fix of ex against the
 // properties (spec §5): each span lies inside the text, the claim really
@@ -360,9 +313,9 @@ func checkExplanation(t testing.TB, req *Request, ex *Explanation) {
 				if at == claim || f.SourceText != at || f.Folds == 0 || referenceFold(at, f.Folds) != referenceFold(claim, f.Folds) {
 					t.Errorf("citation %d: normalized %v: %q vs %q", k, f.Folds.Names(), at, claim)
 				}
-				for i := range foldCount {
+				for i := range fold.Count {
 					if g := Folds(1 << i); f.Folds&g != 0 && referenceFold(at, f.Folds&^g) == referenceFold(claim, f.Folds&^g) {
-						t.Errorf("citation %d: folds %v are not minimal: %s can go", k, f.Folds.Names(), foldNames[i])
+						t.Errorf("citation %d: folds %v are not minimal: %s can go", k, f.Folds.Names(), g.Names()[0])
 					}
 				}
 			case FindingElided:
@@ -523,14 +476,14 @@ func TestExplainCountsManyShortQuotesAtOnceAsOneByOne(t *testing.T) {
 	quotes := []string{"e", "q", "th", "the", "the ", " of", "zzzz", "é", "ï", "é.", ".", "\n", "a"}
 	var cits []string
 	for k, q := range quotes {
-		cits = append(cits, withID(fmt.Sprint("q", k), P(k+1, k+1+runeCount(q), q).JSON()))
+		cits = append(cits, withID(fmt.Sprint("q", k), P(k+1, k+1+utext.RuneCount(q), q).JSON()))
 	}
 	req, ex := explainOne(t, text, cits...)
 	e := &explainer{c: NewChecker(req)}
 	e.countShortQuotes(checkAll(e.c))
-	counted := e.c.text(0).search().counted
+	s := e.c.text(0).Searcher()
 	for k, q := range quotes {
-		if _, ok := counted[q]; ok == ex.All.Citations[k].Valid() {
+		if ok := s.Counted(q); ok == ex.All.Citations[k].Valid() {
 			t.Fatalf("%q counted at once: %v; its citation holds: %v", q, ok, !ok)
 		}
 	}
@@ -539,5 +492,52 @@ func TestExplainCountsManyShortQuotesAtOnceAsOneByOne(t *testing.T) {
 		if got, want := findingsJSON(ex.Citations[k])+fixJSON(ex.Citations[k]), findingsJSON(alone.Citations[0])+fixJSON(alone.Citations[0]); got != want {
 			t.Errorf("%q among many: %s\nalone: %s", quotes[k], got, want)
 		}
+	}
+}
+
+// A source costly to fold is read as a skeleton first, which changes
+// what explaining costs and nothing else: every finding is the one
+// explaining without skeletons gives. Passages of a text of many scripts,
+// retyped as each fold forgives, each cited after a fabricated claim that
+// has the skeleton made; most of them hold under the folds.
+func TestSkeletonChangesNoFinding(t *testing.T) {
+	t.Parallel()
+	c := testkit.NewCorpus(45)
+	text := c.Unicode(64 << 10)
+	cps := []rune(text)
+	fabricated := "\u05D0\u05D1 \u30A2\u30A4 x\u0301y\u0302 \U0001D400\U0001D401"
+	retypes := []func(string) string{
+		norm.NFD.String, norm.NFKC.String, strings.ToUpper,
+		func(s string) string { return strings.ReplaceAll(s, " ", "\u00A0\n") },
+		func(s string) string { return s[:len(s)/2] + "\u0301" + s[len(s)/2:] }, // a mark added: holds nowhere
+	}
+	tried, normalized := 0, 0
+	for p := 0; p+40 < len(cps) && tried < 100; p += len(cps) / 41 {
+		passage := string(cps[p : p+30])
+		for _, retype := range retypes {
+			claim := retype(passage)
+			if claim == passage || !utf8.ValidString(claim) {
+				continue
+			}
+			tried++
+			req := mustDecode(t, string(testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v1", text)},
+				Citations: []testkit.Citation{
+					testkit.PositionCitation("fabricated", "s", "v1", 0, utext.RuneCount(fabricated), fabricated),
+					testkit.PositionCitation("retyped", "s", "v1", p, p+utext.RuneCount(claim), claim),
+				}}.Body()))
+			got, want := explainSkeletons(req), explainPlain(req)
+			if !reflect.DeepEqual(got.Citations, want.Citations) {
+				t.Fatalf("%q at %d: with the skeleton %+v, without %+v", claim, p, got.Citations, want.Citations)
+			}
+			for _, f := range got.Citations[1].Findings {
+				if f.Kind == FindingNormalized {
+					normalized++
+					break
+				}
+			}
+		}
+	}
+	if tried < 100 || normalized < tried/2 {
+		t.Fatalf("%d retyped passages, %d with a normalized finding", tried, normalized)
 	}
 }

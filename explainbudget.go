@@ -1,6 +1,6 @@
 package citecheck
 
-import "context"
+import "github.com/citecheck/citecheck/internal/search"
 
 // Explaining a failing citation asks questions of its source: where the
 // claim occurs, where its parts and its folded reading occur, how long a
@@ -28,119 +28,6 @@ const explainWorkPerKiB = 2048
 // explainWorkPerKiB alone (docs/explain.md#the-bound).
 const explainWorkMin = 256 << 10
 
-// shareOfLeft: a citation may spend up to 1/shareOfLeft of what is left
-// (see begin).
-const shareOfLeft = 8
-
-// pollEvery is the work, in the budget's unit, between two looks at the
-// context: ctx.Err() takes a lock, a few tens of nanoseconds, and 64 Ki
-// units take tens of microseconds.
-const pollEvery = 64 << 10
-
-// workBudget is what explaining one request may still spend on its
-// questions, shared by the searchers of its sources (the texts, their
-// folded readings, their skeletons). The citations draw on it in turn,
-// each up to a share of what is left (share): a citation that has spent
-// its share is refused its next question, and the citations after it
-// still get theirs. A question is admitted while its citation is under
-// its share, so the request never spends more than its pool plus one
-// step (maxStepWork).
-type workBudget struct {
-	ctx      context.Context // nil: never cancelled
-	pool     int             // the request's units
-	spent    int             // charged so far
-	share    int             // spent may reach this for the current citation
-	nextPoll int             // spent at which ctx is next looked at
-	err      error           // ctx.Err() once it is not nil
-	cut      bool            // a question of the current citation was refused
-}
-
-func newWorkBudget(ctx context.Context, units int) *workBudget {
-	return &workBudget{ctx: ctx, pool: units, nextPoll: pollEvery}
-}
-
-// begin starts a citation's diagnosis with a share of what is left: its
-// equal part (left ÷ citations, the citations still to explain, this one
-// included), or 1/shareOfLeft of it when that is more, so that on a text
-// where every question is a scan the first citations are explained to
-// the end rather than every one cut, and the later ones still get part
-// of what the first leave.
-func (b *workBudget) begin(citations int) {
-	if b == nil {
-		return
-	}
-	b.cut = false
-	if left := b.pool - b.spent; left > 0 {
-		b.share = b.spent + max(left/max(citations, 1), left/shareOfLeft)
-	} else {
-		b.share = b.spent
-	}
-}
-
-// step starts another step of the current citation's diagnosis: what
-// refused reports from here on is of this step.
-func (b *workBudget) step() {
-	if b != nil {
-		b.cut = false
-	}
-}
-
-// admit reports whether a question may be asked now; false marks the
-// citation cut. A nil budget admits everything.
-func (b *workBudget) admit() bool {
-	if b == nil {
-		return true
-	}
-	if b.err != nil || b.spent >= b.share {
-		b.cut = true
-		return false
-	}
-	return true
-}
-
-// afford charges units of work about to be done once for the request
-// (the folding of a source, say) and reports true if the pool has them
-// left, whatever the citation's share, which it leaves as it was; else
-// it marks the citation cut and charges nothing.
-func (b *workBudget) afford(units int) bool {
-	if b == nil {
-		return true
-	}
-	if b.err != nil || b.spent+units > b.pool {
-		b.cut = true
-		return false
-	}
-	b.charge(units)
-	b.share += units // the request's, not the citation's
-	return true
-}
-
-// has reports whether the pool has units left, for what a step may do
-// on the way if it can (build an index) and else does without. A nil
-// budget has everything.
-func (b *workBudget) has(units int) bool { return b == nil || b.spent+units <= b.pool }
-
-// charge counts units of work done, and looks at the context every
-// pollEvery units.
-func (b *workBudget) charge(units int) {
-	if b == nil {
-		return
-	}
-	b.spent += units
-	if b.ctx != nil && b.spent >= b.nextPoll {
-		b.nextPoll = b.spent + pollEvery
-		b.poll()
-	}
-}
-
-// poll looks at the context once; a context that is done refuses every
-// question after.
-func (b *workBudget) poll() {
-	if b != nil && b.ctx != nil && b.err == nil {
-		b.err = b.ctx.Err()
-	}
-}
-
 // maxStepWork bounds what one admitted step charges, in the budget's
 // unit, for a text of n bytes and a claim or pattern of m: a question
 // (the matcher's scan is linear, at most about 2.2n + 1.4m + 3·1024
@@ -159,9 +46,5 @@ func (b *workBudget) poll() {
 // pool plus maxStepWork of its longest text and claim. The tests hold
 // every request to it.
 func maxStepWork(n, m int) int {
-	return 36*(n+m) + 4096 + questionWork + 2*uniqueCandidates*(MaxContextBytes+1)
+	return 36*(n+m) + 4096 + search.QuestionWork + 2*uniqueCandidates*(MaxContextBytes+1)
 }
-
-// refused reports whether a question of the current citation was
-// refused: what it answered (nothing) is not sure.
-func (b *workBudget) refused() bool { return b != nil && b.cut }

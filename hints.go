@@ -1,6 +1,10 @@
 package citecheck
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/utext"
+)
 
 // MaxHintStarts is how many occurrence starts a [Suggestion] lists at most:
 // enough to choose from, bounded however often a text repeats.
@@ -99,64 +103,64 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 	sel := &cit.Selector
 	switch s.Reason {
 	case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
-		s.Length = runeCount(cit.Quote)
+		s.Length = utext.RuneCount(cit.Quote)
 		s.Occurrences, s.Starts = occurrenceStarts(x, cit.Quote, 0)
 		if s.Occurrences == 0 {
 			s.Partial = longestLeadingPart(x, cit.Quote)
 		}
 	case ReasonExactNotFound:
-		s.Length = runeCount(sel.Exact)
+		s.Length = utext.RuneCount(sel.Exact)
 		s.Partial = longestLeadingPart(x, sel.Exact)
 	case ReasonPrefixMismatch:
-		s.ObservedStart = max(0, d.Detail.MatchStarts[0]-runeCount(sel.Prefix))
+		s.ObservedStart = max(0, d.Detail.MatchStarts[0]-utext.RuneCount(sel.Prefix))
 		s.Observed = d.Detail.Observed
 	case ReasonSuffixMismatch:
-		s.ObservedStart = d.Detail.MatchStarts[0] + runeCount(sel.Exact)
+		s.ObservedStart = d.Detail.MatchStarts[0] + utext.RuneCount(sel.Exact)
 		s.Observed = d.Detail.Observed
 	case ReasonPositionMismatch:
-		s.ObservedStart = min(cit.ClaimedStart, x.n)
+		s.ObservedStart = min(cit.ClaimedStart, x.Len())
 		s.Observed = d.Detail.Observed
 		s.ResolvedStart = d.Detail.ResolvedStart
 	case ReasonAmbiguousAnchor:
-		s.Length = runeCount(sel.Exact)
-		s.Occurrences, s.Starts = occurrenceStarts(x, sel.Prefix+sel.Exact+sel.Suffix, runeCount(sel.Prefix))
+		s.Length = utext.RuneCount(sel.Exact)
+		s.Occurrences, s.Starts = occurrenceStarts(x, sel.Prefix+sel.Exact+sel.Suffix, utext.RuneCount(sel.Prefix))
 		s.UniquePrefix, s.UniqueSuffix = uniqueContext(x, sel, s.Starts[0])
 	}
 	return s
 }
 
-// occurrenceStarts counts the occurrences of pattern in the text and lists
+// occurrenceStarts counts the search.Occurrences of pattern in the text and lists
 // the first MaxHintStarts of them, as code point indexes moved right by
 // skip code points (to where exact starts inside prefix+exact+suffix).
-func occurrenceStarts(x *textIndex, pattern string, skip int) (int, []int) {
+func occurrenceStarts(x *indexedText, pattern string, skip int) (int, []int) {
 	if pattern == "" { // at every code point boundary (the matcher counts bytes)
-		starts := make([]int, min(x.n+1, MaxHintStarts))
+		starts := make([]int, min(x.Len()+1, MaxHintStarts))
 		for i := range starts {
 			starts[i] = i + skip
 		}
-		return x.n + 1, starts
+		return x.Len() + 1, starts
 	}
-	o := x.search().find(pattern, 0, make([]int, 0, MaxHintStarts))
-	starts := make([]int, len(o.kept))
-	for i, b := range o.kept {
-		starts[i] = x.cpAt(b) + skip
+	o := x.Searcher().Find(pattern, 0, make([]int, 0, MaxHintStarts))
+	starts := make([]int, len(o.Kept))
+	for i, b := range o.Kept {
+		starts[i] = x.CodePointAt(b) + skip
 	}
-	return o.count, starts
+	return o.Count, starts
 }
 
 // longestLeadingPart finds the longest leading part of claimed that occurs in
 // the text, by binary search over its length in bytes, at code point
 // boundaries: when a part occurs, every shorter leading part occurs too.
-// O(log m) questions of the text (see searcher); once the text is indexed,
+// O(log m) questions of the text (see search.Searcher); once the text is indexed,
 // one look at two buckets (gramIndex.longestPrefix), and the binary search
 // only over the few lengths those leave open.
-func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
+func longestLeadingPart(x *indexedText, claimed string) *PartialMatch {
 	// Invariant: lo and hi are code point boundaries; claimed[:lo] occurs,
 	// first at byte first (lo = 0 trivially); nothing longer than
 	// claimed[:hi] does.
 	lo, hi, first := 0, len(claimed), -1
 	sureFirst := true // first is where claimed[:lo] occurs first
-	if l, b, sure, ok := x.search().longestPrefix(claimed); ok {
+	if l, b, sure, ok := x.Searcher().LongestPrefix(claimed); ok {
 		// Read from the index's buckets of grams at the claim's start:
 		// the longest part, or that none of sure bytes occurs and one
 		// shorter does.
@@ -178,39 +182,39 @@ func longestLeadingPart(x *textIndex, claimed string) *PartialMatch {
 		for mid < hi && !utf8.RuneStart(claimed[mid]) {
 			mid++
 		}
-		if o := x.search().first(claimed[:mid], 0, 1); o.count > 0 {
-			lo, first, sureFirst = mid, o.first[0], true
+		if o := x.Searcher().First(claimed[:mid], 0, 1); o.Count > 0 {
+			lo, first, sureFirst = mid, o.First[0], true
 		} else {
 			for hi = mid - 1; hi > lo && !utf8.RuneStart(claimed[hi]); hi-- {
 			}
 		}
 	}
 	if !sureFirst {
-		first = x.search().first(claimed[:lo], 0, 1).first[0]
+		first = x.Searcher().First(claimed[:lo], 0, 1).First[0]
 	}
-	if x.search().budget.refused() { // a question refused: nothing above is sure
+	if x.Searcher().Budget.Refused() { // a question refused: nothing above is sure
 		return &PartialMatch{Start: -1, At: -1}
 	}
-	p := &PartialMatch{Length: runeCount(claimed[:lo]), Start: -1, At: -1}
+	p := &PartialMatch{Length: utext.RuneCount(claimed[:lo]), Start: -1, At: -1}
 	if lo < len(claimed) {
-		p.Claimed = firstRune(claimed[lo:])
+		p.Claimed = utext.FirstRune(claimed[lo:])
 	}
 	if lo == 0 {
 		return p
 	}
-	p.Start = x.cpAt(first)
+	p.Start = x.CodePointAt(first)
 	p.At = p.Start + p.Length
-	if b := first + lo; b < len(x.text) {
-		ch := firstRune(x.text[b:])
+	if b := first + lo; b < len(x.String()) {
+		ch := utext.FirstRune(x.String()[b:])
 		p.Source = &ch
 	}
 	return p
 }
 
-// leadCandidates is how many occurrences of a leading part
+// leadCandidates is how many search.Occurrences of a leading part
 // leadingPartByCandidates takes as candidates, and leadProbe the length
 // (bytes) of the first part it asks about: on text where a part of 32
-// bytes occurs by chance (a few letters, periodic text), its occurrences
+// bytes occurs by chance (a few letters, periodic text), its search.Occurrences
 // are many, and the next part asked is four times longer.
 const (
 	leadCandidates = 64
@@ -218,7 +222,7 @@ const (
 )
 
 // leadingPartByCandidates narrows longestLeadingPart's invariant (lo,
-// hi, first, sureFirst; see there) by the occurrences of leading parts of
+// hi, first, sureFirst; see there) by the search.Occurrences of leading parts of
 // leadProbe, 4·leadProbe, … bytes: where one has at most leadCandidates
 // occurrences, every longer part occurs at one of them, and the longest
 // is read there by comparing the claim with the text (exact, and one
@@ -226,8 +230,8 @@ const (
 // The binary search then has what is left, if anything: on text where
 // every question is a scan, a claim that nearly occurs costs one or two
 // scans instead of a dozen.
-func leadingPartByCandidates(x *textIndex, claimed string, lo, hi, first int, sureFirst bool) (int, int, int, bool) {
-	s := x.search()
+func leadingPartByCandidates(x *indexedText, claimed string, lo, hi, first int, sureFirst bool) (int, int, int, bool) {
+	s := x.Searcher()
 	for l := leadProbe; lo < hi && l < hi; l *= 4 {
 		if l <= lo {
 			continue
@@ -235,22 +239,22 @@ func leadingPartByCandidates(x *textIndex, claimed string, lo, hi, first int, su
 		for l < hi && !utf8.RuneStart(claimed[l]) {
 			l++
 		}
-		o := s.find(claimed[:l], 0, make([]int, 0, leadCandidates))
-		if o.count == 0 {
+		o := s.Find(claimed[:l], 0, make([]int, 0, leadCandidates))
+		if o.Count == 0 {
 			for hi = l - 1; hi > lo && !utf8.RuneStart(claimed[hi]); hi-- {
 			}
 			break
 		}
-		if !o.complete() {
-			lo, first, sureFirst = l, o.first[0], true
+		if !o.Complete() {
+			lo, first, sureFirst = l, o.First[0], true
 			continue
 		}
-		if !s.budget.admit() { // the comparisons are a step of their own
+		if !s.Budget.Admit() { // the comparisons are a step of their own
 			return lo, hi, first, sureFirst
 		}
 		best, at, compared := -1, -1, 0
-		for _, c := range o.kept { // ascending: the first of the longest wins
-			n := commonPrefixLen(x.text[c:], claimed)
+		for _, c := range o.Kept { // ascending: the first of the longest wins
+			n := utext.CommonPrefixLen(x.String()[c:], claimed)
 			compared += n
 			for n > 0 && n < len(claimed) && !utf8.RuneStart(claimed[n]) {
 				n--
@@ -259,7 +263,7 @@ func leadingPartByCandidates(x *textIndex, claimed string, lo, hi, first int, su
 				best, at = n, c
 			}
 		}
-		s.budget.charge(compared / 8)
+		s.Budget.Charge(compared / 8)
 		return best, best, at, true
 	}
 	return lo, hi, first, sureFirst
@@ -274,12 +278,12 @@ func leadingPartByCandidates(x *textIndex, claimed string, lo, hi, first int, su
 // is unique.
 //
 // When the anchor occurs at most uniqueCandidates times (one question
-// finds them all), the shortest contexts are read at its occurrences
+// finds them all), the shortest contexts are read at its search.Occurrences
 // instead (uniqueContextAt): the same answer, without the search.
-func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *string) {
+func uniqueContext(x *indexedText, sel *Selector, start int) (prefix, suffix *string) {
 	e, p, s := sel.Exact, sel.Prefix, sel.Suffix
-	occ := x.search().find(p+e+s, 0, make([]int, 0, uniqueCandidates))
-	unique := func(pattern string) bool { return x.search().first(pattern, 0, 2).count == 1 }
+	occ := x.Searcher().Find(p+e+s, 0, make([]int, 0, uniqueCandidates))
+	unique := func(pattern string) bool { return x.Searcher().First(pattern, 0, 2).Count == 1 }
 	shortest := func(lo, hi int, pattern func(k int) string) *string {
 		// lo: ambiguous (the citation's own context); hi: the longest allowed.
 		if hi <= lo || !unique(pattern(hi)) {
@@ -298,41 +302,41 @@ func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *stri
 	}
 
 	// Prefix T[start-k:start] with k from len(P) to as far back as fits.
-	b := x.byteAt(start)
+	b := x.ByteAt(start)
 	k, used := 0, 0
 	for k < start {
-		_, size := utf8.DecodeLastRuneInString(x.text[:b-used])
+		_, size := utf8.DecodeLastRuneInString(x.String()[:b-used])
 		if used+size > MaxContextBytes {
 			break
 		}
 		k, used = k+1, used+size
 	}
 	// None: a question refused; the comparisons are a step of their own.
-	direct := occ.count > 0 && occ.complete() && x.search().budget.admit()
+	direct := occ.Count > 0 && occ.Complete() && x.Searcher().Budget.Admit()
 	if direct {
-		prefix = uniquePrefixAt(x, sel, start, occ.kept, runeCount(p), k)
-	} else if prefix = shortest(runeCount(p), k, func(k int) string {
-		return x.slice(start-k, start) + e + s
+		prefix = uniquePrefixAt(x, sel, start, occ.Kept, utext.RuneCount(p), k)
+	} else if prefix = shortest(utext.RuneCount(p), k, func(k int) string {
+		return x.Slice(start-k, start) + e + s
 	}); prefix != nil {
 		v := (*prefix)[:len(*prefix)-len(e)-len(s)]
 		prefix = &v
 	}
 
 	// Suffix T[q:q+k] with k from len(X) to as far on as fits.
-	q := start + runeCount(e)
-	b = x.byteAt(q)
+	q := start + utext.RuneCount(e)
+	b = x.ByteAt(q)
 	k, used = 0, 0
-	for q+k < x.n {
-		_, size := utf8.DecodeRuneInString(x.text[b+used:])
+	for q+k < x.Len() {
+		_, size := utf8.DecodeRuneInString(x.String()[b+used:])
 		if used+size > MaxContextBytes {
 			break
 		}
 		k, used = k+1, used+size
 	}
 	if direct {
-		suffix = uniqueSuffixAt(x, sel, q, occ.kept, runeCount(s), k)
-	} else if suffix = shortest(runeCount(s), k, func(k int) string {
-		return p + e + x.slice(q, q+k)
+		suffix = uniqueSuffixAt(x, sel, q, occ.Kept, utext.RuneCount(s), k)
+	} else if suffix = shortest(utext.RuneCount(s), k, func(k int) string {
+		return p + e + x.Slice(q, q+k)
 	}); suffix != nil {
 		v := (*suffix)[len(p)+len(e):]
 		suffix = &v
@@ -340,7 +344,7 @@ func uniqueContext(x *textIndex, sel *Selector, start int) (prefix, suffix *stri
 	return prefix, suffix
 }
 
-// uniqueCandidates is how many occurrences of an anchor uniqueContext
+// uniqueCandidates is how many search.Occurrences of an anchor uniqueContext
 // reads the contexts at, rather than searching for them.
 const uniqueCandidates = 64
 
@@ -352,63 +356,63 @@ const uniqueCandidates = 64
 // occurrence of T[start-k:start]+exact+suffix is one of the anchor, its
 // prefix being part of the context, with those k code points before its
 // exact). So the shortest is the first k (from lo+1, at most hi) past
-// that stretch. O(occurrences · max_context_bytes).
-func uniquePrefixAt(x *textIndex, sel *Selector, start int, occ []int, lo, hi int) *string {
+// that stretch. O(search.Occurrences · max_context_bytes).
+func uniquePrefixAt(x *indexedText, sel *Selector, start int, occ []int, lo, hi int) *string {
 	if hi <= lo {
 		return nil
 	}
-	bs := x.byteAt(start)
+	bs := x.ByteAt(start)
 	shared, compared := -1, 0
 	for _, a := range occ {
 		if bq := a + len(sel.Prefix); bq != bs {
-			n := commonSuffixLen(x.text[:bq], x.text[:bs], MaxContextBytes+1)
+			n := commonSuffixLen(x.String()[:bq], x.String()[:bs], MaxContextBytes+1)
 			shared, compared = max(shared, n), compared+n
 		}
 	}
-	x.search().budget.charge(compared)
+	x.Searcher().Budget.Charge(compared)
 	from := bs - shared - 1 // the context starts here or before
 	if from < 0 {
 		return nil
 	}
-	for from > 0 && !utf8.RuneStart(x.text[from]) {
+	for from > 0 && !utf8.RuneStart(x.String()[from]) {
 		from--
 	}
-	k := max(start-x.cpAt(from), lo+1)
+	k := max(start-x.CodePointAt(from), lo+1)
 	if k > hi {
 		return nil
 	}
-	v := x.slice(start-k, start)
+	v := x.Slice(start-k, start)
 	return &v
 }
 
 // uniqueSuffixAt is uniquePrefixAt for the suffix T[q:q+k], q where exact
 // ends: longer than the longest stretch the text after exact shares with
 // the text after any other occurrence's exact.
-func uniqueSuffixAt(x *textIndex, sel *Selector, q int, occ []int, lo, hi int) *string {
+func uniqueSuffixAt(x *indexedText, sel *Selector, q int, occ []int, lo, hi int) *string {
 	if hi <= lo {
 		return nil
 	}
-	bq := x.byteAt(q)
+	bq := x.ByteAt(q)
 	shared, compared := -1, 0
 	for _, a := range occ {
 		if be := a + len(sel.Prefix) + len(sel.Exact); be != bq {
-			n := commonPrefixLen(x.text[be:], x.text[bq:min(len(x.text), bq+MaxContextBytes+1)])
+			n := utext.CommonPrefixLen(x.String()[be:], x.String()[bq:min(len(x.String()), bq+MaxContextBytes+1)])
 			shared, compared = max(shared, n), compared+n
 		}
 	}
-	x.search().budget.charge(compared / 8)
+	x.Searcher().Budget.Charge(compared / 8)
 	to := bq + shared + 1 // the context ends here or after
-	if to > len(x.text) {
+	if to > len(x.String()) {
 		return nil
 	}
-	for to < len(x.text) && !utf8.RuneStart(x.text[to]) {
+	for to < len(x.String()) && !utf8.RuneStart(x.String()[to]) {
 		to++
 	}
-	k := max(x.cpAt(to)-q, lo+1)
+	k := max(x.CodePointAt(to)-q, lo+1)
 	if k > hi {
 		return nil
 	}
-	v := x.slice(q, q+k)
+	v := x.Slice(q, q+k)
 	return &v
 }
 

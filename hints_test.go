@@ -2,12 +2,12 @@ package citecheck
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/citecheck/citecheck/internal/search"
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
@@ -312,16 +312,12 @@ func bruteLeadingPart(text, claimed string) (length, start int) {
 // indexed (with the index's guards off when unguarded, so that it answers
 // for tiny texts too).
 func leadingPartChecker(text string, unguarded bool) func(t *testing.T, claimed string) {
-	scanned, indexed := newTextIndex(text), newTextIndex(text)
-	g := newGramIndex(text)
-	if unguarded {
-		g.maxCandidates, g.maxCompared = math.MaxInt, math.MaxInt
-	}
-	indexed.search().index = g
+	scanned, indexed := newIndexedText(text, search.Plan{}), newIndexedText(text, search.Plan{})
+	indexed.IndexNow(unguarded)
 	return func(t *testing.T, claimed string) {
 		t.Helper()
 		l, s := bruteLeadingPart(text, claimed)
-		for _, x := range []*textIndex{scanned, indexed} {
+		for _, x := range []*indexedText{scanned, indexed} {
 			if p := longestLeadingPart(x, claimed); p.Length != l || p.Start != s {
 				t.Fatalf("%q in %.60q (indexed %v): length %d at %d, want %d at %d", claimed, text, x == indexed, p.Length, p.Start, l, s)
 			}
@@ -334,7 +330,7 @@ func leadingPartChecker(text string, unguarded bool) func(t *testing.T, claimed 
 // bytes a letter.
 func TestLongestLeadingPartIsTheBruteForces(t *testing.T) {
 	t.Parallel()
-	texts, claims := allStringsUpTo("ab", 9), allStringsUpTo("ab", 7)
+	texts, claims := testkit.AllStrings("ab", 9), testkit.AllStrings("ab", 7)
 	for _, b := range []string{"b", "é"} {
 		for _, text := range texts {
 			check := leadingPartChecker(strings.ReplaceAll(text, "b", b), true)
@@ -351,7 +347,7 @@ func TestLongestLeadingPartIsTheBruteForces(t *testing.T) {
 func TestLongestLeadingPartOnProse(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(21, 22))
-	text := testkit.NewCorpus(23).Prose(indexMinText * 4)
+	text := testkit.NewCorpus(23).Prose(16 << 10) // four times what the searcher indexes from
 	check := leadingPartChecker(text, false)
 	words := strings.Fields(text)
 	for range 300 {
@@ -373,4 +369,20 @@ func TestLongestLeadingPartOnProse(t *testing.T) {
 		}
 		check(t, claimed)
 	}
+}
+
+// FuzzLongestLeadingPart: longestLeadingPart, scanned and from an
+// unguarded index, is the brute force's for any text and claim (its
+// arguments are FuzzGramIndexAgainstBrute's, whose corpus it shares).
+func FuzzLongestLeadingPart(f *testing.F) {
+	f.Add("the cat sat on the mat", "at on the", uint16(0))
+	f.Add("aaaaaaaaaaaa", "aaaaa", uint16(3))
+	f.Add("abababababababab", "babab", uint16(1))
+	f.Add("xyzzyxyzzy", "zzyxyzz", uint16(9))
+	f.Fuzz(func(t *testing.T, text, claimed string, _ uint16) {
+		if len(text) > 1<<12 || len(claimed) > 64 || !utf8.ValidString(text) || !utf8.ValidString(claimed) {
+			return // as decoded texts and claims are
+		}
+		leadingPartChecker(text, true)(t, claimed)
+	})
 }

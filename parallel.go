@@ -94,13 +94,7 @@ func (c *Checker) indexForScans(minScan int) bool {
 	for k := range c.req.Citations {
 		cit := &c.req.Citations[k]
 		if j, _ := c.lookup(cit); j >= 0 {
-			x := c.text(j)
-			if cit.Selector.Type == QuoteSelector {
-				x.byteRanks()
-			}
-			if x.plan != nil { // decided unmeasured: find must not build once shared
-				x.decide(*x.plan)
-			}
+			c.text(j).Share(cit.Selector.Type == QuoteSelector)
 		}
 	}
 	return true

@@ -135,7 +135,7 @@ const periodicB = 262140
 func adversarialPeriodic() testkit.Request {
 	const l = 8000
 	aab, baa := strings.Repeat("a", l-1)+"b", "b"+strings.Repeat("a", l-1)
-	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("periodic", "v1", adversarialMatchText())}}
+	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("periodic", "v1", testkit.AdversarialMatchText())}}
 	for i := range 32 {
 		var c testkit.Citation
 		id := "p" + strconv.Itoa(i)
@@ -159,7 +159,7 @@ func adversarialPeriodic() testkit.Request {
 // keeps exactly one. Counting every occurrence is the expensive part.
 func adversarialOverlap() testkit.Request {
 	exact := strings.Repeat("a", 8000)
-	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("periodic", "v1", adversarialMatchText())}}
+	req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("periodic", "v1", testkit.AdversarialMatchText())}}
 	for i := range 32 {
 		c := testkit.QuoteCitation("o"+strconv.Itoa(i), "periodic", "v1", exact)
 		if i%2 == 0 {

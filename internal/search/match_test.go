@@ -1,4 +1,4 @@
-package citecheck
+package search
 
 import (
 	"math/rand/v2"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // staticRanks is byteRank as byteRanks, the ranks tests scan with
@@ -18,25 +19,25 @@ var staticRanks = func() (r byteRanks) {
 }()
 
 // findOccurrences reports where pattern occurs in text, bytewise,
-// overlapping occurrences included; offsets are bytes. (The engine calls
+// overlapping Occurrences included; offsets are bytes. (The engine calls
 // textIndex.find, with the text's own byte ranks; tests use the static
 // ones.) An empty pattern occurs at every
 // offset 0..len(text). Time is linear in len(text)+len(pattern) whatever the
 // input; extra memory is O(1), or O(len(pattern)) once the KMP fallback runs.
-func findOccurrences(text, pattern string) occurrences {
+func findOccurrences(text, pattern string) Occurrences {
 	return findOccurrencesWith(text, pattern, &staticRanks, prefilterSlack, nil)
 }
 
 // findOccurrencesWith is findOccurrences with the byte ranks and the
 // fallback slack as parameters, so tests can force the KMP fallback early
 // (slack < 0 falls back at once), and an optional trace (nil in production).
-func findOccurrencesWith(text, pat string, rank *byteRanks, slack int, tr *matchTrace) occurrences {
-	return search(occurrences{first: [2]int{-1, -1}}, text, pat, rank, slack, tr)
+func findOccurrencesWith(text, pat string, rank *byteRanks, slack int, tr *matchTrace) Occurrences {
+	return search(Occurrences{First: [2]int{-1, -1}}, text, pat, rank, slack, tr)
 }
 
 // bruteOccurrences is the reference: compare pattern at every offset.
-func bruteOccurrences(text, pattern string) occurrences {
-	o := occurrences{first: [2]int{-1, -1}}
+func bruteOccurrences(text, pattern string) Occurrences {
+	o := Occurrences{First: [2]int{-1, -1}}
 	for i := 0; i+len(pattern) <= len(text); i++ {
 		if text[i:i+len(pattern)] == pattern {
 			o.add(i)
@@ -65,23 +66,6 @@ func checkOccurrencesAgainstBrute(t testing.TB, text, pattern string) {
 	}
 }
 
-// allStringsUpTo returns every string over alphabet of length 0..maxLen.
-func allStringsUpTo(alphabet string, maxLen int) []string {
-	out := []string{""}
-	level := []string{""}
-	for l := 1; l <= maxLen; l++ {
-		var nextLevel []string
-		for _, s := range level {
-			for i := 0; i < len(alphabet); i++ {
-				nextLevel = append(nextLevel, s+alphabet[i:i+1])
-			}
-		}
-		out = append(out, nextLevel...)
-		level = nextLevel
-	}
-	return out
-}
-
 func TestFindOccurrencesAgreesWithBruteForceOnEveryTinyInput(t *testing.T) {
 	t.Parallel()
 	// -short stops texts two code points shorter: a quarter to a ninth of
@@ -100,7 +84,7 @@ func TestFindOccurrencesAgreesWithBruteForceOnEveryTinyInput(t *testing.T) {
 	} {
 		t.Run(c.alphabet, func(t *testing.T) {
 			t.Parallel()
-			texts, pats := allStringsUpTo(c.alphabet, c.maxText-short), allStringsUpTo(c.alphabet, c.maxPat)
+			texts, pats := testkit.AllStrings(c.alphabet, c.maxText-short), testkit.AllStrings(c.alphabet, c.maxPat)
 			for _, text := range texts {
 				for _, pat := range pats {
 					checkOccurrencesAgainstBrute(t, text, pat)
@@ -114,14 +98,14 @@ func TestFindOccurrencesCountsOverlappingOccurrences(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		text, pat string
-		want      occurrences
+		want      Occurrences
 	}{
-		{"bananas", "ana", occurrences{count: 2, first: [2]int{1, 3}}},
-		{"aaaa", "aa", occurrences{count: 3, first: [2]int{0, 1}}},
-		{"abababab", "abab", occurrences{count: 3, first: [2]int{0, 2}}},
-		{"bananas", "s", occurrences{count: 1, first: [2]int{6, -1}}},
-		{"bananas", "x", occurrences{count: 0, first: [2]int{-1, -1}}},
-		{"ana", "bananas", occurrences{count: 0, first: [2]int{-1, -1}}},
+		{"bananas", "ana", Occurrences{Count: 2, First: [2]int{1, 3}}},
+		{"aaaa", "aa", Occurrences{Count: 3, First: [2]int{0, 1}}},
+		{"abababab", "abab", Occurrences{Count: 3, First: [2]int{0, 2}}},
+		{"bananas", "s", Occurrences{Count: 1, First: [2]int{6, -1}}},
+		{"bananas", "x", Occurrences{Count: 0, First: [2]int{-1, -1}}},
+		{"ana", "bananas", Occurrences{Count: 0, First: [2]int{-1, -1}}},
 	} {
 		if got := findOccurrences(c.text, c.pat); !sameOccurrences(got, c.want) {
 			t.Errorf("findOccurrences(%q, %q) = %+v, want %+v", c.text, c.pat, got, c.want)
@@ -133,11 +117,11 @@ func TestFindOccurrencesEmptyPatternOccursAtEveryOffset(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		text string
-		want occurrences
+		want Occurrences
 	}{
-		{"", occurrences{count: 1, first: [2]int{0, -1}}},
-		{"x", occurrences{count: 2, first: [2]int{0, 1}}},
-		{"abc", occurrences{count: 4, first: [2]int{0, 1}}},
+		{"", Occurrences{Count: 1, First: [2]int{0, -1}}},
+		{"x", Occurrences{Count: 2, First: [2]int{0, 1}}},
+		{"abc", Occurrences{Count: 4, First: [2]int{0, 1}}},
 	} {
 		if got := findOccurrences(c.text, ""); !sameOccurrences(got, c.want) {
 			t.Errorf("findOccurrences(%q, \"\") = %+v, want %+v", c.text, got, c.want)
@@ -145,17 +129,12 @@ func TestFindOccurrencesEmptyPatternOccursAtEveryOffset(t *testing.T) {
 	}
 }
 
-// adversarialMatchText is "a"*262140 + "b" + "a"*262139, 512 KiB minus 4 bytes.
-func adversarialMatchText() string {
-	return strings.Repeat("a", 262140) + "b" + strings.Repeat("a", 262139)
-}
-
 func TestFindOccurrencesCountsOverlappingRunsByExtension(t *testing.T) {
 	t.Parallel()
-	text := adversarialMatchText()
+	text := testkit.AdversarialMatchText()
 	var tr matchTrace
 	got := findOccurrencesWith(text, strings.Repeat("a", 8000), &staticRanks, prefilterSlack, &tr)
-	want := occurrences{count: (262140 - 8000 + 1) + (262139 - 8000 + 1), first: [2]int{0, 1}}
+	want := Occurrences{Count: (262140 - 8000 + 1) + (262139 - 8000 + 1), First: [2]int{0, 1}}
 	if !sameOccurrences(got, want) {
 		t.Fatalf("a*8000: got %+v, want %+v", got, want)
 	}
@@ -169,11 +148,11 @@ func TestFindOccurrencesFindsTheOneOccurrenceInAdversarialText(t *testing.T) {
 	a := strings.Repeat("a", 7999)
 	for _, c := range []struct {
 		name, text, pat string
-		want            occurrences
+		want            Occurrences
 	}{
-		{"a7999b", adversarialMatchText(), a + "b", occurrences{count: 1, first: [2]int{262140 - 7999, -1}}},
-		{"ba7999", adversarialMatchText(), "b" + a, occurrences{count: 1, first: [2]int{262140, -1}}},
-		{"a16383b", strings.Repeat("a", 1<<19), strings.Repeat("a", 16383) + "b", occurrences{count: 0, first: [2]int{-1, -1}}},
+		{"a7999b", testkit.AdversarialMatchText(), a + "b", Occurrences{Count: 1, First: [2]int{262140 - 7999, -1}}},
+		{"ba7999", testkit.AdversarialMatchText(), "b" + a, Occurrences{Count: 1, First: [2]int{262140, -1}}},
+		{"a16383b", strings.Repeat("a", 1<<19), strings.Repeat("a", 16383) + "b", Occurrences{Count: 0, First: [2]int{-1, -1}}},
 	} {
 		var tr matchTrace
 		if got := findOccurrencesWith(c.text, c.pat, &staticRanks, prefilterSlack, &tr); !sameOccurrences(got, c.want) {
@@ -287,7 +266,7 @@ func TestFindOccurrencesLeavesTheRareBytesForTheWindowWhenTheyAreEverywhere(t *t
 // is counted exactly either way.
 func TestFindOccurrencesLeavesAPoorQgramSkipForARareByte(t *testing.T) {
 	t.Parallel()
-	block := randomText(testkit.NewRand(5), "abcdefghijklmnopqrstuvwxyz", 48, 0)
+	block := testkit.RandomText(testkit.NewRand(5), "abcdefghijklmnopqrstuvwxyz", 48, 0)
 	b := []byte(strings.Repeat(block, (1<<19)/48+1)[:1<<19])
 	for at := 4000; at < len(b); at += 16001 {
 		b[at] = 'Z'
@@ -365,7 +344,7 @@ func TestQgramLanesReturnEveryOccurrenceInOrder(t *testing.T) {
 		n := 100 + r.IntN(40000)
 		text := periodicMatchText(r, n, 20+r.IntN(500))
 		if iter%3 == 0 {
-			text = randomText(r, "ab", n, 0)
+			text = testkit.RandomText(r, "ab", n, 0)
 		}
 		i := r.IntN(n - qgramMinLen)
 		pat := text[i : i+min(qgramMinLen+r.IntN(300), n-i)]
@@ -409,19 +388,19 @@ func TestQgramCollisionMovesOneAlignment(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	var pat string
 	for {
-		pat = randomText(r, "abcdefghijklmnopqrstuvwxyz", 24, 0)
+		pat = testkit.RandomText(r, "abcdefghijklmnopqrstuvwxyz", 24, 0)
 		m := len(pat)
-		if a, b := load64(pat, m-9), load64(pat, m-8); a != b && qgramHash(a) == qgramHash(b) {
+		if a, b := utext.Load64(pat, m-9), utext.Load64(pat, m-8); a != b && qgramHash(a) == qgramHash(b) {
 			break
 		}
 	}
 	var b strings.Builder
 	for b.Len() < 4*qgramMinText {
-		b.WriteString(randomText(r, "abcdefghijklmnopqrstuvwxyz", r.IntN(2*len(pat)), 0))
+		b.WriteString(testkit.RandomText(r, "abcdefghijklmnopqrstuvwxyz", r.IntN(2*len(pat)), 0))
 		b.WriteString(pat)
 	}
 	text := b.String()
-	if got, want := findOccurrences(text, pat).count, testkit.CountOverlapping(text, pat); got != want {
+	if got, want := findOccurrences(text, pat).Count, testkit.CountOverlapping(text, pat); got != want {
 		t.Fatalf("%d occurrences, want %d", got, want)
 	}
 }
@@ -456,10 +435,10 @@ func TestCommonPrefixLenFindsTheFirstDifference(t *testing.T) {
 				want = r.IntN(n)
 				b[want] = 'y'
 			}
-			if got := commonPrefixLen(a, string(b)); got != want {
+			if got := utext.CommonPrefixLen(a, string(b)); got != want {
 				t.Fatalf("n=%d: got %d, want %d", n, got, want)
 			}
-			if got := commonPrefixLen(a, string(b)+"tail"); got != want {
+			if got := utext.CommonPrefixLen(a, string(b)+"tail"); got != want {
 				t.Fatalf("n=%d, longer b: got %d, want %d", n, got, want)
 			}
 		}
@@ -468,7 +447,7 @@ func TestCommonPrefixLenFindsTheFirstDifference(t *testing.T) {
 
 func TestKMPTableHoldsBordersWithDifferentNextByte(t *testing.T) {
 	t.Parallel()
-	for _, pat := range allStringsUpTo("ab", 8)[1:] {
+	for _, pat := range testkit.AllStrings("ab", 8)[1:] {
 		next := kmpTable(pat)
 		for q := 0; q <= len(pat); q++ {
 			want := -1
@@ -556,7 +535,7 @@ func TestRareOffsetsPicksTheTwoRarestByteValues(t *testing.T) {
 
 // sameOccurrences compares what findOccurrences promises: the count and the
 // first two offsets (kept offsets are an optimisation, tested separately).
-func sameOccurrences(a, b occurrences) bool { return a.count == b.count && a.first == b.first }
+func sameOccurrences(a, b Occurrences) bool { return a.Count == b.Count && a.First == b.First }
 
 // FuzzFindOccurrencesInLongPeriodicText: a unit repeated past
 // qgramMinText (so the q-gram skip goes first), with a byte changed at

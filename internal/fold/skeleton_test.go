@@ -1,7 +1,6 @@
-package citecheck
+package fold
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"unicode"
@@ -28,7 +27,7 @@ func TestSkeletonOfEveryCodePointIsOfItsReadings(t *testing.T) {
 		}
 		return b.String()
 	}
-	w := &folder{folds: allFolds}
+	w := &Folder{folds: All}
 	keptMarks := map[uint8][]rune{}
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if 0xD800 <= r && r <= 0xDFFF {
@@ -39,7 +38,7 @@ func TestSkeletonOfEveryCodePointIsOfItsReadings(t *testing.T) {
 			t.Fatalf("%U: skeleton %q, of its NFKC %q", r, sk, got)
 		}
 		switch {
-		case isWhiteSpace(r) && sk != " ":
+		case IsWhiteSpace(r) && sk != " ":
 			t.Fatalf("white space %U: skeleton %q", r, sk)
 		case plainBlocks.has(r) && sk != string(r):
 			t.Fatalf("plain %U: skeleton %q", r, sk)
@@ -73,8 +72,8 @@ func TestSkeletonOfTheFoldingIsTheSkeleton(t *testing.T) {
 	marks := strings.Repeat("a\u0345\u0301\u0316\u0345\u0300", 3) + strings.Repeat("\u0301", 40) + "\u0345b"
 	jamo := "\u1100\u1161\u11A8 \uAC00\u11A8 \u1112\u1161\u11ab"
 	for _, text := range []string{c.Unicode(64 << 10), c.Prose(16 << 10), marks, jamo, norm.NFD.String(c.Unicode(8 << 10)), "  \u00A0lead and trail \u3000 "} {
-		k, kf := newSkeletonizer(len(text)), newSkeletonizer(len(text))
-		if got, want := kf.of(fold(text, allFolds, false).text), k.of(text); got != want {
+		k, kf := NewSkeletonizer(len(text)), NewSkeletonizer(len(text))
+		if got, want := kf.Of(fold(text, All, false).text), k.Of(text); got != want {
 			i := 0
 			for i < min(len(got), len(want)) && got[i] == want[i] {
 				i++
@@ -94,7 +93,7 @@ func TestSkeletonizerIsSkeletonOf(t *testing.T) {
 		want.WriteString(skeletonOf(r))
 	}
 	w := strings.Join(strings.Fields(want.String()), " ")
-	if got := newSkeletonizer(0).of(text); got != w || !utf8.ValidString(got) {
+	if got := NewSkeletonizer(0).Of(text); got != w || !utf8.ValidString(got) {
 		t.Fatalf("skeletonizer %.60q…, skeletonOf %.60q…", got, w)
 	}
 }
@@ -107,55 +106,8 @@ func BenchmarkSkeleton(b *testing.B) {
 		b.Run(w.name, func(b *testing.B) {
 			b.SetBytes(int64(len(w.text)))
 			for b.Loop() {
-				newSkeletonizer(len(w.text)).of(w.text)
+				NewSkeletonizer(len(w.text)).Of(w.text)
 			}
 		})
-	}
-}
-
-// A source costly to fold is read as a skeleton first, which changes
-// what explaining costs and nothing else: every finding is the one
-// explaining without skeletons gives. Passages of a text of many scripts,
-// retyped as each fold forgives, each cited after a fabricated claim that
-// has the skeleton made; most of them hold under the folds.
-func TestSkeletonChangesNoFinding(t *testing.T) {
-	t.Parallel()
-	c := testkit.NewCorpus(45)
-	text := c.Unicode(64 << 10)
-	cps := []rune(text)
-	fabricated := "\u05D0\u05D1 \u30A2\u30A4 x\u0301y\u0302 \U0001D400\U0001D401"
-	retypes := []func(string) string{
-		norm.NFD.String, norm.NFKC.String, strings.ToUpper,
-		func(s string) string { return strings.ReplaceAll(s, " ", "\u00A0\n") },
-		func(s string) string { return s[:len(s)/2] + "\u0301" + s[len(s)/2:] }, // a mark added: holds nowhere
-	}
-	tried, normalized := 0, 0
-	for p := 0; p+40 < len(cps) && tried < 100; p += len(cps) / 41 {
-		passage := string(cps[p : p+30])
-		for _, retype := range retypes {
-			claim := retype(passage)
-			if claim == passage || !utf8.ValidString(claim) {
-				continue
-			}
-			tried++
-			req := mustDecode(t, string(testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v1", text)},
-				Citations: []testkit.Citation{
-					testkit.PositionCitation("fabricated", "s", "v1", 0, runeCount(fabricated), fabricated),
-					testkit.PositionCitation("retyped", "s", "v1", p, p+runeCount(claim), claim),
-				}}.Body()))
-			got, want := explainSkeletons(req), explainPlain(req)
-			if !reflect.DeepEqual(got.Citations, want.Citations) {
-				t.Fatalf("%q at %d: with the skeleton %+v, without %+v", claim, p, got.Citations, want.Citations)
-			}
-			for _, f := range got.Citations[1].Findings {
-				if f.Kind == FindingNormalized {
-					normalized++
-					break
-				}
-			}
-		}
-	}
-	if tried < 100 || normalized < tried/2 {
-		t.Fatalf("%d retyped passages, %d with a normalized finding", tried, normalized)
 	}
 }

@@ -1,4 +1,4 @@
-package citecheck
+package fold
 
 import (
 	"fmt"
@@ -11,21 +11,32 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
+// variant is testkit.Variant with the reference folds.
+func variant(r *rand.Rand, s string) string { return testkit.Variant(r, s, referenceVariants) }
+
+// referenceVariants are the readings testkit.Variant retypes by.
+var referenceVariants = [3]func(string) string{
+	func(s string) string { return Reference(s, Typography) },
+	func(s string) string { return Reference(s, Whitespace|Case) },
+	func(s string) string { return Reference(s, NFKC) },
+}
+
 // TestChangedByIsWhatFoldChanges: changedBy, which decides without
-// folding which folds minimalFolds may skip, names exactly the folds that
+// folding which folds Minimal may skip, names exactly the folds that
 // change a string.
 func TestChangedByIsWhatFoldChanges(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	inputs := []string{"", " ", "a", "a b", " a", "a ", "a  b", "a\nb", "ﬁ", "cafe\u0301", "ＡＢＣ", "“x”", "\u00ad"}
 	for range 2000 {
-		inputs = append(inputs, explainText(r, 1+r.IntN(6)))
+		inputs = append(inputs, testkit.FoldText(r, 1+r.IntN(6)))
 	}
 	for _, s := range inputs {
 		got := changedBy(s)
-		for i := range foldCount {
-			f := Folds(1 << i)
+		for i := range Count {
+			f := Set(1 << i)
 			if changes := fold(s, f, false).text != s; changes != (got&f != 0) {
 				t.Fatalf("%q: fold %s changes it: %v; changedBy says %v", s, foldNames[i], changes, got&f != 0)
 			}
@@ -39,12 +50,12 @@ func TestChangedByIsWhatFoldChanges(t *testing.T) {
 func TestFoldMapsBackToCodePoints(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 2000 {
-		s := explainText(r, 1+r.IntN(12))
-		n := runeCount(s)
+		s := testkit.FoldText(r, 1+r.IntN(12))
+		n := utext.RuneCount(s)
 		for _, set := range foldSetsInOrder {
 			ft := fold(s, set, true)
-			if ft.text != referenceFold(s, set) {
-				t.Fatalf("%q under %v: %q, reference %q", s, set.Names(), ft.text, referenceFold(s, set))
+			if ft.text != Reference(s, set) {
+				t.Fatalf("%q under %v: %q, reference %q", s, set.Names(), ft.text, Reference(s, set))
 			}
 			for i := range ft.text {
 				if ft.from[i] < 0 || ft.from[i] >= ft.to[i] || int(ft.to[i]) > n || i > 0 && ft.from[i] < ft.from[i-1] {
@@ -63,20 +74,20 @@ func TestFoldsEqualIsTheReferenceComparison(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	equal := 0
 	for range 3000 {
-		a := explainText(r, 1+r.IntN(8))
+		a := testkit.FoldText(r, 1+r.IntN(8))
 		var b string
 		switch r.IntN(4) {
 		case 0:
 			b = variant(r, a)
 		case 1:
-			b = a + explainText(r, 1)
+			b = a + testkit.FoldText(r, 1)
 		case 2:
 			b = a[:len(a)/2]
 		default:
-			b = explainText(r, 1+r.IntN(8))
+			b = testkit.FoldText(r, 1+r.IntN(8))
 		}
 		for _, set := range foldSetsInOrder {
-			want := referenceFold(a, set) == referenceFold(b, set)
+			want := Reference(a, set) == Reference(b, set)
 			if got := foldsEqual(a, b, set); got != want {
 				t.Fatalf("%q ~ %q under %v: %v, reference %v", a, b, set.Names(), got, want)
 			}
@@ -90,18 +101,18 @@ func TestFoldsEqualIsTheReferenceComparison(t *testing.T) {
 	}
 }
 
-// referenceMinimalFolds is minimalFolds by its definition: the first set
+// referenceMinimalFolds is Minimal by its definition: the first set
 // of foldSetsInOrder under which the reference foldings are equal.
-func referenceMinimalFolds(a, b string) (Folds, bool) {
+func referenceMinimalFolds(a, b string) (Set, bool) {
 	for _, set := range foldSetsInOrder {
-		if referenceFold(a, set) == referenceFold(b, set) {
+		if Reference(a, set) == Reference(b, set) {
 			return set, true
 		}
 	}
 	return 0, false
 }
 
-// TestMinimalFoldsIsTheReference: minimalFolds, which decides most sets
+// TestMinimalFoldsIsTheReference: Minimal, which decides most sets
 // by the pieces that differ and skips sets that change neither side, gives
 // the first set under which the reference foldings are equal, for texts
 // and their retypings, prefixes and unrelated texts, and for every pair
@@ -109,18 +120,18 @@ func referenceMinimalFolds(a, b string) (Folds, bool) {
 func TestMinimalFoldsIsTheReference(t *testing.T) {
 	t.Parallel()
 	check := func(a, b string) {
-		got, ok := minimalFolds(a, b)
+		got, ok := Minimal(a, b)
 		want, wantOK := referenceMinimalFolds(a, b)
 		if got != want || ok != wantOK {
-			t.Fatalf("minimalFolds(%q, %q) = %v %v, reference %v %v", a, b, got.Names(), ok, want.Names(), wantOK)
+			t.Fatalf("Minimal(%q, %q) = %v %v, reference %v %v", a, b, got.Names(), ok, want.Names(), wantOK)
 		}
 	}
 	r := rand.New(rand.NewPCG(21, 22))
 	for range 3000 {
-		a := explainText(r, 1+r.IntN(12))
+		a := testkit.FoldText(r, 1+r.IntN(12))
 		check(a, variant(r, a))
 		check(a, variant(r, variant(r, a)))
-		check(a, explainText(r, 1+r.IntN(12)))
+		check(a, testkit.FoldText(r, 1+r.IntN(12)))
 	}
 	short := []string{""}
 	for _, tok := range []string{"a", "A", " \n", "’", "'", "ﬁ", "e\u0301", "\u00ad", "…"} {
@@ -141,24 +152,24 @@ func TestMinimalFoldsIsTheReference(t *testing.T) {
 }
 
 // FuzzFold: fold, its map back to code points, foldsEqual and
-// minimalFolds against the reference foldings, for any two texts and any
+// Minimal against the reference foldings, for any two texts and any
 // fold set.
 func FuzzFold(f *testing.F) {
-	f.Add("The court’s “ruling”", "the court's \"ruling\"", uint8(FoldTypography|FoldCase))
-	f.Add("ﬁrst  floor\n", "first floor", uint8(FoldNFKC|FoldWhitespace))
-	f.Add("cafe\u0301", "café", uint8(FoldNFC))
-	f.Add("co\u00adop…", "coop...", uint8(FoldTypography))
-	f.Add("한국어", "\u1112\u1161\u11ab국어", uint8(FoldNFC))
+	f.Add("The court’s “ruling”", "the court's \"ruling\"", uint8(Typography|Case))
+	f.Add("ﬁrst  floor\n", "first floor", uint8(NFKC|Whitespace))
+	f.Add("cafe\u0301", "café", uint8(NFC))
+	f.Add("co\u00adop…", "coop...", uint8(Typography))
+	f.Add("한국어", "\u1112\u1161\u11ab국어", uint8(NFC))
 	f.Fuzz(func(t *testing.T, a, b string, bits uint8) {
 		if !utf8.ValidString(a) || !utf8.ValidString(b) || len(a)+len(b) > 4096 {
 			return
 		}
-		set := Folds(bits) & allFolds
+		set := Set(bits) & All
 		ft := fold(a, set, true)
-		if ft.text != referenceFold(a, set) {
-			t.Fatalf("fold(%q, %v) = %q, reference %q", a, set.Names(), ft.text, referenceFold(a, set))
+		if ft.text != Reference(a, set) {
+			t.Fatalf("fold(%q, %v) = %q, reference %q", a, set.Names(), ft.text, Reference(a, set))
 		}
-		n := runeCount(a)
+		n := utext.RuneCount(a)
 		for i := range ft.text {
 			if ft.from[i] < 0 || ft.from[i] >= ft.to[i] || int(ft.to[i]) > n || i > 0 && ft.from[i] < ft.from[i-1] {
 				t.Fatalf("fold(%q, %v): byte %d maps to [%d,%d)", a, set.Names(), i, ft.from[i], ft.to[i])
@@ -166,27 +177,27 @@ func FuzzFold(f *testing.F) {
 		}
 		if a != "" { // enough code points for the folder's caches, which then answer the repeats
 			long := strings.Repeat(a, foldSeenAfter/utf8.RuneCountInString(a)+2)
-			if got, want := fold(long, set, false).text, referenceFold(long, set); got != want {
+			if got, want := fold(long, set, false).text, Reference(long, set); got != want {
 				t.Fatalf("fold(%q repeated, %v) = %.80q…, reference %.80q…", a, set.Names(), got, want)
 			}
 		}
 		// The skeleton's proof (skeleton.go): the skeleton of the folding
 		// under every fold is the skeleton, and a claim b whose folding
 		// occurs in a's has a skeleton that occurs in a's.
-		fa, fb := fold(a, allFolds, false).text, fold(b, allFolds, false).text
-		ka, kb := strings.Clone(newSkeletonizer(0).of(a)), newSkeletonizer(0).of(b)
-		if got := newSkeletonizer(0).of(fa); got != ka {
+		fa, fb := fold(a, All, false).text, fold(b, All, false).text
+		ka, kb := strings.Clone(NewSkeletonizer(0).Of(a)), NewSkeletonizer(0).Of(b)
+		if got := NewSkeletonizer(0).Of(fa); got != ka {
 			t.Fatalf("skeleton of the folding of %q: %q, skeleton %q", a, got, ka)
 		}
 		if strings.Contains(fa, fb) && !strings.Contains(ka, kb) {
 			t.Fatalf("folding of %q occurs in that of %q, its skeleton %q not in %q", b, a, kb, ka)
 		}
-		if got, want := foldsEqual(a, b, set), referenceFold(a, set) == referenceFold(b, set); got != want {
+		if got, want := foldsEqual(a, b, set), Reference(a, set) == Reference(b, set); got != want {
 			t.Fatalf("foldsEqual(%q, %q, %v) = %v, reference %v", a, b, set.Names(), got, want)
 		}
-		got, ok := minimalFolds(a, b)
+		got, ok := Minimal(a, b)
 		if want, wantOK := referenceMinimalFolds(a, b); got != want || ok != wantOK {
-			t.Fatalf("minimalFolds(%q, %q) = %v %v, reference %v %v", a, b, got.Names(), ok, want.Names(), wantOK)
+			t.Fatalf("Minimal(%q, %q) = %v %v, reference %v %v", a, b, got.Names(), ok, want.Names(), wantOK)
 		}
 	})
 }
@@ -199,11 +210,10 @@ func TestFoldedSpanIsTheFullMap(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(23, 24))
 	for range 40 {
-		text := explainText(r, 200+r.IntN(2000))
-		e := &explainer{c: NewChecker(&Request{Sources: []Source{{Text: text}}}), folded: make([]*foldedSearch, 1)}
-		f := e.foldedSource(0)
-		full := fold(text, allFolds, true)
-		if f.text != full.text || len(f.checkpoints) < 2 && len(text) > 2*checkpointEvery {
+		text := testkit.FoldText(r, 200+r.IntN(2000))
+		f := NewSource(text)
+		full := fold(text, All, true)
+		if f.Folded() != full.text || len(f.checkpoints) < 2 && len(text) > 2*checkpointEvery {
 			t.Fatalf("folded text differs, or %d checkpoints for %d bytes", len(f.checkpoints), len(text))
 		}
 		for range 200 {
@@ -212,8 +222,8 @@ func TestFoldedSpanIsTheFullMap(t *testing.T) {
 			}
 			b := r.IntN(len(full.text))
 			end := b + 1 + r.IntN(min(len(full.text)-b, 300))
-			if got, want := f.span(b, end), (Span{int(full.from[b]), int(full.to[end-1])}); got != want {
-				t.Fatalf("span(%d, %d) = %v, the full map says %v", b, end, got, want)
+			if from, to := f.Span(b, end); from != int(full.from[b]) || to != int(full.to[end-1]) {
+				t.Fatalf("Span(%d, %d) = [%d, %d), the full map says [%d, %d)", b, end, from, to, full.from[b], full.to[end-1])
 			}
 		}
 	}
@@ -226,7 +236,7 @@ func foldBenchTexts() []struct{ name, text string } {
 	return []struct{ name, text string }{
 		{"prose", c.Prose(512 << 10)},
 		{"unicode", c.Unicode(512 << 10)},
-		{"cjk", cjkText(c.Rand, 512<<10)},
+		{"cjk", testkit.CJKText(c.Rand, 512<<10)},
 	}
 }
 
@@ -237,7 +247,7 @@ func BenchmarkFold(b *testing.B) {
 		b.Run(w.name, func(b *testing.B) {
 			b.SetBytes(int64(len(w.text)))
 			for b.Loop() {
-				fold(w.text, allFolds, false)
+				fold(w.text, All, false)
 			}
 		})
 	}
@@ -268,7 +278,7 @@ func TestPlainBlocksAreThoseOfTheTables(t *testing.T) {
 			}
 		}
 		_, typo := typographic(r)
-		return r >= utf8.RuneSelf && utf8.ValidRune(r) && !typo && !hangul(s) && unicode.SimpleFold(r) == r && !isWhiteSpace(r)
+		return r >= utf8.RuneSelf && utf8.ValidRune(r) && !typo && !hangul(s) && unicode.SimpleFold(r) == r && !IsWhiteSpace(r)
 	}
 	var want blockSet
 	for b := rune(0); b <= unicode.MaxRune>>8; b++ {
@@ -317,7 +327,7 @@ func TestFoldOfALongTextIsTheReferences(t *testing.T) {
 		long.WriteString([]string{"\uFDFA", "\u3231", "\uFB03", "\u00BD", "\u304B", "\u0915", "\uAC00", " "}[c.Rand.IntN(8)])
 	}
 	for _, text := range []string{c.Unicode(64 << 10), ascii.String(), c.Prose(64 << 10), nul, long.String()} {
-		for set := Folds(1); set <= allFolds; set++ {
+		for set := Set(1); set <= All; set++ {
 			checkFoldIsTheReferences(t, text, set)
 		}
 	}
@@ -325,9 +335,9 @@ func TestFoldOfALongTextIsTheReferences(t *testing.T) {
 
 // checkFoldIsTheReferences fails t unless fold reads text under set as
 // the reference does, saying where they part.
-func checkFoldIsTheReferences(t *testing.T, text string, set Folds) {
+func checkFoldIsTheReferences(t *testing.T, text string, set Set) {
 	t.Helper()
-	if got, want := fold(text, set, false).text, referenceFold(text, set); got != want {
+	if got, want := fold(text, set, false).text, Reference(text, set); got != want {
 		i := 0
 		for i < min(len(got), len(want)) && got[i] == want[i] {
 			i++

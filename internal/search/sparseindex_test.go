@@ -1,12 +1,10 @@
-package citecheck
+package search
 
 import (
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/internal/testkit"
 )
@@ -25,20 +23,20 @@ func checkSparseAgainstBrute(t testing.TB, x *sparseIndex, text, pattern string)
 		}
 		if ok && !sameAsBrute(o, want, keep) {
 			t.Fatalf("index of %.40q (len %d), %.40q (len %d), keeping %d: %d at %v %v, want %v",
-				text, len(text), pattern, len(pattern), keep, o.count, o.first, o.kept, want)
+				text, len(text), pattern, len(pattern), keep, o.Count, o.First, o.Kept, want)
 		}
 		if o, ok := x.find(text, pattern, make([]int, 0, keep)); ok && !sameAsBrute(o, want, keep) {
-			t.Fatalf("bounded index of %.40q, %.40q, keeping %d: %d at %v %v, want %v", text, pattern, keep, o.count, o.first, o.kept, want)
+			t.Fatalf("bounded index of %.40q, %.40q, keeping %d: %d at %v %v, want %v", text, pattern, keep, o.Count, o.First, o.Kept, want)
 		}
 	}
 }
 
-// sameAsBrute reports whether o is what a scan gives for the occurrences
+// sameAsBrute reports whether o is what a scan gives for the Occurrences
 // want, keeping up to keep of them.
-func sameAsBrute(o occurrences, want []int, keep int) bool {
+func sameAsBrute(o Occurrences, want []int, keep int) bool {
 	first := [2]int{-1, -1}
 	copy(first[:], want)
-	return o.count == len(want) && o.first == first && equalInts(o.kept, want[:min(keep, len(want))])
+	return o.Count == len(want) && o.First == first && equalInts(o.Kept, want[:min(keep, len(want))])
 }
 
 // sparseTestTexts are texts where the sampled grams repeat in every way:
@@ -50,13 +48,13 @@ func sparseTestTexts(rng *rand.Rand) []string {
 	var texts []string
 	for _, n := range []int{sparseMinPattern, 2*sparseStep + 3, 160, 257} {
 		texts = append(texts,
-			randomText(rng, "ab", n, 0),
-			randomText(rng, "abc", n, 0),
+			testkit.RandomText(rng, "ab", n, 0),
+			testkit.RandomText(rng, "abc", n, 0),
 			strings.Repeat("ab", n)[:n],
 			strings.Repeat("abcabd", n)[:n],
 			strings.Repeat("a", n/2)+"b"+strings.Repeat("a", n-n/2-1),
-			trimToBytes(p.Prose(n+64), n),
-			trimToBytes(p.Unicode(n+64), n))
+			testkit.TrimToBytes(p.Prose(n+64), n),
+			testkit.TrimToBytes(p.Unicode(n+64), n))
 	}
 	return texts
 }
@@ -123,45 +121,13 @@ func TestSparseIndexLeavesRepeatsToTheScan(t *testing.T) {
 // prose (max_limits), one citation, or a short text.
 func TestSparsePlanPaysOnlyForScansDearerThanTheIndex(t *testing.T) {
 	t.Parallel()
-	indexed := map[string]bool{
-		"max_limits": false, "prose_long_exact": false, "prose_common_word": false,
-		"cjk": true, "astral": true, "binary": true, "boilerplate_common_word": true, "logs": true,
-	}
-	for _, w := range classWorkloads() {
-		want, ok := indexed[w.name]
-		if !ok {
-			continue
-		}
-		c := NewChecker(w.req)
-		if res := checkFrom(c); !res.Valid {
-			t.Fatalf("%s does not pass", w.name)
-		}
-		if got := c.index[0].sparse != nil; got != want {
-			t.Errorf("%s: indexed %v, want %v", w.name, got, want)
-		}
-	}
-	// Unmeasured, as CheckParallel decides: skips are taken at their
-	// estimate, so boilerplate's anchors (long, but skipping little) do
-	// not pay for the index there.
-	unmeasured := map[string]bool{"max_limits": false, "prose_long_exact": false, "boilerplate_common_word": false, "cjk": true, "astral": true}
-	for _, w := range classWorkloads() {
-		want, ok := unmeasured[w.name]
-		if !ok {
-			continue
-		}
-		c := NewChecker(w.req)
-		c.indexForScans(0)
-		if got := c.index[0].sparse != nil; got != want || c.index[0].plan != nil {
-			t.Errorf("%s, decided before the workers: indexed %v, want %v (plan left %v)", w.name, got, want, c.index[0].plan != nil)
-		}
-	}
-	long := testkit.NewCorpus(8).Prose(MaxTextBytes)
-	var one, short, many sparsePlan
-	one.add(len(long), 40)
-	short.add(sparseMinText-1, 40)
-	short.add(sparseMinText-1, 40)
+	long := testkit.NewCorpus(8).Prose(maxTextBytes)
+	var one, short, many Plan
+	one.Add(len(long), 40)
+	short.Add(sparseMinText-1, 40)
+	short.Add(sparseMinText-1, 40)
 	for range 1000 {
-		many.add(len(long), 40)
+		many.Add(len(long), 40)
 	}
 	if one.pays(long) || short.pays(long[:sparseMinText-1]) {
 		t.Errorf("one citation or a short text indexed")
@@ -176,110 +142,9 @@ func TestSparsePlanPaysOnlyForScansDearerThanTheIndex(t *testing.T) {
 	}
 }
 
-// checkSparse is Check with every source indexed sparsely, whatever its
-// length and citations: the index's answers in place of every scan they
-// can replace.
-func checkSparse(req *Request) *Result {
-	c := NewChecker(req)
-	for j := range req.Sources {
-		x := newTextIndex(req.Sources[j].Text)
-		x.sparse = newSparseIndex(x.text)
-		c.index[j] = x
-	}
-	return checkFrom(c)
-}
-
-// TestSparseIndexChangesNoCheck: on long texts of every class, each
-// citation of a class workload and the same with its prefix, exact or
-// suffix changed, or a wrong claimed start (every reason of the anchor
-// check), and anchors cut from repeated boilerplate (ambiguous), is
-// judged the same, detail for detail, with the index as by scans alone.
-func TestSparseIndexChangesNoCheck(t *testing.T) {
-	t.Parallel()
-	rng := testkit.NewRand(91)
-	for _, w := range classWorkloads() {
-		if w.name == "max_limits" {
-			continue // position citations and prose: the prose classes have both
-		}
-		req := *w.req
-		var cits []Citation
-		for k, c := range req.Citations {
-			if k%3 != 0 {
-				continue // a third of them, each in five forms
-			}
-			cits = append(cits, c)
-			for f := range 3 {
-				changed := c
-				sel := &changed.Selector
-				if field := []*string{&sel.Prefix, &sel.Exact, &sel.Suffix}[f]; *field != "" {
-					*field = changeOneCodePoint(rng, *field)
-					cits = append(cits, changed)
-				}
-			}
-			wrong := c
-			wrong.HasClaimedStart, wrong.ClaimedStart = true, c.ClaimedStart+1
-			cits = append(cits, wrong)
-		}
-		// Exacts cut anywhere, without context: in boilerplate most occur
-		// many times (ambiguous, and more than checkQuote keeps).
-		text := req.Sources[0].Text
-		for range 6 {
-			i := rng.IntN(len(text) - 200)
-			for !utf8.RuneStart(text[i]) {
-				i++
-			}
-			e := trimToBytes(text[i:], 40+rng.IntN(100))
-			cits = append(cits, Citation{CitationID: "cut", SourceID: "src", Version: "v1", Selector: Selector{Type: QuoteSelector, Exact: e}})
-		}
-		req.Citations = cits
-		scanned := make([]*Discrepancy, len(cits))
-		c := NewChecker(&req)
-		for k := range cits {
-			c.index[0] = newTextIndex(req.Sources[0].Text) // no plan: every find a scan
-			scanned[k] = c.Citation(k)
-		}
-		withIndex := &Checker{req: &req, index: []*textIndex{newTextIndex(req.Sources[0].Text)}}
-		withIndex.index[0].sparse = newSparseIndex(req.Sources[0].Text)
-		reasons := map[Reason]int{}
-		for k := range cits {
-			got, want := withIndex.Citation(k), scanned[k]
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s, citation %d: with the index\n%s\nscanned\n%s", w.name, k, resultOf(got), resultOf(want))
-			}
-			if want != nil {
-				reasons[want.Reason]++
-			}
-		}
-		t.Logf("%s: %d citations, failures by reason %v", w.name, len(cits), reasons)
-	}
-}
-
-// changeOneCodePoint returns s with one of its code points, at random,
-// replaced by an ASCII letter it is not.
-func changeOneCodePoint(rng *rand.Rand, s string) string {
-	i := rng.IntN(len(s))
-	for !utf8.RuneStart(s[i]) {
-		i--
-	}
-	_, size := utf8.DecodeRuneInString(s[i:])
-	letter := "x"
-	if s[i] == 'x' {
-		letter = "y"
-	}
-	return s[:i] + letter + s[i+size:]
-}
-
-// resultOf shows a discrepancy as the result reports it.
-func resultOf(d *Discrepancy) []byte {
-	if d == nil {
-		return []byte("holds")
-	}
-	return (&Result{Reason: d.Reason, FirstDiscrepancy: d}).AppendJSON(nil)
-}
-
 // FuzzSparseIndexAgainstBrute: for any text, a pattern cut from it at any
 // offset and length (found at least there) and the same with a byte
-// changed, the index's occurrences are the brute force's.
+// changed, the index's Occurrences are the brute force's.
 func FuzzSparseIndexAgainstBrute(f *testing.F) {
 	f.Add(strings.Repeat("ab", 100), uint16(3), uint16(1), uint8(0))
 	f.Add(strings.Repeat("a", 300), uint16(17), uint16(40), uint8(1))
@@ -306,8 +171,8 @@ func FuzzSparseIndexAgainstBrute(f *testing.F) {
 // citations would otherwise scan for longer (sparseBuildBytes).
 func BenchmarkSparseIndex(b *testing.B) {
 	for _, c := range []struct{ name, text string }{
-		{"prose", testkit.NewCorpus(15).Prose(MaxTextBytes)},
-		{"cjk", cjkText(testkit.NewRand(16), MaxTextBytes)},
+		{"prose", testkit.NewCorpus(15).Prose(maxTextBytes)},
+		{"cjk", testkit.CJKText(testkit.NewRand(16), maxTextBytes)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.text)))

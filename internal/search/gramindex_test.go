@@ -1,4 +1,4 @@
-package citecheck
+package search
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/citecheck/citecheck/internal/testkit"
 )
@@ -51,37 +52,71 @@ func checkIndexAgainstBrute(t *testing.T, g indexUnderTest, text, pattern string
 		if ok != (len(pattern) >= indexMinPattern && len(pattern) <= len(text)) && g.maxCandidates == math.MaxInt {
 			t.Fatalf("index of %q, %q from %d: answered %v", text, pattern, from, ok)
 		}
-		if ok && (o.count != len(want) || !equalInts(o.kept, want)) {
-			t.Fatalf("index of %q, %q from %d limit %d: %d at %v, want %v", text, pattern, from, limit, o.count, o.kept, want)
+		if ok && (o.Count != len(want) || !equalInts(o.Kept, want)) {
+			t.Fatalf("index of %q, %q from %d limit %d: %d at %v, want %v", text, pattern, from, limit, o.Count, o.Kept, want)
 		}
 	}
 	want := bruteFrom(text, pattern, from, 0)
 	for indexed := range 3 { // not, by grams, and by grams and short keys
-		s := &searcher{text: text, own: g.ranks}
+		s := &Searcher{text: text, own: g.ranks}
 		if indexed > 0 {
 			s.index = g.gramIndex
 		}
 		if indexed > 1 {
-			if !shortPattern(pattern) {
+			if !ShortPattern(pattern) {
 				continue // the same questions as with the gram index alone
 			}
 			s.short = g.short
 		}
-		if o := s.find(pattern, from, make([]int, 0, len(want)+1)); o.count != len(want) || !equalInts(o.kept, want) {
-			t.Fatalf("searcher (indexed %v) of %q, %q from %d: %d at %v, want %v", indexed, text, pattern, from, o.count, o.kept, want)
+		if o := s.Find(pattern, from, make([]int, 0, len(want)+1)); o.Count != len(want) || !equalInts(o.Kept, want) {
+			t.Fatalf("searcher (indexed %v) of %q, %q from %d: %d at %v, want %v", indexed, text, pattern, from, o.Count, o.Kept, want)
 		}
 		if indexed > 1 { // what the short index counts, the first kept by a scan
-			if o := s.find(pattern, from, make([]int, 0, 1)); o.count != len(want) || !equalInts(o.kept, want[:min(1, len(want))]) {
-				t.Fatalf("searcher of %q, %q from %d keeping 1: %d at %v, want %d at %v", text, pattern, from, o.count, o.kept, len(want), want)
+			if o := s.Find(pattern, from, make([]int, 0, 1)); o.Count != len(want) || !equalInts(o.Kept, want[:min(1, len(want))]) {
+				t.Fatalf("searcher of %q, %q from %d keeping 1: %d at %v, want %d at %v", text, pattern, from, o.Count, o.Kept, len(want), want)
 			}
 		}
 		for _, n := range []int{1, 2} {
 			want := bruteFrom(text, pattern, from, n)
-			o := s.first(pattern, from, n)
-			if o.count != len(want) || !equalInts(o.first[:o.count], want) {
-				t.Fatalf("searcher (indexed %v) of %q, first %d of %q from %d: %v, want %v", indexed, text, n, pattern, from, o.first[:o.count], want)
+			o := s.First(pattern, from, n)
+			if o.Count != len(want) || !equalInts(o.First[:o.Count], want) {
+				t.Fatalf("searcher (indexed %v) of %q, first %d of %q from %d: %v, want %v", indexed, text, n, pattern, from, o.First[:o.Count], want)
 			}
 		}
+	}
+}
+
+// bruteLongestPrefix is the longest leading part of pattern, ending at a
+// code point boundary, that text holds, in bytes, and its first offset
+// (0 and -1 for none).
+func bruteLongestPrefix(text, pattern string) (length, first int) {
+	for l := len(pattern); l > 0; l-- {
+		if l < len(pattern) && !utf8.RuneStart(pattern[l]) {
+			continue
+		}
+		if b := strings.Index(text, pattern[:l]); b >= 0 {
+			return l, b
+		}
+	}
+	return 0, -1
+}
+
+// checkLongestPrefixAgainstBrute fails t unless g's longest leading part,
+// when it answers, says what the brute force finds: the longest part at
+// its first offset when it is sure, else a part that does occur where it
+// says, with no part of sure bytes anywhere.
+func checkLongestPrefixAgainstBrute(t *testing.T, g indexUnderTest, text, pattern string) {
+	t.Helper()
+	length, first, sure, ok := g.longestPrefix(text, pattern, new(int))
+	if !ok {
+		return
+	}
+	l, b := bruteLongestPrefix(text, pattern)
+	switch {
+	case length >= sure && (length != l || first != b):
+		t.Fatalf("longestPrefix(%q) in %.60q = %d at %d (sure %d), want %d at %d", pattern, text, length, first, sure, l, b)
+	case length < sure && (l >= sure || length > 0 && !strings.HasPrefix(text[first:], pattern[:length]) || length == 0 && first != -1):
+		t.Fatalf("longestPrefix(%q) in %.60q = %d at %d (sure %d); the longest is %d at %d", pattern, text, length, first, sure, l, b)
 	}
 }
 
@@ -114,7 +149,7 @@ func TestGramIndexFindsEveryOccurrenceOverTinyAlphabets(t *testing.T) {
 		if testing.Short() {
 			max -= 2
 		}
-		texts := allStringsUpTo(alphabet, max)
+		texts := testkit.AllStrings(alphabet, max)
 		for _, text := range texts {
 			if len(text) < indexMinPattern {
 				continue
@@ -127,6 +162,7 @@ func TestGramIndexFindsEveryOccurrenceOverTinyAlphabets(t *testing.T) {
 				for _, from := range []int{0, 1} {
 					checkIndexAgainstBrute(t, g, text, pattern, from)
 				}
+				checkLongestPrefixAgainstBrute(t, g, text, pattern)
 			}
 		}
 	}
@@ -171,19 +207,19 @@ func TestGramIndexOnProseAndRepeats(t *testing.T) {
 func TestSearcherIndexesOnceScansCostTheIndex(t *testing.T) {
 	t.Parallel()
 	text := testkit.NewCorpus(14).Prose(indexMinText * 16)
-	long := &searcher{text: text}
+	long := &Searcher{text: text}
 	absent := text[5000:5300] + "\x00"
 	for range 50 {
-		long.find(absent, 0, nil)
+		long.Find(absent, 0, nil)
 	}
 	if long.index != nil || long.spent > len(text)/2 {
 		t.Errorf("50 scans for a 300-byte pattern: indexed %v, work %d on %d bytes", long.index != nil, long.spent, len(text))
 	}
-	short := &searcher{text: text}
+	short := &Searcher{text: text}
 	asked := 0
 	for ; short.index == nil && asked < 100; asked++ {
 		before := short.spent
-		short.find("absent from the text", 0, nil)
+		short.Find("absent from the text", 0, nil)
 		if short.index == nil && before*indexWorkShare >= len(text) {
 			t.Fatalf("work %d on %d bytes and not indexed", before, len(text))
 		}
@@ -191,9 +227,9 @@ func TestSearcherIndexesOnceScansCostTheIndex(t *testing.T) {
 	if asked < 2 || short.index == nil {
 		t.Errorf("a short pattern's scans indexed the text after %d questions (index %v)", asked, short.index != nil)
 	}
-	small := &searcher{text: text[:indexMinText-1]}
+	small := &Searcher{text: text[:indexMinText-1]}
 	for range 400 {
-		small.find("absent", 0, nil)
+		small.Find("absent", 0, nil)
 	}
 	if small.index != nil {
 		t.Errorf("a text shorter than indexMinText was indexed")
@@ -201,11 +237,11 @@ func TestSearcherIndexesOnceScansCostTheIndex(t *testing.T) {
 }
 
 // indexAtRare finds what strings.Index finds, whichever byte of the
-// pattern it looks for first: every text and pattern over tiny alphabets,
+// pattern it looks for First: every text and pattern over tiny alphabets,
 // and texts where the byte is common, so that it gives up on it.
 func TestIndexAtRareIsStringsIndex(t *testing.T) {
 	t.Parallel()
-	texts, patterns := allStringsUpTo("abc", 7), allStringsUpTo("abc", 4)
+	texts, patterns := testkit.AllStrings("abc", 7), testkit.AllStrings("abc", 4)
 	prose := testkit.NewCorpus(16).Prose(8 << 10)
 	texts = append(texts, prose)
 	patterns = append(patterns, "e th", "xyzzy", "the end", prose[5000:5010], prose[8000:], "abb")
@@ -249,7 +285,7 @@ func FuzzGramIndexAgainstBrute(f *testing.F) {
 			}
 		}
 		if utf8.ValidString(text) && utf8.ValidString(pattern) { // as decoded texts and claims are
-			leadingPartChecker(text, true)(t, pattern)
+			checkLongestPrefixAgainstBrute(t, g, text, pattern)
 		}
 	})
 }
@@ -257,9 +293,36 @@ func FuzzGramIndexAgainstBrute(f *testing.F) {
 // BenchmarkGramIndex: building the index of a maximum-size source of
 // prose, which explaining a request does once per source and reading.
 func BenchmarkGramIndex(b *testing.B) {
-	text := testkit.NewCorpus(15).Prose(MaxTextBytes)
+	text := testkit.NewCorpus(15).Prose(maxTextBytes)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		newGramIndex(text)
+	}
+}
+
+// TestSearcherAnswersAgainWhatItWasAsked: a searcher answers a question
+// asked again from its first answer, and a caller's pattern may be a view
+// of a buffer it then reuses (a folder's, a skeletonizer's): the answers
+// kept do not change with it. Many patterns, so that the keys of the
+// answers' map collide in the bits it compares first.
+func TestSearcherAnswersAgainWhatItWasAsked(t *testing.T) {
+	text := string(testkit.NewCorpus(80).Runes([]rune("abc"), 3000))
+	s := NewSearcher(text, NewBudget(nil, 1<<40))
+	s.Budget.Begin(1)
+	buf := make([]byte, 6)
+	view := unsafe.String(&buf[0], len(buf))
+	r := testkit.NewRand(81)
+	for range 2000 {
+		for i := range buf {
+			buf[i] = "abcz"[r.IntN(4)]
+		}
+		fresh := string(buf)
+		want := bruteOccurrences(text, fresh).Count
+		if got := s.Find(view, 0, nil).Count; got != want {
+			t.Fatalf("%q: %d occurrences, want %d", fresh, got, want)
+		}
+		if got := s.Find(fresh, 0, nil).Count; got != want {
+			t.Fatalf("%q asked again: %d occurrences, want %d", fresh, got, want)
+		}
 	}
 }

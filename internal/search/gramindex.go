@@ -1,6 +1,7 @@
-package citecheck
+package search
 
 import (
+	"github.com/citecheck/citecheck/internal/utext"
 	"slices"
 	"sort"
 	"strings"
@@ -31,11 +32,11 @@ import (
 // and an eighth.
 const indexWorkShare = 4
 
-// searcher finds patterns in one text for explain and hints (see above).
+// Searcher finds patterns in one text for explain and hints (see above).
 // Not safe for concurrent use: the first queries decide when to index.
-type searcher struct {
+type Searcher struct {
 	text string
-	// ranks gives scans the text's byte ranks: the text's textIndex, or
+	// ranks gives scans the text's byte ranks: the text's Text, or
 	// nil for the searcher's own, sampled when a scan first needs them.
 	ranks rankSource
 	own   *byteRanks
@@ -48,21 +49,21 @@ type searcher struct {
 	short     *shortIndex
 	shortRead int
 	// counted holds short patterns counted beforehand in one pass
-	// (countAll), with their first occurrences.
-	counted map[string]occurrences
+	// (CountAll), with their first occurrences.
+	counted map[string]Occurrences
 	// sparse is the check's index of the text, when it built one
-	// (textIndex.sparse): it answers long patterns from offset 0 on text
+	// (Text.sparse): it answers long patterns from offset 0 on text
 	// where 4-byte grams repeat and 16-byte ones do not (a few letters).
 	sparse *sparseIndex
-	// budget, when not nil, is what explaining the request may still
+	// Budget, when not nil, is what explaining the request may still
 	// spend: each question is admitted by it and charged to it (see
-	// workBudget). Hints have none.
-	budget *workBudget
+	// Budget). Hints have none.
+	Budget *Budget
 	// asked holds the answers already given, by question: a request can
 	// ask the same question many times (a quote repeated by many
 	// citations, or its parts and contexts), and the answer depends on
 	// the question alone. At most askedMax entries.
-	asked      map[question]occurrences
+	asked      map[question]Occurrences
 	askedBytes int // the bytes of the patterns asked holds
 }
 
@@ -72,11 +73,11 @@ type question struct {
 	from, n, cap int
 }
 
-// questionWork is what a question costs beside its scan or its index
+// QuestionWork is what a question costs beside its scan or its index
 // candidates, in the budget's unit: the answers' map, the binary search
 // into a bucket, the call (measured on the elided family of
 // BenchmarkExplainHostile, questions of a few bytes each).
-const questionWork = 128
+const QuestionWork = 128
 
 // askedMax and askedMaxBytes bound the answers a searcher keeps, and the
 // bytes of their patterns (copies of the request's claims and of the
@@ -92,44 +93,44 @@ const (
 // is spent, and charged what it did, in the matcher's unit (about a KMP
 // byte step): the scans' and the indexes' work, and the pattern's bytes
 // (building and hashing it). keep's storage holds what answer keeps.
-func (s *searcher) ask(q question, keep []int, answer func() occurrences) occurrences {
-	if s.budget == nil {
+func (s *Searcher) ask(q question, keep []int, answer func() Occurrences) Occurrences {
+	if s.Budget == nil {
 		return answer()
 	}
 	if o, ok := s.asked[q]; ok { // a map lookup: not charged
-		o.kept = append(keep[:0], o.kept...)
+		o.Kept = append(keep[:0], o.Kept...)
 		return o
 	}
-	if !s.budget.admit() {
-		return occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
+	if !s.Budget.Admit() {
+		return Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}
 	}
 	before := s.spent + s.work
 	o := answer()
-	s.budget.charge(s.spent + s.work - before + questionWork + len(q.pattern)/8)
+	s.Budget.Charge(s.spent + s.work - before + QuestionWork + len(q.pattern)/8)
 	if s.asked == nil {
-		s.asked = make(map[question]occurrences)
+		s.asked = make(map[question]Occurrences)
 	}
 	if len(s.asked) < askedMax && s.askedBytes+len(q.pattern) <= askedMaxBytes {
 		// A copy: a pattern may be a view of a buffer its caller reuses
 		// (a folder's, a skeletonizer's), which would change the key.
 		q.pattern = strings.Clone(q.pattern)
 		s.askedBytes += len(q.pattern)
-		s.asked[q] = occurrences{count: o.count, first: o.first, kept: slices.Clone(o.kept)}
+		s.asked[q] = Occurrences{Count: o.Count, First: o.First, Kept: slices.Clone(o.Kept)}
 	}
 	return o
 }
 
-// countAll counts patterns, those of them short, in one pass over the
+// CountAll counts patterns, those of them short, in one pass over the
 // text (countShort), so that find and first answer them at offset 0
 // without a scan: for a caller that knows its short questions before it
 // asks them, many of them (a request of many short quotes). keep is how
 // many of the first occurrences it keeps.
-func (s *searcher) countAll(patterns []string, keep int) {
-	short := slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return !shortPattern(p) })
+func (s *Searcher) CountAll(patterns []string, keep int) {
+	short := slices.DeleteFunc(slices.Clone(patterns), func(p string) bool { return !ShortPattern(p) })
 	found := countShort(s.text, short, keep)
 	s.work += len(s.text) + 64*len(short) // a lookup a byte; a table row a state
 	if s.counted == nil {
-		s.counted = make(map[string]occurrences, len(short))
+		s.counted = make(map[string]Occurrences, len(short))
 	}
 	for i, p := range short {
 		s.counted[p] = found[i]
@@ -139,19 +140,19 @@ func (s *searcher) countAll(patterns []string, keep int) {
 // countedFind is find or firstKept (limit n > 0) of a pattern counted by
 // countAll, when keep asks no more of it than was kept; ok is false
 // otherwise.
-func (s *searcher) countedFind(pattern string, keep []int, n int) (o occurrences, ok bool) {
+func (s *Searcher) countedFind(pattern string, keep []int, n int) (o Occurrences, ok bool) {
 	c, ok := s.counted[pattern]
-	if !ok || (len(c.kept) < cap(keep) && !c.complete()) {
-		return occurrences{}, false
+	if !ok || (len(c.Kept) < cap(keep) && !c.Complete()) {
+		return Occurrences{}, false
 	}
-	o = occurrences{count: c.count, first: c.first, kept: append(keep[:0], c.kept[:min(len(c.kept), cap(keep))]...)}
-	if n > 0 && o.count > n {
-		o.count, o.kept = n, o.kept[:min(len(o.kept), n)]
+	o = Occurrences{Count: c.Count, First: c.First, Kept: append(keep[:0], c.Kept[:min(len(c.Kept), cap(keep))]...)}
+	if n > 0 && o.Count > n {
+		o.Count, o.Kept = n, o.Kept[:min(len(o.Kept), n)]
 	}
 	return o, true
 }
 
-func (s *searcher) byteRanks() *byteRanks {
+func (s *Searcher) byteRanks() *byteRanks {
 	if s.ranks != nil {
 		return s.ranks.byteRanks()
 	}
@@ -164,7 +165,7 @@ func (s *searcher) byteRanks() *byteRanks {
 // indexed returns the text's index, building it once the scans have done
 // enough, or nil. (Within the budget or not: without it, the questions
 // left would be scans, dearer than the build.)
-func (s *searcher) indexed() *gramIndex {
+func (s *Searcher) indexed() *gramIndex {
 	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText {
 		s.index = newGramIndex(s.text)
 		s.work += 2 * len(s.text) // two passes and a counting sort
@@ -172,17 +173,17 @@ func (s *searcher) indexed() *gramIndex {
 	return s.index
 }
 
-// longestPrefix is gramIndex.longestPrefix of the text's index, asked
+// LongestPrefix is gramIndex.LongestPrefix of the text's index, asked
 // within the budget; false when the text is not indexed or the question
 // was refused.
-func (s *searcher) longestPrefix(claimed string) (length, first, sure int, ok bool) {
+func (s *Searcher) LongestPrefix(claimed string) (length, first, sure int, ok bool) {
 	g := s.indexed()
-	if g == nil || !s.budget.admit() {
+	if g == nil || !s.Budget.Admit() {
 		return 0, -1, 0, false
 	}
 	before := s.work
 	length, first, sure, ok = g.longestPrefix(s.text, claimed, &s.work)
-	s.budget.charge(s.work - before + questionWork + len(claimed)/8)
+	s.Budget.Charge(s.work - before + QuestionWork + len(claimed)/8)
 	return length, first, sure, ok
 }
 
@@ -190,38 +191,38 @@ func (s *searcher) longestPrefix(claimed string) (length, first, sure int, ok bo
 // for patterns too short for the gram index have read the text
 // shortIndexScans times and the budget has what the sort costs left, or
 // nil.
-func (s *searcher) shortIndexed() *shortIndex {
+func (s *Searcher) shortIndexed() *shortIndex {
 	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText &&
-		s.budget.has(shortIndexScans*len(s.text)/indexBytesPerStep) {
+		s.Budget.Has(shortIndexScans*len(s.text)/IndexBytesPerStep) {
 		s.short = newShortIndex(s.text)
-		s.work += shortIndexScans * len(s.text) / indexBytesPerStep // about that many scans
+		s.work += shortIndexScans * len(s.text) / IndexBytesPerStep // about that many scans
 	}
 	return s.short
 }
 
-// shortPattern reports whether pattern is one the shortIndex counts.
-func shortPattern(pattern string) bool {
+// ShortPattern reports whether pattern is one the shortIndex counts.
+func ShortPattern(pattern string) bool {
 	return len(pattern) > 0 && len(pattern) < indexMinPattern
 }
 
-// find returns the occurrences of pattern in the text at byte offset from
+// Find returns the occurrences of pattern in the text at byte offset from
 // or after (byte offsets from the start of the text), overlapping ones
 // counted, keeping up to cap(keep) of them: what a scan of text[from:]
 // gives, offsets moved by from. Linear in the text as a scan; from the
 // index, linear in the pattern plus the candidates of its rarest grams,
-// and never much worse than a scan (see gramIndex.find); a pattern too
+// and never much worse than a scan (see gramIndex.Find); a pattern too
 // short for it, once the short index is built, O(log n) for the count and
 // a scan to its cap(keep)-th occurrence.
-func (s *searcher) find(pattern string, from int, keep []int) occurrences {
-	return s.ask(question{pattern, from, 0, cap(keep)}, keep, func() occurrences { return s.findNow(pattern, from, keep) })
+func (s *Searcher) Find(pattern string, from int, keep []int) Occurrences {
+	return s.ask(question{pattern, from, 0, cap(keep)}, keep, func() Occurrences { return s.findNow(pattern, from, keep) })
 }
 
 // findNow is find, asked now.
-func (s *searcher) findNow(pattern string, from int, keep []int) occurrences {
+func (s *Searcher) findNow(pattern string, from int, keep []int) Occurrences {
 	if o, ok := s.fromIndexes(pattern, from, 0, keep); ok {
 		return o
 	}
-	if shortPattern(pattern) && from == 0 {
+	if ShortPattern(pattern) && from == 0 {
 		if o, ok := s.countedFind(pattern, keep, 0); ok {
 			return o
 		}
@@ -230,7 +231,7 @@ func (s *searcher) findNow(pattern string, from int, keep []int) occurrences {
 			// by a scan that stops at the last there is.
 			n := x.count(s.text, pattern)
 			o := s.scanFirst(pattern, 0, min(n, max(cap(keep), 2)), keep)
-			o.count = n
+			o.Count = n
 			return o
 		}
 		s.shortRead += len(s.text)
@@ -242,12 +243,12 @@ func (s *searcher) findNow(pattern string, from int, keep []int) occurrences {
 // check's sparse index of the text (long patterns from offset 0) or the
 // gram index, when one of them can; false leaves the question to the
 // short patterns' ways and the scan.
-func (s *searcher) fromIndexes(pattern string, from, n int, keep []int) (occurrences, bool) {
+func (s *Searcher) fromIndexes(pattern string, from, n int, keep []int) (Occurrences, bool) {
 	if s.sparse != nil && from == 0 {
 		if o, ok := s.sparse.findCounted(s.text, pattern, keep, &s.work); ok {
 			if n > 0 {
-				o.count = min(o.count, n)
-				o.kept = o.kept[:min(len(o.kept), n)]
+				o.Count = min(o.Count, n)
+				o.Kept = o.Kept[:min(len(o.Kept), n)]
 			}
 			return o, true
 		}
@@ -255,53 +256,53 @@ func (s *searcher) fromIndexes(pattern string, from, n int, keep []int) (occurre
 	if g := s.indexed(); g != nil {
 		return g.find(s.text, pattern, from, keep, n, &s.work)
 	}
-	return occurrences{}, false
+	return Occurrences{}, false
 }
 
 // scan is find by the matcher, reading text[from:] whole.
-func (s *searcher) scan(pattern string, from int, keep []int) occurrences {
+func (s *Searcher) scan(pattern string, from int, keep []int) Occurrences {
 	var tr matchTrace
 	o := findOccurrencesRanked(s.text[from:], pattern, s, keep, &tr)
 	s.spent += tr.work
-	for i := range min(o.count, 2) {
-		o.first[i] += from
+	for i := range min(o.Count, 2) {
+		o.First[i] += from
 	}
-	for i := range o.kept {
-		o.kept[i] += from
+	for i := range o.Kept {
+		o.Kept[i] += from
 	}
 	return o
 }
 
-// first returns the first n (1 or 2) occurrences of pattern at byte offset
-// from or after, in o.first, and how many there are up to n in o.count:
-// whether a pattern occurs, where first, and whether only once, which is
+// First returns the First n (1 or 2) occurrences of pattern at byte offset
+// from or after, in o.First, and how many there are up to n in o.count:
+// whether a pattern occurs, where First, and whether only once, which is
 // all most questions ask. A scan stops at the n-th occurrence.
-func (s *searcher) first(pattern string, from, n int) occurrences {
+func (s *Searcher) First(pattern string, from, n int) Occurrences {
 	return s.firstKept(pattern, from, n, nil)
 }
 
 // firstKept is first for any n, keeping the occurrences found in keep's
 // storage when it has room for them.
-func (s *searcher) firstKept(pattern string, from, n int, keep []int) occurrences {
-	return s.ask(question{pattern, from, n, cap(keep)}, keep, func() occurrences { return s.firstNow(pattern, from, n, keep) })
+func (s *Searcher) firstKept(pattern string, from, n int, keep []int) Occurrences {
+	return s.ask(question{pattern, from, n, cap(keep)}, keep, func() Occurrences { return s.firstNow(pattern, from, n, keep) })
 }
 
 // firstNow is firstKept, asked now.
-func (s *searcher) firstNow(pattern string, from, n int, keep []int) occurrences {
+func (s *Searcher) firstNow(pattern string, from, n int, keep []int) Occurrences {
 	if o, ok := s.fromIndexes(pattern, from, n, keep); ok {
 		return o
 	}
 	if len(pattern) >= firstByMatcher {
 		o := s.scan(pattern, from, keep) // the index, had it answered, did above
-		o.count = min(o.count, n)
+		o.Count = min(o.Count, n)
 		return o
 	}
-	if shortPattern(pattern) && from == 0 {
+	if ShortPattern(pattern) && from == 0 {
 		if o, ok := s.countedFind(pattern, keep, n); ok {
 			return o
 		}
 	}
-	if shortPattern(pattern) && s.short != nil {
+	if ShortPattern(pattern) && s.short != nil {
 		n = min(n, s.short.count(s.text, pattern)) // no scan for what is not there
 	}
 	return s.scanFirst(pattern, from, n, keep)
@@ -309,14 +310,14 @@ func (s *searcher) firstNow(pattern string, from, n int, keep []int) occurrences
 
 // scanFirst is firstKept by a scan with strings.Index's early stop (at
 // the pattern's rarest byte), up to the n-th occurrence or the end.
-func (s *searcher) scanFirst(pattern string, from, n int, keep []int) occurrences {
-	o := occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
+func (s *Searcher) scanFirst(pattern string, from, n int, keep []int) Occurrences {
+	o := Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}
 	rare := 0
 	if len(pattern) >= 2 {
 		rare, _ = rareOffsets(pattern, s.byteRanks())
 	}
 	at := from
-	for o.count < n && at <= len(s.text) { // an empty pattern occurs at the end too
+	for o.Count < n && at <= len(s.text) { // an empty pattern occurs at the end too
 		i := indexAtRare(s.text[at:], pattern, rare)
 		if i < 0 {
 			at = len(s.text)
@@ -326,8 +327,8 @@ func (s *searcher) scanFirst(pattern string, from, n int, keep []int) occurrence
 		at += i + 1
 	}
 	read := min(at+len(pattern), len(s.text)) - from
-	s.spent += read / indexBytesPerStep
-	if shortPattern(pattern) {
+	s.spent += read / IndexBytesPerStep
+	if ShortPattern(pattern) {
 		s.shortRead += read
 	}
 	return o
@@ -368,11 +369,11 @@ func indexAtRare(text, pattern string, rare int) int {
 	return -1
 }
 
-// indexBytesPerStep is how many bytes strings.Index covers in the time of
+// IndexBytesPerStep is how many bytes strings.Index covers in the time of
 // a KMP byte step, for the short patterns first gives it: it stops at
 // every occurrence of their first byte, on prose a common letter
 // (measured: about 3).
-const indexBytesPerStep = 3
+const IndexBytesPerStep = 3
 
 // firstByMatcher is the shortest pattern first scans for with the
 // matcher (which skips far on long patterns but reads to the end) rather
@@ -472,7 +473,7 @@ func newGramIndex(text string) *gramIndex {
 	return g
 }
 
-// find is searcher.find (limit 0) or searcher.first (limit n) from the
+// find is Searcher.Find (limit 0) or Searcher.First (limit n) from the
 // index, and false when the index would be no faster than a scan: a
 // pattern shorter than indexMinPattern, buckets holding more than
 // maxCandidates offsets (text whose grams repeat: tiny alphabets, periodic
@@ -483,10 +484,10 @@ func newGramIndex(text string) *gramIndex {
 // work gains what the query did, in the matcher's unit: two units a probe
 // and a candidate offset gone through, verifyCost a comparison at one, and
 // one per 8 bytes of the occurrences compared.
-func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, work *int) (occurrences, bool) {
+func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, work *int) (Occurrences, bool) {
 	m := len(pattern)
 	if m < indexMinPattern || m > len(text) {
-		return occurrences{}, false
+		return Occurrences{}, false
 	}
 	// For each residue d of an occurrence's start p (p+d a multiple of
 	// gramStep), the probe at offset at ≡ d whose bucket is smallest: the
@@ -508,7 +509,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, 
 	}
 	*work += 2 * gramStep * min(m, gramProbes)
 	if total > g.maxCandidates {
-		return occurrences{}, false
+		return Occurrences{}, false
 	}
 	var found []int
 	compared, visited, verified := 0, 0, 0
@@ -542,7 +543,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, 
 				found = append(found, p)
 				n++
 				if compared += m; compared > g.maxCompared {
-					return occurrences{}, false
+					return Occurrences{}, false
 				}
 			}
 		}
@@ -551,7 +552,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, 
 	if limit > 0 {
 		found = found[:min(len(found), limit)]
 	}
-	o := occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
+	o := Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}
 	for _, p := range found {
 		o.add(p)
 	}
@@ -620,7 +621,7 @@ func (g *gramIndex) longestPrefix(text, pattern string, work *int) (length, firs
 			if tested && byte(e>>offBits) != want || p < 0 || gramAt(text, p+a) != gram {
 				continue
 			}
-			l := commonPrefixLen(text[p:], pattern)
+			l := utext.CommonPrefixLen(text[p:], pattern)
 			if compared += l; compared > g.maxCompared {
 				return 0, -1, 0, false
 			}
@@ -655,3 +656,9 @@ func (g *gramIndex) size(pattern string, i int) int {
 // that far a step on the texts where grams repeat; comparisons that read
 // twice the text cost what a scan does.
 const indexDensity = 16
+
+// NewSearcher returns a searcher of text (a folded reading, a skeleton)
+// whose questions draw on budget; a nil budget admits every question.
+func NewSearcher(text string, budget *Budget) *Searcher {
+	return &Searcher{text: text, Budget: budget}
+}

@@ -1,4 +1,4 @@
-package citecheck
+package fold
 
 import (
 	"strings"
@@ -35,7 +35,7 @@ import (
 // skeletonizer caches it.
 func skeletonOf(r rune) string {
 	s := norm.NFKD.String(string(r))
-	w := &folder{folds: FoldTypography | FoldCase}
+	w := &Folder{folds: Typography | Case}
 	for {
 		var b strings.Builder
 		for _, c := range s {
@@ -53,7 +53,7 @@ func skeletonOf(r rune) string {
 	var b []byte
 	for _, c := range s {
 		switch {
-		case isWhiteSpace(c):
+		case IsWhiteSpace(c):
 			b = append(b, ' ')
 		case norm.NFD.PropertiesString(string(c)).CCC() == 0:
 			b = utf8.AppendRune(b, c)
@@ -90,27 +90,27 @@ type skeletonized struct {
 	out   [14]byte
 }
 
-// skeletonizer writes skeletons, caching what code points read as.
-type skeletonizer struct {
+// Skeletonizer writes skeletons, caching what code points read as.
+type Skeletonizer struct {
 	cache *[skeletonCacheSize]skeletonized
 	out   []byte
 	space bool // a run of white space is pending
 }
 
-// newSkeletonizer returns a skeletonizer with room for size bytes of
+// NewSkeletonizer returns a skeletonizer with room for size bytes of
 // skeleton and an empty cache.
-func newSkeletonizer(size int) *skeletonizer {
-	k := &skeletonizer{cache: new([skeletonCacheSize]skeletonized), out: make([]byte, 0, size)}
+func NewSkeletonizer(size int) *Skeletonizer {
+	k := &Skeletonizer{cache: new([skeletonCacheSize]skeletonized), out: make([]byte, 0, size)}
 	for i := range k.cache {
 		k.cache[i].n = 0xFF
 	}
 	return k
 }
 
-// of returns the skeleton of s, valid until the next call. Linear in s.
-func (k *skeletonizer) of(s string) string {
+// Of returns the skeleton Of s, valid until the next call. Linear in s.
+func (k *Skeletonizer) Of(s string) string {
 	k.out, k.space = k.out[:0], false
-	ascii := &asciiFolded()[allFolds]
+	ascii := &asciiFolded()[All]
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			k.put(ascii[c])
@@ -158,7 +158,7 @@ func (k *skeletonizer) of(s string) string {
 }
 
 // put writes byte b of a skeleton, a space only between other bytes.
-func (k *skeletonizer) put(b byte) {
+func (k *Skeletonizer) put(b byte) {
 	if b == ' ' {
 		k.space = len(k.out) > 0
 		return
@@ -168,7 +168,7 @@ func (k *skeletonizer) put(b byte) {
 }
 
 // endSpace writes the pending space: what follows is not white space.
-func (k *skeletonizer) endSpace() {
+func (k *Skeletonizer) endSpace() {
 	if k.space {
 		k.out = append(k.out, ' ')
 		k.space = false

@@ -1,6 +1,7 @@
-package citecheck
+package search
 
 import (
+	"github.com/citecheck/citecheck/internal/utext"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -12,7 +13,7 @@ import (
 // are short in characters but long in bytes (CJK, astral text: three or
 // four bytes a character) that made the check cost four times as much a
 // scan unit as on prose. When a text's scans would cost more than
-// indexing it (sparsePlan), a sparseIndex of it answers them instead, at
+// indexing it (Plan), a sparseIndex of it answers them instead, at
 // the cost of the anchor's probes and the candidates of its rarest grams,
 // whatever the text's length.
 
@@ -105,7 +106,7 @@ func newSparseIndex(text string) *sparseIndex {
 // past what a skip scan of the pattern costs. A false answer has cost the
 // probes, at most sparseStep*sparseProbes hashes, and the candidates
 // within the bounds: about a scan more.
-func (x *sparseIndex) find(text, pattern string, keep []int) (occurrences, bool) {
+func (x *sparseIndex) find(text, pattern string, keep []int) (Occurrences, bool) {
 	// A skip scan moves about min(m, qgramWindow) bytes a step; a
 	// candidate, checked at a cache miss, costs a few steps.
 	maxCandidates := len(text) / max(1, min(len(pattern), qgramWindow)) / 2
@@ -116,7 +117,7 @@ func (x *sparseIndex) find(text, pattern string, keep []int) (occurrences, bool)
 // findCounted is find that adds to work what it did, in the matcher's
 // unit (as gramIndex.find counts): for explain's searcher, which asks
 // the check's index when the check built one.
-func (x *sparseIndex) findCounted(text, pattern string, keep []int, work *int) (occurrences, bool) {
+func (x *sparseIndex) findCounted(text, pattern string, keep []int, work *int) (Occurrences, bool) {
 	maxCandidates := len(text) / max(1, min(len(pattern), qgramWindow)) / 2
 	return x.lookup(text, pattern, keep, maxCandidates, len(text)/2, work)
 }
@@ -125,10 +126,10 @@ func (x *sparseIndex) findCounted(text, pattern string, keep []int, work *int) (
 // buckets read, at most maxCompared bytes compared at the candidates.
 // work, when not nil, gains what it did: two units a probe and a
 // candidate, verifyCost a comparison and a unit per 8 bytes compared.
-func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, maxCompared int, work *int) (occurrences, bool) {
+func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, maxCompared int, work *int) (Occurrences, bool) {
 	m := len(pattern)
 	if m < sparseMinPattern || m > len(text) {
-		return occurrences{}, false
+		return Occurrences{}, false
 	}
 	visited, verified, compared := 0, 0, 0
 	if work != nil {
@@ -154,7 +155,7 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 			}
 		}
 		if total += best; total > maxCandidates {
-			return occurrences{}, false
+			return Occurrences{}, false
 		}
 	}
 	var buf [8]int
@@ -177,10 +178,10 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 			}
 			// Every byte compared counts, those of a candidate that
 			// differs late too (text of near copies of the pattern).
-			q := commonPrefixLen(text[p:p+m], pattern)
+			q := utext.CommonPrefixLen(text[p:p+m], pattern)
 			verified++
 			if compared += q; compared > maxCompared {
-				return occurrences{}, false
+				return Occurrences{}, false
 			}
 			if q == m {
 				found = append(found, p)
@@ -188,26 +189,26 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 		}
 	}
 	slices.Sort(found)
-	o := occurrences{first: [2]int{-1, -1}, kept: keep[:0]}
+	o := Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}
 	for _, p := range found {
 		o.add(p)
 	}
 	return o, true
 }
 
-// sparsePlan is what a Checker knows of a text before its first scan:
+// Plan is what a Checker knows of a text before its first scan:
 // how many anchors of the quote citations that will search it the index
 // answers (sparseMinPattern bytes or more), and the estimated work of
 // their scans' skips (skipWork). The first such scan measures how far
 // the estimate is off on this text (where q-grams recur, as in
 // boilerplate and logs, skips are shorter), and the plan of the scans
-// left, scaled by that, decides whether to index (textIndex.find);
+// left, scaled by that, decides whether to index (Text.Find);
 // CheckParallel, whose workers share the indexes, decides unmeasured,
 // before they start.
-type sparsePlan struct{ anchors, skip int }
+type Plan struct{ anchors, skip int }
 
-// add counts an anchor of m bytes in a text of n.
-func (p *sparsePlan) add(n, m int) {
+// Add counts an anchor of m bytes in a text of n.
+func (p *Plan) Add(n, m int) {
 	if m >= sparseMinPattern && m <= n {
 		p.anchors++
 		p.skip += skipWork(n, m)
@@ -220,15 +221,15 @@ func (p *sparsePlan) add(n, m int) {
 // compare the occurrence itself, so that cost is in neither.) Text whose
 // grams repeat (repetitive) is never worth it: its buckets are too full
 // for a query to answer.
-func (p sparsePlan) pays(text string) bool {
+func (p Plan) pays(text string) bool {
 	n := len(text)
-	return sparseSized(n) && p.skip-p.anchors*sparseQueryWork >= n/sparseBuildBytes && !repetitive(text)
+	return MayIndex(n) && p.skip-p.anchors*sparseQueryWork >= n/sparseBuildBytes && !repetitive(text)
 }
 
-// sparseSized reports whether a text of n bytes may be indexed: long
+// MayIndex reports whether a text of n bytes may be indexed: long
 // enough for the index to beat a short text's scan, short enough for its
 // offsets (offBits).
-func sparseSized(n int) bool { return n >= sparseMinText && n <= indexMaxText }
+func MayIndex(n int) bool { return n >= sparseMinText && n <= indexMaxText }
 
 // repetitive reports whether the grams at sparseSamples of the offsets
 // the index samples, spread over text, take fewer than half as many
@@ -253,10 +254,10 @@ const sparseSamples = 64
 
 // measured returns the plan of the scans after one that did work (its
 // matchTrace.work) searching for m bytes of a text of n bytes.
-func (p sparsePlan) measured(n, m, work int) sparsePlan {
+func (p Plan) measured(n, m, work int) Plan {
 	est := skipWork(n, m)
 	skipped := max(0, work-verifyCost-m/8) // its skips, the compare of an occurrence taken out
-	return sparsePlan{anchors: p.anchors - 1, skip: int(float64(max(0, p.skip-est)) * float64(skipped) / float64(est))}
+	return Plan{anchors: p.anchors - 1, skip: int(float64(max(0, p.skip-est)) * float64(skipped) / float64(est))}
 }
 
 // skipWork estimates the work of a scan's skips in matchTrace.work's

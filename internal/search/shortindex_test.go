@@ -1,4 +1,4 @@
-package citecheck
+package search
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 // zero byte (the padding past the end) up to 7 bytes and every pattern of
 // it, and prose with common short words.
 func shortCases() (texts, patterns []string) {
-	texts = append(allStringsUpTo("a\x00b", 7), testkit.NewCorpus(18).Prose(4<<10))
-	patterns = append(allStringsUpTo("a\x00b", 4)[1:], "e", "th", "the", "the ", " of", "\n")
+	texts = append(testkit.AllStrings("a\x00b", 7), testkit.NewCorpus(18).Prose(4<<10))
+	patterns = append(testkit.AllStrings("a\x00b", 4)[1:], "e", "th", "the", "the ", " of", "\n")
 	return texts, patterns
 }
 
@@ -40,11 +40,11 @@ func TestShortIndexCountsLikeBruteForce(t *testing.T) {
 func TestSearcherBuildsItsShortIndexAfterScans(t *testing.T) {
 	t.Parallel()
 	text := testkit.NewCorpus(19).Prose(indexMinText * 4)
-	s := &searcher{text: text}
+	s := &Searcher{text: text}
 	s.index = newGramIndex(text)
 	for asked := 1; asked <= shortIndexScans+1; asked++ {
-		if o := s.find("e", 0, nil); o.count != strings.Count(text, "e") {
-			t.Fatalf("%d of \"e\", want %d", o.count, strings.Count(text, "e"))
+		if o := s.Find("e", 0, nil); o.Count != strings.Count(text, "e") {
+			t.Fatalf("%d of \"e\", want %d", o.Count, strings.Count(text, "e"))
 		}
 		if got := s.short != nil; got != (asked > shortIndexScans) {
 			t.Fatalf("after %d questions of a short pattern, short index %v", asked, got)
@@ -54,7 +54,7 @@ func TestSearcherBuildsItsShortIndexAfterScans(t *testing.T) {
 
 // BenchmarkShortIndex: sorting the keys of a maximum-size source of prose.
 func BenchmarkShortIndex(b *testing.B) {
-	text := testkit.NewCorpus(15).Prose(MaxTextBytes)
+	text := testkit.NewCorpus(15).Prose(maxTextBytes)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		newShortIndex(text)
@@ -69,11 +69,11 @@ func TestCountShortIsTheBruteForces(t *testing.T) {
 	t.Parallel()
 	texts, patterns := shortCases()
 	for _, text := range texts {
-		for _, keep := range []int{0, 1, 3, MaxHintStarts} {
+		for _, keep := range []int{0, 1, 3, hintStarts} {
 			found := countShort(text, patterns, keep)
 			for id, p := range patterns {
 				want, at := bruteOccurrences(text, p), bruteFrom(text, p, 0, 0)
-				if got := found[id]; got.count != want.count || got.first != want.first || !slices.Equal(got.kept, at[:min(keep, len(at))]) {
+				if got := found[id]; got.Count != want.Count || got.First != want.First || !slices.Equal(got.Kept, at[:min(keep, len(at))]) {
 					t.Fatalf("%q in %.40q, keep %d: %+v, want %+v at %v", p, text, keep, got, want, at)
 				}
 			}
@@ -85,8 +85,8 @@ func TestCountShortIsTheBruteForces(t *testing.T) {
 // drawn from the text) in one pass over a maximum-size source of prose.
 func BenchmarkCountShort(b *testing.B) {
 	corpus := testkit.NewCorpus(15)
-	text := corpus.Prose(MaxTextBytes)
-	for _, n := range []int{8, MaxCitations} {
+	text := corpus.Prose(maxTextBytes)
+	for _, n := range []int{8, maxCitations} {
 		seen := map[string]bool{}
 		var patterns []string
 		for len(patterns) < n {
@@ -99,7 +99,7 @@ func BenchmarkCountShort(b *testing.B) {
 		b.Run(fmt.Sprintf("patterns=%d", n), func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				countShort(text, patterns, MaxHintStarts)
+				countShort(text, patterns, hintStarts)
 			}
 		})
 	}
@@ -113,27 +113,27 @@ func TestCountedShortPatternsAnswerLikeBruteForce(t *testing.T) {
 	t.Parallel()
 	text := testkit.NewCorpus(20).Prose(indexMinText * 2)
 	patterns := []string{"e", "q", "th", "the", "the ", "zzzz", "\n", "."}
-	s := &searcher{text: text}
-	s.countAll(append(patterns, "longer than four"), MaxHintStarts)
+	s := &Searcher{text: text}
+	s.CountAll(append(patterns, "longer than four"), hintStarts)
 	if _, ok := s.counted["longer than four"]; ok {
 		t.Fatal("a pattern too long for countShort was counted")
 	}
 	for _, p := range patterns {
 		at := bruteFrom(text, p, 0, 0)
-		for _, keep := range []int{0, 1, 2, MaxHintStarts, 2 * MaxHintStarts} {
+		for _, keep := range []int{0, 1, 2, hintStarts, 2 * hintStarts} {
 			read := s.shortRead
-			o := s.find(p, 0, make([]int, 0, keep))
-			if keep <= MaxHintStarts && s.shortRead != read {
+			o := s.Find(p, 0, make([]int, 0, keep))
+			if keep <= hintStarts && s.shortRead != read {
 				t.Fatalf("find(%q) keeping %d scanned the text", p, keep)
 			}
-			if o.count != len(at) || !slices.Equal(o.kept, at[:min(keep, len(at))]) {
-				t.Fatalf("find(%q) keeping %d: %d at %v, want %d at %v", p, keep, o.count, o.kept, len(at), at[:min(keep, len(at))])
+			if o.Count != len(at) || !slices.Equal(o.Kept, at[:min(keep, len(at))]) {
+				t.Fatalf("find(%q) keeping %d: %d at %v, want %d at %v", p, keep, o.Count, o.Kept, len(at), at[:min(keep, len(at))])
 			}
 		}
 		for n := 1; n <= 2; n++ {
-			o := s.first(p, 0, n)
+			o := s.First(p, 0, n)
 			want := at[:min(n, len(at))]
-			if o.count != len(want) || (len(want) > 0 && o.first[0] != want[0]) || (len(want) > 1 && o.first[1] != want[1]) {
+			if o.Count != len(want) || (len(want) > 0 && o.First[0] != want[0]) || (len(want) > 1 && o.First[1] != want[1]) {
 				t.Fatalf("first(%q, %d): %+v, want %v", p, n, o, want)
 			}
 		}
@@ -167,7 +167,7 @@ func FuzzCountShortAgainstBrute(f *testing.F) {
 		for id, o := range countShort(text, patterns, k) {
 			p := patterns[id]
 			want, at := bruteOccurrences(text, p), bruteFrom(text, p, 0, 0)
-			if o.count != want.count || o.first != want.first || !slices.Equal(o.kept, at[:min(k, len(at))]) {
+			if o.Count != want.Count || o.First != want.First || !slices.Equal(o.Kept, at[:min(k, len(at))]) {
 				t.Fatalf("%q in %q, keep %d: %+v, want %+v at %v", p, text, k, o, want, at)
 			}
 		}

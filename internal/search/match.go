@@ -1,57 +1,57 @@
-package citecheck
+package search
 
 import (
 	"encoding/binary"
+	"github.com/citecheck/citecheck/internal/utext"
 	"math"
-	"math/bits"
 	"strings"
 	"unsafe"
 )
 
-// occurrences summarises where a pattern occurs in a text: how many times,
-// overlapping occurrences included, and the byte offsets of the first two
+// Occurrences summarises where a pattern occurs in a text: how many times,
+// overlapping Occurrences included, and the byte offsets of the first two
 // (-1 where there are fewer).
-type occurrences struct {
-	count int
-	first [2]int
-	// kept holds the first cap(kept) offsets when the caller gave it room;
-	// all of them when count <= cap(kept).
-	kept []int
+type Occurrences struct {
+	Count int
+	First [2]int
+	// Kept holds the first cap(Kept) offsets when the caller gave it room;
+	// all of them when count <= cap(Kept).
+	Kept []int
 }
 
 // add records an occurrence at byte offset i. Occurrences must be added in
 // increasing order of offset.
-func (o *occurrences) add(i int) {
-	if o.count < 2 {
-		o.first[o.count] = i
+func (o *Occurrences) add(i int) {
+	if o.Count < 2 {
+		o.First[o.Count] = i
 	}
-	if n := len(o.kept); n < cap(o.kept) {
+	if n := len(o.Kept); n < cap(o.Kept) {
 		// A self-assignment, not append: escape analysis then lets the
 		// caller's buffer stay on its stack.
-		o.kept = o.kept[:n+1]
-		o.kept[n] = i
+		o.Kept = o.Kept[:n+1]
+		o.Kept[n] = i
 	}
-	o.count++
+	o.Count++
 }
 
 // addRun records k occurrences at byte offsets i, i+d, …, i+(k-1)d in
 // O(1 + cap(kept)).
-func (o *occurrences) addRun(i, d, k int) {
-	for ; k > 0 && (o.count < 2 || len(o.kept) < cap(o.kept)); k-- {
+func (o *Occurrences) addRun(i, d, k int) {
+	for ; k > 0 && (o.Count < 2 || len(o.Kept) < cap(o.Kept)); k-- {
 		o.add(i)
 		i += d
 	}
-	o.count += k
+	o.Count += k
 }
 
-// complete reports whether kept holds every occurrence.
-func (o *occurrences) complete() bool { return o.count == len(o.kept) }
+// Complete reports whether kept holds every occurrence.
+func (o *Occurrences) Complete() bool { return o.Count == len(o.Kept) }
 
-// filter returns the occurrences among a complete o for which ok holds,
+// Filter returns the occurrences among a complete o for which ok holds,
 // reusing o.kept's storage. O(count) calls of ok.
-func (o occurrences) filter(ok func(at int) bool) occurrences {
-	r := occurrences{first: [2]int{-1, -1}, kept: o.kept[:0]}
-	for _, at := range o.kept {
+func (o Occurrences) Filter(ok func(at int) bool) Occurrences {
+	r := Occurrences{First: [2]int{-1, -1}, Kept: o.Kept[:0]}
+	for _, at := range o.Kept {
 		if ok(at) {
 			r.add(at)
 		}
@@ -67,12 +67,12 @@ func (o occurrences) filter(ok func(at int) bool) occurrences {
 // in len(text)+len(pattern) whatever the input; extra memory is O(1), or
 // O(len(pattern)) once the KMP fallback runs. tr, when not nil, records
 // what the scan did and cost.
-func findOccurrencesRanked(text, pattern string, rank rankSource, keep []int, tr *matchTrace) occurrences {
-	return search(occurrences{first: [2]int{-1, -1}, kept: keep[:0]}, text, pattern, rank, prefilterSlack, tr)
+func findOccurrencesRanked(text, pattern string, rank rankSource, keep []int, tr *matchTrace) Occurrences {
+	return search(Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}, text, pattern, rank, prefilterSlack, tr)
 }
 
 // rankSource gives search the byte ranks when a phase first needs them
-// (the rare-byte phase): a *textIndex samples its text then, once, so a
+// (the rare-byte phase): a Text samples its text then, once, so a
 // scan that the q-gram skip finishes alone never pays for the sample.
 // *byteRanks is the source of ranks already built.
 type rankSource interface{ byteRanks() *byteRanks }
@@ -82,7 +82,7 @@ func (r *byteRanks) byteRanks() *byteRanks { return r }
 // The search has three parts.
 //
 // Prefilters, in phases. Each finds candidate alignments, which are then
-// compared with commonPrefixLen (8 bytes a step, then SIMD memequal):
+// compared with utext.CommonPrefixLen (8 bytes a step, then SIMD memequal):
 //   - The q-gram skip (qgramTable: Hash-q on the pattern's last 256 bytes,
 //     four lanes) needs no rare byte and moves about min(m, 256) bytes a
 //     step on any text that does not repeat the pattern's q-grams; it goes
@@ -112,7 +112,7 @@ func (r *byteRanks) byteRanks() *byteRanks { return r }
 // cost a verification each. Instead, when two occurrences p < c found one
 // after the other overlap (d = c-p < m, m = len(pattern)), d is a period of
 // the pattern and text[p:c+m] has period d. The run is extended to the first
-// x with text[x] != text[x-d] (or x = len(text)) by one commonPrefixLen of
+// x with text[x] != text[x-d] (or x = len(text)) by one utext.CommonPrefixLen of
 // text[c+m:] against text[c+m-d:], and then:
 //   - Inside text[p:x] the pattern occurs exactly at p, p+d, p+2d, …: an
 //     occurrence at j with e = (j-p) mod d in (0,d) would, by the period d of
@@ -149,7 +149,7 @@ const (
 	// candidateCost is the charge for one IndexByte hit: call overhead and
 	// the b2 check, about 8 KMP byte steps.
 	candidateCost = 8
-	// verifyCost is the fixed charge for one commonPrefixLen call; the
+	// verifyCost is the fixed charge for one utext.CommonPrefixLen call; the
 	// compare adds one unit per 8 bytes.
 	verifyCost = 4
 	// windowLen is the length of the second prefilter's window. Go's
@@ -201,17 +201,17 @@ const (
 )
 
 // search adds the occurrences of pat in text to the empty o.
-func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *matchTrace) occurrences {
+func search(o Occurrences, text, pat string, ranks rankSource, slack int, tr *matchTrace) Occurrences {
 	n, m := len(text), len(pat)
 	switch {
 	case m == 0: // at every byte offset
 		if tr != nil {
 			tr.work += n
 		}
-		for i := 0; i <= n && (i < 2 || len(o.kept) < cap(o.kept)); i++ {
+		for i := 0; i <= n && (i < 2 || len(o.Kept) < cap(o.Kept)); i++ {
 			o.add(i)
 		}
-		o.count = n + 1
+		o.Count = n + 1
 		return o
 	case m > n:
 		return o
@@ -221,12 +221,12 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 		if tr != nil {
 			tr.work += n / simdBytesPerStep
 		}
-		for at := 0; o.count < count && (o.count < 2 || len(o.kept) < cap(o.kept)); {
+		for at := 0; o.Count < count && (o.Count < 2 || len(o.Kept) < cap(o.Kept)); {
 			i := at + strings.IndexByte(text[at:], pat[0])
 			o.add(i)
 			at = i + 1
 		}
-		o.count = count
+		o.Count = count
 		return o
 	}
 	// The phases in the order they are tried: the q-gram skip first for
@@ -337,7 +337,7 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 			c = a + k
 			spent += candidateCost
 		}
-		q := commonPrefixLen(text[c:c+m], pat)
+		q := utext.CommonPrefixLen(text[c:c+m], pat)
 		spent += verifyCost + q/8
 		if q < m {
 			a = c + 1
@@ -352,7 +352,7 @@ func search(o occurrences, text, pat string, ranks rankSource, slack int, tr *ma
 		// prev and c are consecutive overlapping occurrences: extend the
 		// periodic run (see the comment above prefilterSlack).
 		d, end := c-prev, c+m
-		x := end + commonPrefixLen(text[end:], text[end-d:])
+		x := end + utext.CommonPrefixLen(text[end:], text[end-d:])
 		more := (x - end) / d
 		o.addRun(c+d, d, more)
 		if tr != nil {
@@ -449,7 +449,7 @@ const (
 // which cost a third of a step: next keeps every alignment at most last,
 // len(text)-m, so the eight bytes read end inside text.
 func qgramShift(shift *[1 << qgramBits]uint8, win unsafe.Pointer, p int) int {
-	// Read as load64 reads (the table's hashes are of its words) on every
+	// Read as utext.Load64 reads (the table's hashes are of its words) on every
 	// architecture: one load where words are little-endian.
 	return int(shift[qgramHash(word(unsafe.Add(win, p)))])
 }
@@ -464,7 +464,7 @@ func (t *qgramTable) candidate(text string, p int) bool {
 	return word(unsafe.Add(unsafe.Pointer(unsafe.StringData(text)), p+t.m-qgramLen)) == t.tail
 }
 
-// word reads the eight bytes at p as load64 does.
+// word reads the eight bytes at p as utext.Load64 does.
 func word(p unsafe.Pointer) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(p)[:]) }
 
 // queueAt handles a lane (not the front) at alignment p of shift 0: a
@@ -490,7 +490,7 @@ func qgramHash(g uint64) uint32 { return uint32((g * 0x9E3779B97F4A7C15) >> (64 
 func (t *qgramTable) init(pat string) {
 	m := len(pat)
 	w := min(m, qgramWindow)
-	t.m, t.tail, t.nl, t.front = m, load64(pat, m-qgramLen), 0, 0
+	t.m, t.tail, t.nl, t.front = m, utext.Load64(pat, m-qgramLen), 0, 0
 	// Every bucket starts at the shift past the window (no q-gram of it
 	// hashes there), filled by doubling copies: memmove's wide stores,
 	// where a byte loop over the 4 KiB would cost more than a whole scan
@@ -502,7 +502,7 @@ func (t *qgramTable) init(pat string) {
 	// The q-gram ending at pat[e-1] must move m-e bytes to end the window;
 	// e rises, so the last (smallest) shift of a bucket stays.
 	for e := m - w + qgramLen; e <= m; e++ {
-		t.shift[qgramHash(load64(pat, e-qgramLen))] = uint8(m - e)
+		t.shift[qgramHash(utext.Load64(pat, e-qgramLen))] = uint8(m - e)
 	}
 }
 
@@ -635,7 +635,7 @@ func (t *qgramTable) next(text string, a, last, spent, slack int) (c, spent2 int
 
 // kmpScan adds to o the occurrences of pat in text at offsets >= from, by
 // Knuth–Morris–Pratt. Time O(len(text)-from+len(pat)), memory O(len(pat)).
-func kmpScan(text, pat string, from int, o occurrences) occurrences {
+func kmpScan(text, pat string, from int, o Occurrences) Occurrences {
 	next := kmpTable(pat)
 	m := len(pat)
 	j := 0 // pat[:j] == text[i-j:i]
@@ -706,7 +706,7 @@ func rareOffsets(pat string, rank *byteRanks) (off1, off2 int) {
 	off2 = -1
 	i := 1
 	for ; i+8 <= m; i += 8 {
-		if i >= 9 && load64(pat, i) == load64(pat, i-8) {
+		if i >= 9 && utext.Load64(pat, i) == utext.Load64(pat, i-8) {
 			continue
 		}
 		for j := i; j < i+8; j++ {
@@ -739,58 +739,6 @@ func rareOffsets(pat string, rank *byteRanks) (off1, off2 int) {
 		}
 	}
 	return off1, off2
-}
-
-// commonPrefixLen returns the length in bytes of the longest common prefix
-// of a and b. Cost is linear in the result: 8 bytes a step for the first 64
-// bytes (short prefixes, as at rejected candidates, stay cheap), then chunks
-// compared with == (SIMD memequal) doubling up to maxChunk; the chunk that
-// differs is bisected, so at most about 2*(result+maxChunk) bytes are read.
-func commonPrefixLen(a, b string) int {
-	const maxChunk = 4096
-	n := min(len(a), len(b))
-	a, b = a[:n], b[:n]
-	i := 0
-	for lim := min(n, 64) - 8; i <= lim; i += 8 {
-		if x := load64(a, i) ^ load64(b, i); x != 0 {
-			return i + bits.TrailingZeros64(x)/8
-		}
-	}
-	for c := 64; n-i > 16; {
-		c = min(c, n-i)
-		if a[i:i+c] == b[i:i+c] {
-			i += c
-			c = min(2*c, maxChunk)
-			continue
-		}
-		for c > 16 {
-			h := c / 2
-			if a[i:i+h] == b[i:i+h] {
-				i, c = i+h, c-h
-			} else {
-				c = h
-			}
-		}
-		break
-	}
-	// At most 16 bytes are left, or a difference lies in the next 16.
-	for ; i+8 <= n; i += 8 {
-		if x := load64(a, i) ^ load64(b, i); x != 0 {
-			return i + bits.TrailingZeros64(x)/8
-		}
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
-}
-
-// load64 returns the 8 bytes of s at offset i as a little-endian word; the
-// compiler turns it into one 64-bit load.
-func load64(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // byteRank ranks bytes by how common they are in typical text and code,

@@ -1,4 +1,4 @@
-package citecheck
+package search
 
 import (
 	"math/rand/v2"
@@ -19,8 +19,8 @@ func proseMatchText(n int) string {
 
 // naiveIndexLoop is the find-next loop around strings.Index that
 // findOccurrences replaces: quadratic on dense overlapping occurrences.
-func naiveIndexLoop(text, pattern string) occurrences {
-	o := occurrences{first: [2]int{-1, -1}}
+func naiveIndexLoop(text, pattern string) Occurrences {
+	o := Occurrences{First: [2]int{-1, -1}}
 	for i := 0; i <= len(text); {
 		j := strings.Index(text[i:], pattern)
 		if j < 0 {
@@ -34,8 +34,8 @@ func naiveIndexLoop(text, pattern string) occurrences {
 
 // plainKMP is textbook byte-at-a-time Knuth–Morris–Pratt with a
 // Morris–Pratt border table, the linear baseline.
-func plainKMP(text, pattern string) occurrences {
-	o := occurrences{first: [2]int{-1, -1}}
+func plainKMP(text, pattern string) Occurrences {
+	o := Occurrences{First: [2]int{-1, -1}}
 	m := len(pattern)
 	if m == 0 {
 		return bruteOccurrences(text, pattern)
@@ -65,8 +65,8 @@ func plainKMP(text, pattern string) occurrences {
 
 func TestBenchmarkBaselinesAgreeWithBruteForce(t *testing.T) {
 	t.Parallel()
-	for _, text := range allStringsUpTo("ab", 9) {
-		for _, pat := range allStringsUpTo("ab", 4)[1:] {
+	for _, text := range testkit.AllStrings("ab", 9) {
+		for _, pat := range testkit.AllStrings("ab", 4)[1:] {
 			want := bruteOccurrences(text, pat)
 			if got := plainKMP(text, pat); !sameOccurrences(got, want) {
 				t.Fatalf("plainKMP(%q, %q) = %+v, want %+v", text, pat, got, want)
@@ -84,7 +84,7 @@ func TestBenchmarkBaselinesAgreeWithBruteForce(t *testing.T) {
 func BenchmarkFind(b *testing.B) {
 	prose := proseMatchText(512 << 10)
 	mid := len(prose) / 2
-	adv := adversarialMatchText()
+	adv := testkit.AdversarialMatchText()
 	a := strings.Repeat("a", 7999)
 	r := rand.New(rand.NewPCG(9, 9))
 	ab, dna := make([]byte, 512<<10), make([]byte, 512<<10)
@@ -106,7 +106,7 @@ func BenchmarkFind(b *testing.B) {
 	}
 	impls := []struct {
 		name string
-		find func(text, pattern string) occurrences
+		find func(text, pattern string) Occurrences
 	}{
 		{"citecheck", findOccurrences},
 		{"naive-index-loop", naiveIndexLoop},
@@ -114,8 +114,8 @@ func BenchmarkFind(b *testing.B) {
 	}
 	for _, w := range workloads {
 		want := findOccurrences(w.text, w.pattern)
-		if w.name == "prose-512KiB" && want.count != 1 {
-			b.Fatalf("prose pattern occurs %d times, want once", want.count)
+		if w.name == "prose-512KiB" && want.Count != 1 {
+			b.Fatalf("prose pattern occurs %d times, want once", want.Count)
 		}
 		for _, im := range impls {
 			b.Run("work="+w.name+"/impl="+im.name, func(b *testing.B) {

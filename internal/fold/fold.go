@@ -1,6 +1,7 @@
-package citecheck
+package fold
 
 import (
+	"github.com/citecheck/citecheck/internal/utext"
 	"slices"
 	"sync"
 	"unicode"
@@ -10,39 +11,39 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Folds is a set of folds: ways of reading two texts as equal that the exact
+// Set is a set of folds: ways of reading two texts as equal that the exact
 // check (spec §2.5) tells apart. A `normalized` finding names the folds
 // under which a claim would hold (spec §5). The folds are a closed list, in
-// this order; Folds{} is exact comparison.
-type Folds uint8
+// this order; Set{} is exact comparison.
+type Set uint8
 
 // The folds, in their order.
 const (
-	// FoldWhitespace makes every run of Unicode White_Space (CR, LF, tab,
+	// Whitespace makes every run of Unicode White_Space (CR, LF, tab,
 	// no-break and other spaces) equal to any other, and ignores leading and
 	// trailing white space.
-	FoldWhitespace Folds = 1 << iota
-	// FoldNFC compares the Unicode canonical composition (NFC) of both sides.
-	FoldNFC
-	// FoldNFKC compares the compatibility composition (NFKC): fullwidth
+	Whitespace Set = 1 << iota
+	// NFC compares the Unicode canonical composition (NFC) of both sides.
+	NFC
+	// NFKC compares the compatibility composition (NFKC): fullwidth
 	// forms, ligatures, superscripts and the like read as their plain forms.
-	FoldNFKC
-	// FoldTypography folds quotation marks and apostrophes, dashes and
+	NFKC
+	// Typography folds quotation marks and apostrophes, dashes and
 	// hyphens, "…" and "...", and ligatures to their ASCII forms, and drops
 	// soft hyphens and zero-width characters.
-	FoldTypography
-	// FoldCase compares by Unicode simple case folding.
-	FoldCase
+	Typography
+	// Case compares by Unicode simple case folding.
+	Case
 
-	foldCount = iota
-	allFolds  = Folds(1<<foldCount - 1)
+	Count = iota
+	All   = Set(1<<Count - 1)
 )
 
-var foldNames = [foldCount]string{"whitespace", "nfc", "nfkc", "typography", "case"}
+var foldNames = [Count]string{"whitespace", "nfc", "nfkc", "typography", "case"}
 
 // Names returns the folds in the set by name, in the folds' order.
-func (f Folds) Names() []string {
-	names := make([]string, 0, foldCount)
+func (f Set) Names() []string {
+	names := make([]string, 0, Count)
 	for i, name := range foldNames {
 		if f&(1<<i) != 0 {
 			names = append(names, name)
@@ -55,16 +56,16 @@ func (f Folds) Names() []string {
 // order (lexicographically by the order of their members): the first set
 // of this list under which a claim holds is minimal (every smaller set came
 // before and failed), and the first of the minimal sets in that order.
-var foldSetsInOrder = func() []Folds {
-	sets := make([]Folds, 0, allFolds)
-	for size := 1; size <= foldCount; size++ {
-		var build func(from int, set Folds, left int)
-		build = func(from int, set Folds, left int) {
+var foldSetsInOrder = func() []Set {
+	sets := make([]Set, 0, All)
+	for size := 1; size <= Count; size++ {
+		var build func(from int, set Set, left int)
+		build = func(from int, set Set, left int) {
 			if left == 0 {
 				sets = append(sets, set)
 				return
 			}
-			for i := from; i < foldCount; i++ {
+			for i := from; i < Count; i++ {
 				build(i+1, set|1<<i, left-1)
 			}
 		}
@@ -87,17 +88,17 @@ type foldedText struct {
 // normalization (NFKC if asked, else NFC if asked) by segments, then
 // typography, then case, then white space. Linear in s; with mapping, the
 // map costs 8 bytes per byte of the folded text.
-func fold(s string, f Folds, mapping bool) foldedText {
-	w := folder{folds: f, mapping: mapping, out: make([]byte, 0, len(s))}
+func fold(s string, f Set, mapping bool) foldedText {
+	w := Folder{folds: f, mapping: mapping, out: make([]byte, 0, len(s))}
 	if mapping {
 		w.from, w.to = make([]int32, 0, len(s)), make([]int32, 0, len(s))
 	}
-	w.fold(s)
+	w.Fold(s)
 	return foldedText{text: string(w.out), from: w.from, to: w.to}
 }
 
-// fold appends s, folded, to the output.
-func (w *folder) fold(s string) {
+// Fold appends s, folded, to the output.
+func (w *Folder) Fold(s string) {
 	form, normalize := w.form()
 	cp := w.cp
 	for i := 0; i < len(s); {
@@ -115,7 +116,7 @@ func (w *folder) fold(s string) {
 		// all of a run of ASCII but its last character, and that one too
 		// at the end of s or when nothing normalizes.
 		j, end := i, min(len(s), i+asciiChunk)
-		for j+8 <= end && load64(s, j)&0x8080808080808080 == 0 {
+		for j+8 <= end && utext.Load64(s, j)&0x8080808080808080 == 0 {
 			j += 8
 		}
 		for j < end && s[j] < utf8.RuneSelf {
@@ -175,24 +176,24 @@ func hangul(s string) bool {
 }
 
 // form returns the normalization the folds ask for, and false for none.
-func (w *folder) form() (norm.Form, bool) {
-	if w.folds&FoldNFKC != 0 {
+func (w *Folder) form() (norm.Form, bool) {
+	if w.folds&NFKC != 0 {
 		return norm.NFKC, true
 	}
-	return norm.NFC, w.folds&FoldNFC != 0
+	return norm.NFC, w.folds&NFC != 0
 }
 
-// folder accumulates the folded text; white space is held back until a
+// Folder accumulates the folded text; white space is held back until a
 // character that is not white space follows it, which drops it at both ends.
-type folder struct {
-	folds    Folds
+type Folder struct {
+	folds    Set
 	mapping  bool
 	out      []byte
 	from, to []int32
 	foldState
 	// checkpoints, when not nil, gets where folding stands every
 	// checkpointEvery bytes of the input or so, for a folding with the map
-	// to restart there (see foldedSearch.span).
+	// to restart there (see Source.Span).
 	checkpoints *[]foldCheckpoint
 	checkedAt   int
 	iter        *norm.Iter // normalizes the segments that change, made on first use
@@ -312,7 +313,7 @@ const (
 
 // codePoint returns what fold needs to know of the code point s starts
 // with (see codePointFolding).
-func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFolding {
+func (w *Folder) codePoint(s string, form norm.Form, normalize bool) codePointFolding {
 	r, size := utf8.DecodeRuneInString(s)
 	if plainBlocks.has(r) {
 		return codePointFolding{r: r, size: uint8(size), before: true, inert: true, n: 1, out: [3]placedRune{{r: r}}}
@@ -343,19 +344,19 @@ func (w *folder) codePoint(s string, form norm.Form, normalize bool) codePointFo
 // readAs writes what typography (when asked) and then case folding make
 // of r to out, each marked for the white space fold, and returns how
 // many code points that is.
-func (w *folder) readAs(r rune, out *[3]placedRune) int {
+func (w *Folder) readAs(r rune, out *[3]placedRune) int {
 	var rs [1]rune
 	rep := rs[:]
-	if t, ok := typographic(r); ok && w.folds&FoldTypography != 0 {
+	if t, ok := typographic(r); ok && w.folds&Typography != 0 {
 		rep = []rune(t)
 	} else {
 		rs[0] = r
 	}
 	for k, r := range rep {
-		if w.folds&FoldCase != 0 {
+		if w.folds&Case != 0 {
 			r = foldCase(r)
 		}
-		out[k] = placedRune{r, w.folds&FoldWhitespace != 0 && isWhiteSpace(r)}
+		out[k] = placedRune{r, w.folds&Whitespace != 0 && IsWhiteSpace(r)}
 	}
 	return len(rep)
 }
@@ -392,18 +393,18 @@ const asciiChunk = 256
 // folds it at memory speed. Built on first use: at start-up it would cost
 // every run of the command (a sixth of the instructions of a small check
 // run's), and only explaining folds.
-var asciiFolded = sync.OnceValue(func() (t *[allFolds + 1][256]byte) {
-	t = new([allFolds + 1][256]byte)
+var asciiFolded = sync.OnceValue(func() (t *[All + 1][256]byte) {
+	t = new([All + 1][256]byte)
 	for f := range t {
 		for c := range utf8.RuneSelf {
 			r := rune(c)
-			if Folds(f)&FoldTypography != 0 && r == '`' {
+			if Set(f)&Typography != 0 && r == '`' {
 				r = '\''
 			}
-			if Folds(f)&FoldCase != 0 {
+			if Set(f)&Case != 0 {
 				r = foldCase(r)
 			}
-			if Folds(f)&FoldWhitespace != 0 && isWhiteSpace(r) {
+			if Set(f)&Whitespace != 0 && IsWhiteSpace(r) {
 				r = ' '
 			}
 			t[f][c] = byte(r)
@@ -415,7 +416,7 @@ var asciiFolded = sync.OnceValue(func() (t *[allFolds + 1][256]byte) {
 // ascii folds run, ASCII characters that are each a normalization segment
 // of their own, the first at code point cp. Most of any text is ASCII:
 // this is the loop folding runs at.
-func (w *folder) ascii(run string, cp int32) {
+func (w *Folder) ascii(run string, cp int32) {
 	if run == "" {
 		return
 	}
@@ -429,7 +430,7 @@ func (w *folder) ascii(run string, cp int32) {
 	// pending space.
 	out := slices.Grow(w.out, len(run)+1)
 	n, dst := len(out), out[:cap(out)]
-	if w.folds&FoldWhitespace == 0 {
+	if w.folds&Whitespace == 0 {
 		for k := 0; k < len(run); k++ {
 			dst[n+k] = t[run[k]]
 		}
@@ -467,13 +468,13 @@ func (w *folder) ascii(run string, cp int32) {
 }
 
 // asciiMapped is ascii with the map back to code points.
-func (w *folder) asciiMapped(run string, cp int32, t *[256]byte) {
+func (w *Folder) asciiMapped(run string, cp int32, t *[256]byte) {
 	out := slices.Grow(w.out, len(run)+1)
 	from, to := slices.Grow(w.from, len(run)+1), slices.Grow(w.to, len(run)+1)
 	n, dst := len(out), out[:cap(out)]
 	from, to = from[:cap(from)], to[:cap(to)]
 	space, spaceFrom, spaceTo := w.space, w.spaceFrom, w.spaceTo
-	ws := w.folds&FoldWhitespace != 0
+	ws := w.folds&Whitespace != 0
 	for k := 0; k < len(run); k++ {
 		c, at := t[run[k]], cp+int32(k)
 		if c == ' ' && ws {
@@ -513,7 +514,7 @@ type placedRune struct {
 
 // segment returns what w makes of seg, a normalization segment: from its
 // cache (folder.segments) when it folded it before.
-func (w *folder) segment(seg string, form norm.Form) segmentFolding {
+func (w *Folder) segment(seg string, form norm.Form) segmentFolding {
 	if f, ok := w.segments[seg]; ok {
 		return f
 	}
@@ -523,7 +524,7 @@ func (w *folder) segment(seg string, form norm.Form) segmentFolding {
 	if w.iter == nil {
 		w.iter = new(norm.Iter)
 	}
-	f := segmentFolding{n: int32(runeCount(seg)), out: w.segOut[:0]}
+	f := segmentFolding{n: int32(utext.RuneCount(seg)), out: w.segOut[:0]}
 	w.iter.InitString(form, seg)
 	for !w.iter.Done() {
 		for _, r := range string(w.iter.Next()) {
@@ -545,8 +546,8 @@ func (w *folder) segment(seg string, form norm.Form) segmentFolding {
 // place writes r, folded but for white space, produced by the original's
 // code points [from, to): white space (space, under the white space
 // fold) is held back until something else follows it.
-func (w *folder) place(r rune, space bool, from, to int32) {
-	if w.folds&FoldWhitespace != 0 {
+func (w *Folder) place(r rune, space bool, from, to int32) {
+	if w.folds&Whitespace != 0 {
 		if space {
 			if !w.space {
 				w.space, w.spaceFrom = true, from
@@ -561,7 +562,7 @@ func (w *folder) place(r rune, space bool, from, to int32) {
 
 // endSpace writes the pending run of white space as a space, unless it
 // is leading: what is written next is not white space.
-func (w *folder) endSpace() {
+func (w *Folder) endSpace() {
 	if w.space {
 		w.space = false
 		if len(w.out) > 0 || w.prior {
@@ -570,7 +571,7 @@ func (w *folder) endSpace() {
 	}
 }
 
-func (w *folder) emit(r rune, from, to int32) {
+func (w *Folder) emit(r rune, from, to int32) {
 	n := len(w.out)
 	w.out = utf8.AppendRune(w.out, r)
 	if w.mapping {
@@ -580,7 +581,7 @@ func (w *folder) emit(r rune, from, to int32) {
 	}
 }
 
-func isWhiteSpace(r rune) bool {
+func IsWhiteSpace(r rune) bool {
 	if r < utf8.RuneSelf {
 		return r == ' ' || '\t' <= r && r <= '\r'
 	}
@@ -658,38 +659,38 @@ func typographic(r rune) (string, bool) {
 // changedBy returns the folds that would change s, each found without
 // folding: one pass over s, and the normalization quick checks, which are
 // O(1) a byte on ASCII.
-func changedBy(s string) Folds {
-	var f Folds
+func changedBy(s string) Set {
+	var f Set
 	if !norm.NFC.IsNormalString(s) {
-		f |= FoldNFC
+		f |= NFC
 	}
 	if !norm.NFKC.IsNormalString(s) {
-		f |= FoldNFKC
+		f |= NFKC
 	}
-	const perRune = FoldTypography | FoldCase | FoldWhitespace
+	const perRune = Typography | Case | Whitespace
 	prevSpace := true // white space at the start is dropped
 	for i := 0; i < len(s) && f&perRune != perRune; {
 		r, size := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRuneInString(s[i:])
 			if _, ok := typographic(r); ok {
-				f |= FoldTypography
+				f |= Typography
 			}
 		} else if r == '`' {
-			f |= FoldTypography
+			f |= Typography
 		}
 		if foldCase(r) != r {
-			f |= FoldCase
+			f |= Case
 		}
-		if space := isWhiteSpace(r); space && (r != ' ' || prevSpace) {
-			f |= FoldWhitespace // a run longer than one space, another space, or a leading one
+		if space := IsWhiteSpace(r); space && (r != ' ' || prevSpace) {
+			f |= Whitespace // a run longer than one space, another space, or a leading one
 		} else {
 			prevSpace = space
 		}
 		i += size
 	}
 	if prevSpace && s != "" && f&perRune != perRune {
-		f |= FoldWhitespace // trailing white space
+		f |= Whitespace // trailing white space
 	}
 	return f
 }
@@ -698,15 +699,15 @@ func changedBy(s string) Folds {
 // folded a piece at a time, the one whose folding is shorter first, and
 // the foldings compared as they grow: a comparison that fails stops about
 // a piece after the first difference. Linear in both.
-func foldsEqual(a, b string, f Folds) bool {
-	wa, wb := &folder{folds: f}, &folder{folds: f}
+func foldsEqual(a, b string, f Set) bool {
+	wa, wb := &Folder{folds: f}, &Folder{folds: f}
 	ia, ib, same := 0, 0, 0 // same: how much of both foldings is known equal
 	for {
 		switch {
 		case ia < len(a) && (len(wa.out) <= len(wb.out) || ib == len(b)):
-			ia = wa.foldPiece(a, ia)
+			ia = wa.Piece(a, ia)
 		case ib < len(b):
-			ib = wb.foldPiece(b, ib)
+			ib = wb.Piece(b, ib)
 		default:
 			return len(wa.out) == len(wb.out) && string(wa.out[same:]) == string(wb.out[same:])
 		}
@@ -725,12 +726,12 @@ func foldsEqual(a, b string, f Folds) bool {
 	}
 }
 
-// foldPiece folds s from byte i on, about foldPieceBytes of it, and
+// Piece folds s from byte i on, about foldPieceBytes of it, and
 // returns where it stopped: where folding s in pieces gives what folding
 // it whole does, before an ASCII character that follows another, or
 // before a character that starts a normalization segment and combines
 // with nothing before it, or at the end.
-func (w *folder) foldPiece(s string, i int) int {
+func (w *Folder) Piece(s string, i int) int {
 	form, normalize := w.form()
 	k := min(len(s), i+foldPieceBytes)
 	for ; k < len(s); k++ {
@@ -739,14 +740,14 @@ func (w *folder) foldPiece(s string, i int) int {
 			break
 		}
 	}
-	w.fold(s[i:k])
+	w.Fold(s[i:k])
 	return k
 }
 
 // foldPieceBytes is about how much foldPiece folds at a time.
 const foldPieceBytes = 256
 
-// minimalFolds returns the first fold set in foldSetsInOrder under which
+// Minimal returns the first fold set in foldSetsInOrder under which
 // source and claim read alike, and false when none does. When both cut
 // into as many pieces (see differingPieces), a set is decided by the
 // pieces that differ, folded alone, and only when their foldings leave it
@@ -755,10 +756,10 @@ const foldPieceBytes = 256
 // without folding (its pipeline leaves both sides as they are, and they
 // differ) and the others are compared whole. At most 31 comparisons, each
 // linear in both.
-func minimalFolds(source, claim string) (Folds, bool) {
+func Minimal(source, claim string) (Set, bool) {
 	pieces, aligned := differingPieces(source, claim)
 	var scratch [2][]byte
-	var active Folds
+	var active Set
 	if !aligned {
 		active = changedBy(source) | changedBy(claim) // the folds that change one side or the other
 	}
@@ -797,7 +798,7 @@ func differingPieces(a, b string) ([][2]string, bool) {
 		// A cut is decided by the two bytes before it and the one after
 		// (the byte before ia and ib is a letter or digit on both sides),
 		// so where both go on alike their cuts are alike.
-		l := commonPrefixLen(a[ia:], b[ib:])
+		l := utext.CommonPrefixLen(a[ia:], b[ib:])
 		if k := lastWordCut(a, ia, ia+l); k > ia {
 			ia, ib = k, ib+k-ia
 		}
@@ -861,7 +862,7 @@ const (
 // before it are alike or read alike), so where the pair's readings differ
 // inside both, the texts' readings differ.
 // The pieces are folded into scratch's buffers, kept from call to call.
-func piecesRead(pieces [][2]string, f Folds, scratch *[2][]byte) piecesReading {
+func piecesRead(pieces [][2]string, f Set, scratch *[2][]byte) piecesReading {
 	for _, p := range pieces {
 		scratch[0], scratch[1] = foldAppend(scratch[0][:0], p[0], f), foldAppend(scratch[1][:0], p[1], f)
 		x, y := scratch[0], scratch[1]
@@ -876,15 +877,15 @@ func piecesRead(pieces [][2]string, f Folds, scratch *[2][]byte) piecesReading {
 	return readAlike
 }
 
-// done returns the folded text, w's buffer itself rather than a copy of it
+// Done returns the folded text, w's buffer itself rather than a copy of it
 // (which would double the memory and time of folding a long text): w must
 // not be written to again.
-func (w *folder) done() string { return unsafe.String(unsafe.SliceData(w.out), len(w.out)) }
+func (w *Folder) Done() string { return unsafe.String(unsafe.SliceData(w.out), len(w.out)) }
 
 // foldAppend appends s read under f to out: fold without the copy into a
 // string, for comparisons.
-func foldAppend(out []byte, s string, f Folds) []byte {
-	w := folder{folds: f, out: out}
-	w.fold(s)
+func foldAppend(out []byte, s string, f Set) []byte {
+	w := Folder{folds: f, out: out}
+	w.Fold(s)
 	return w.out
 }

@@ -1,4 +1,4 @@
-package citecheck
+package search
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 // sort (a pass for the keys and their histograms, then four of 256
 // buckets: linear, 8 bytes of memory per byte of text while it runs, 4
 // after), once a text's short questions have cost shortIndexScans scans of
-// it (see searcher.shortIndexed). The short questions known beforehand (a
+// it (see Searcher.shortIndexed). The short questions known beforehand (a
 // request's short quotes) are answered by one pass instead (countShort),
 // which costs less than the sort; the index is for those that come up
 // while explaining (the parts and contexts tried).
@@ -114,8 +114,8 @@ func (x *shortIndex) count(text, pattern string) int {
 // and its first occurrences the first of its subtree's. Linear in the
 // text, plus 256 entries a state (at most four a pattern) to build the
 // table and the states times keep to merge.
-func countShort(text string, patterns []string, keep int) []occurrences {
-	found := make([]occurrences, len(patterns))
+func countShort(text string, patterns []string, keep int) []Occurrences {
+	found := make([]Occurrences, len(patterns))
 	for lo := 0; lo < len(patterns); lo += shortAutomatonMax {
 		hi := min(lo+shortAutomatonMax, len(patterns))
 		countShortAutomaton(text, patterns[lo:hi], keep, found[lo:hi])
@@ -128,7 +128,7 @@ func countShort(text string, patterns []string, keep int) []occurrences {
 const shortAutomatonMax = (1<<16 - 1) / 4
 
 // countShortAutomaton is countShort for at most shortAutomatonMax patterns.
-func countShortAutomaton(text string, patterns []string, keep int, found []occurrences) {
+func countShortAutomaton(text string, patterns []string, keep int, found []Occurrences) {
 	// The trie of the patterns, state 0 its root, with none for a child
 	// not there; then, in breadth-first order, every missing transition
 	// is the failure state's, and each child's failure state the failure
@@ -210,9 +210,9 @@ func countShortAutomaton(text string, patterns []string, keep int, found []occur
 		for i := range at {
 			at[i] -= len(patterns[id]) - 1
 		}
-		o := occurrences{count: hist[v], first: [2]int{-1, -1}}
-		copy(o.first[:], at)
-		o.kept = at[:min(len(at), keep):min(len(at), keep)]
+		o := Occurrences{Count: hist[v], First: [2]int{-1, -1}}
+		copy(o.First[:], at)
+		o.Kept = at[:min(len(at), keep):min(len(at), keep)]
 		found[id] = o
 	}
 }
