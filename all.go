@@ -1,6 +1,10 @@
 package citecheck
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/citecheck/citecheck/internal/jsonenc"
+)
 
 // AllResult is the outcome of every citation of a request, failing or not:
 // what [CheckAll] returns. It is an extension beyond the 1.0.0 contract,
@@ -115,7 +119,7 @@ func (r *AllResult) appendJSON(dst []byte, more func(dst []byte, k int) []byte) 
 		dst = append(dst, '}')
 	}
 	dst = append(dst, `],"authenticity_checked":false,"reference_version":`...)
-	dst = appendString(dst, ReferenceVersion)
+	dst = jsonenc.AppendString(dst, ReferenceVersion)
 	return append(dst, '}')
 }
 
@@ -133,16 +137,16 @@ func (o *CitationOutcome) appendMembers(dst []byte) []byte {
 	dst = append(dst, `{"citation_index":`...)
 	dst = strconv.AppendInt(dst, int64(o.CitationIndex), 10)
 	dst = append(dst, `,"citation_id":`...)
-	dst = appendString(dst, o.CitationID)
+	dst = jsonenc.AppendString(dst, o.CitationID)
 	dst = append(dst, `,"selector_type":`...)
-	dst = appendString(dst, o.SelectorType.String())
+	dst = jsonenc.AppendString(dst, o.SelectorType.String())
 	dst = append(dst, `,"valid":`...)
 	dst = strconv.AppendBool(dst, o.Valid())
 	dst = append(dst, `,"reason":`...)
 	if o.Valid() {
 		return append(dst, `null,"detail":null`...)
 	}
-	dst = appendString(dst, o.Reason.String())
+	dst = jsonenc.AppendString(dst, o.Reason.String())
 	dst = append(dst, `,"detail":`...)
 	return o.Detail.appendJSON(dst, o.SelectorType)
 }

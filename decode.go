@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/citecheck/citecheck/internal/utext"
 )
 
@@ -414,7 +415,7 @@ func (d *decoder) requiredMissing(l loc, name string) *fault {
 // its members.
 func (d *decoder) unknown(l loc) *fault {
 	name := d.s.lastName()
-	p := l.member(escapePointer(name))
+	p := l.member(jsonenc.EscapePointer(name))
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 
@@ -475,7 +476,7 @@ func (d *decoder) open(l loc, t *memberSet) *fault {
 			return d.peekError()
 		}
 		path := l.path()
-		return d.fail(path, "%s: must be an object, not %s", where(path), kindName(k))
+		return d.fail(path, "%s: must be an object, not %s", where(path), jsonenc.KindName(byte(k)))
 	}
 	if err := d.s.openObject(t); err != nil {
 		return d.syn(err)
@@ -522,7 +523,7 @@ func (d *decoder) array(l loc, limit string, max int, item func(i int) *fault) *
 			return d.peekError()
 		}
 		path := l.path()
-		return d.fail(path, "%s: must be an array, not %s", where(path), kindName(k))
+		return d.fail(path, "%s: must be an array, not %s", where(path), jsonenc.KindName(byte(k)))
 	}
 	at := d.s.inputOffset()
 	if _, err := d.s.readToken(); err != nil {
@@ -604,7 +605,7 @@ func (d *decoder) notString(l loc, name string) *fault {
 		return d.peekError()
 	}
 	p := l.member(name)
-	return d.fail(p, "%s: must be a string, not %s", where(p), kindName(k))
+	return d.fail(p, "%s: must be a string, not %s", where(p), jsonenc.KindName(byte(k)))
 }
 
 // badString is the failure of a string member value that is not well
@@ -633,7 +634,7 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 			return 0, d.peekError()
 		}
 		p := l.member(name)
-		return 0, d.fail(p, "%s: must be an integer, not %s", where(p), kindName(k))
+		return 0, d.fail(p, "%s: must be an integer, not %s", where(p), jsonenc.KindName(byte(k)))
 	}
 	if n, ok := d.s.smallInteger(); ok {
 		return n, nil
@@ -986,14 +987,6 @@ general:
 	return int(v), isInteger
 }
 
-// escapePointer escapes a member name for an RFC 6901 JSON Pointer.
-func escapePointer(name string) string {
-	if !strings.ContainsAny(name, "~/") {
-		return name
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
-}
-
 // where names a pointer for a message: "body" for the whole document. A
 // member name in it may hold control characters (a CR, a LF); they are
 // written as \uXXXX so that the message stays one line.
@@ -1019,22 +1012,4 @@ func where(path string) string {
 // a C0 or C1 control, DEL, or a Unicode line or paragraph separator.
 func isLineBreaking(r rune) bool {
 	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
-}
-
-func kindName(k kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	}
-	return "invalid JSON"
 }

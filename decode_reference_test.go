@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -221,7 +222,7 @@ func (d *refDecoder) sourceRules(i int, path string, req *Request) {
 }
 
 func (d *refDecoder) unknown(path, name string) error {
-	p := path + "/" + escapePointer(name)
+	p := path + "/" + jsonenc.EscapePointer(name)
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
 }
 

@@ -2,20 +2,22 @@ package citecheck
 
 import (
 	"strconv"
+
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // AppendJSON appends the error object's JSON to dst, members in the order
 // spec §1 shows; limit, max and actual only for limit_exceeded.
 func (e *Error) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"code":`...)
-	dst = appendString(dst, e.Code)
+	dst = jsonenc.AppendString(dst, e.Code)
 	dst = append(dst, `,"message":`...)
-	dst = appendString(dst, e.Message)
+	dst = jsonenc.AppendString(dst, e.Message)
 	dst = append(dst, `,"path":`...)
-	dst = appendString(dst, e.Path)
+	dst = jsonenc.AppendString(dst, e.Path)
 	if e.Limit != "" {
 		dst = append(dst, `,"limit":`...)
-		dst = appendString(dst, e.Limit)
+		dst = jsonenc.AppendString(dst, e.Limit)
 		dst = append(dst, `,"max":`...)
 		dst = strconv.AppendInt(dst, e.Max, 10)
 		dst = append(dst, `,"actual":`...)

@@ -4,6 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"strconv"
+
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // MarshalJSON writes the object AppendJSON writes.
@@ -46,7 +48,7 @@ func AppendExplainEnvelope(dst []byte, e *Explanation, err *Error) []byte {
 // members of its kind.
 func (f *Finding) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"kind":`...)
-	dst = appendString(dst, f.Kind.String())
+	dst = jsonenc.AppendString(dst, f.Kind.String())
 	dst = appendIntMember(dst, "start", &f.Start)
 	dst = appendIntMember(dst, "end", &f.End)
 	switch f.Kind {
@@ -54,14 +56,14 @@ func (f *Finding) AppendJSON(dst []byte) []byte {
 		dst = appendIntMember(dst, "occurrences", &f.Occurrences)
 	case FindingOffsetUnits:
 		dst = append(dst, `,"units":`...)
-		dst = appendString(dst, f.Units.String())
+		dst = jsonenc.AppendString(dst, f.Units.String())
 	case FindingNormalized:
 		dst = append(dst, `,"folds":[`...)
 		for i, name := range f.Folds.Names() {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, name)
+			dst = jsonenc.AppendString(dst, name)
 		}
 		dst = append(dst, ']')
 		dst = appendStringMember(dst, "source_text", &f.SourceText)
@@ -92,7 +94,7 @@ func (f *Finding) AppendJSON(dst []byte) []byte {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				dst = appendString(dst, k.String())
+				dst = jsonenc.AppendString(dst, k.String())
 			}
 			dst = append(dst, ']')
 		}
@@ -105,12 +107,12 @@ func (f *Finding) AppendJSON(dst []byte) []byte {
 // claimed_start only when the citation has one.
 func (c *Citation) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"citation_id":`...)
-	dst = appendString(dst, c.CitationID)
+	dst = jsonenc.AppendString(dst, c.CitationID)
 	dst = appendStringMember(dst, "source_id", &c.SourceID)
 	dst = appendStringMember(dst, "version", &c.Version)
 	s := &c.Selector
 	dst = append(dst, `,"selector":{"type":`...)
-	dst = appendString(dst, s.Type.String())
+	dst = jsonenc.AppendString(dst, s.Type.String())
 	if s.Type == PositionSelector {
 		dst = appendIntMember(dst, "start", &s.Start)
 		dst = appendIntMember(dst, "end", &s.End)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -96,7 +97,7 @@ func citationEdits(dec *jsontext.Decoder, fix *Citation, edits *[]edit) error {
 		return err
 	}
 	num := func(n int) []byte { return strconv.AppendInt(nil, int64(n), 10) }
-	str := func(s string) []byte { return appendString(nil, s) }
+	str := func(s string) []byte { return jsonenc.AppendString(nil, s) }
 	// add appends a member after the object's last one, ending at end.
 	add := func(end int, name string, v []byte) {
 		text := append(append(append([]byte(`,"`), name...), `":`...), v...)

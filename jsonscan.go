@@ -10,6 +10,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // scanner reads one JSON text held whole in memory, token by token, with the
@@ -522,7 +524,7 @@ func (s *scanner) member() (int, *synErr) {
 
 func (s *scanner) duplicate(pos int, name []byte) *synErr {
 	return &synErr{msg: "duplicate object member name", offset: pos, dup: true,
-		ptr: s.pointer(+1) + "/" + escapePointer(string(name))}
+		ptr: s.pointer(+1) + "/" + jsonenc.EscapePointer(string(name))}
 }
 
 // named records the name just read, from pos to end, in f and the token
@@ -618,7 +620,7 @@ func (s *scanner) pointer(where int) string {
 		}
 		if e.isObject() {
 			b = append(b, '/')
-			b = append(b, escapePointer(s.frameName(&s.objs[obj]))...)
+			b = append(b, jsonenc.EscapePointer(s.frameName(&s.objs[obj]))...)
 			obj++
 		} else {
 			b = strconv.AppendInt(append(b, '/'), e.length()+delta, 10)

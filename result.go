@@ -2,9 +2,8 @@ package citecheck
 
 import (
 	"strconv"
-	"strings"
 
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // Result is the contract's output: whether every citation held, and if not,
@@ -67,7 +66,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	if r.Reason == ReasonNone {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendString(dst, r.Reason.String())
+		dst = jsonenc.AppendString(dst, r.Reason.String())
 	}
 	dst = append(dst, `,"first_discrepancy":`...)
 	if d := r.FirstDiscrepancy; d == nil {
@@ -78,7 +77,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"citations_checked":`...)
 	dst = strconv.AppendInt(dst, int64(r.CitationsChecked), 10)
 	dst = append(dst, `,"authenticity_checked":false,"reference_version":`...)
-	dst = appendString(dst, ReferenceVersion)
+	dst = jsonenc.AppendString(dst, ReferenceVersion)
 	return append(dst, '}')
 }
 
@@ -92,9 +91,9 @@ func (d *Discrepancy) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"citation_index":`...)
 	dst = strconv.AppendInt(dst, int64(d.CitationIndex), 10)
 	dst = append(dst, `,"citation_id":`...)
-	dst = appendString(dst, d.CitationID)
+	dst = jsonenc.AppendString(dst, d.CitationID)
 	dst = append(dst, `,"selector_type":`...)
-	dst = appendString(dst, d.SelectorType.String())
+	dst = jsonenc.AppendString(dst, d.SelectorType.String())
 	dst = append(dst, `,"detail":`...)
 	dst = d.Detail.appendJSON(dst, d.SelectorType)
 	return append(dst, '}')
@@ -102,7 +101,7 @@ func (d *Discrepancy) AppendJSON(dst []byte) []byte {
 
 func (d *Detail) appendJSON(dst []byte, shape SelectorType) []byte {
 	dst = append(dst, `{"field":`...)
-	dst = appendString(dst, d.Field)
+	dst = jsonenc.AppendString(dst, d.Field)
 	dst = append(dst, `,"available_versions":`...)
 	if d.AvailableVersions == nil {
 		dst = append(dst, "null"...)
@@ -112,7 +111,7 @@ func (d *Detail) appendJSON(dst []byte, shape SelectorType) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, v)
+			dst = jsonenc.AppendString(dst, v)
 		}
 		dst = append(dst, ']')
 	}
@@ -165,17 +164,5 @@ func appendStringMember(dst []byte, name string, v *string) []byte {
 	if v == nil {
 		return append(dst, "null"...)
 	}
-	return appendString(dst, *v)
-}
-
-// appendString appends s as a JSON string. s is always valid UTF-8 here
-// (it comes from a strictly decoded request), so quoting cannot fail.
-func appendString(dst []byte, s string) []byte {
-	out, err := jsontext.AppendQuote(dst, s)
-	if err != nil {
-		// Unreachable for decoded input; a hand-built Request with invalid
-		// UTF-8 gets its bytes replaced rather than a malformed document.
-		out, _ = jsontext.AppendQuote(dst, strings.ToValidUTF8(s, "\uFFFD"))
-	}
-	return out
+	return jsonenc.AppendString(dst, *v)
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -89,7 +90,7 @@ type path struct {
 	tok string // escaped; the root holds the whole prefix
 }
 
-func (p *path) add(tok string) *path { return &path{p, "/" + escapePointer(tok)} }
+func (p *path) add(tok string) *path { return &path{p, "/" + jsonenc.EscapePointer(tok)} }
 func (p *path) index(i int) *path    { return &path{p, "/" + strconv.Itoa(i)} }
 
 func (p *path) String() string {
@@ -309,7 +310,7 @@ func (p *parser) targets(ptr *path, out *[]Target, nesting int) error {
 	case '{':
 		return p.target(ptr, out, nesting)
 	default:
-		return refuse(ptr, "a target is an IRI or an object, not %s", kindName(k))
+		return refuse(ptr, "a target is an IRI or an object, not %s", jsonenc.KindName(byte(k)))
 	}
 }
 
@@ -401,7 +402,7 @@ func (p *parser) resourceIRI(ptr *path) (string, error) {
 		})
 		return id.value(), err
 	default:
-		return "", refuse(ptr, "a source is an IRI or a resource object, not %s", kindName(k))
+		return "", refuse(ptr, "a source is an IRI or a resource object, not %s", jsonenc.KindName(byte(k)))
 	}
 }
 
@@ -459,7 +460,7 @@ func (p *parser) selector(ptr *path, level int) (Selector, error) {
 		return s, err
 	case '{':
 	default:
-		return s, refuse(ptr, "a selector is an object (or an IRI), not %s", kindName(k))
+		return s, refuse(ptr, "a selector is an object (or an IRI), not %s", jsonenc.KindName(byte(k)))
 	}
 	s.at = -1 // set once the '{' is read
 	var m struct{ typ, exact, prefix, suffix, start, end member }
@@ -545,7 +546,7 @@ func text(ptr *path, name string, m member, required bool) (string, error) {
 	case !m.seen:
 		return "", nil
 	case m.kind != '"':
-		return "", refuse(ptr.add(name), "must be a string, not %s", kindName(m.kind))
+		return "", refuse(ptr.add(name), "must be a string, not %s", jsonenc.KindName(byte(m.kind)))
 	}
 	s := unquote(m.v)
 	if required && s == "" {
@@ -561,7 +562,7 @@ func index(ptr *path, name string, m member) (int, error) {
 		return 0, refuse(ptr, "a %s needs %q", TextPosition, name)
 	}
 	if m.kind != '0' {
-		return 0, refuse(ptr.add(name), "must be a number, not %s", kindName(m.kind))
+		return 0, refuse(ptr.add(name), "must be a number, not %s", jsonenc.KindName(byte(m.kind)))
 	}
 	f, err := strconv.ParseFloat(string(m.v), 64)
 	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53-1 {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck"
-	"github.com/go-json-experiment/json/jsontext"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // AppendJSON appends the report as one compact JSON object, members in a
@@ -38,10 +38,10 @@ func (r *Report) AppendJSON(dst []byte, index int) []byte {
 	if a.ID == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendString(dst, a.ID)
+		dst = jsonenc.AppendString(dst, a.ID)
 	}
 	dst = append(dst, `,"outcome":`...)
-	dst = appendString(dst, r.Outcome.String())
+	dst = jsonenc.AppendString(dst, r.Outcome.String())
 	dst = append(dst, `,"targets":[`...)
 	for j := range r.Targets {
 		if j > 0 {
@@ -58,31 +58,31 @@ func appendHead(dst []byte, index, value int, ptr string) []byte {
 	dst = append(dst, `,"value":`...)
 	dst = strconv.AppendInt(dst, int64(value), 10)
 	dst = append(dst, `,"pointer":`...)
-	return appendString(dst, ptr)
+	return jsonenc.AppendString(dst, ptr)
 }
 
 func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
 	dst = append(dst, `{"pointer":`...)
-	dst = appendString(dst, t.Pointer)
+	dst = jsonenc.AppendString(dst, t.Pointer)
 	dst = append(dst, `,"source":`...)
-	dst = appendString(dst, t.Source)
+	dst = jsonenc.AppendString(dst, t.Source)
 	dst = append(dst, `,"version":`...)
 	if r.Version == "" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendString(dst, r.Version)
+		dst = jsonenc.AppendString(dst, r.Version)
 	}
 	dst = append(dst, `,"outcome":`...)
-	dst = appendString(dst, r.Outcome.String())
+	dst = jsonenc.AppendString(dst, r.Outcome.String())
 	dst = append(dst, `,"selectors":[`...)
 	for i, c := range r.Checked {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"pointer":`...)
-		dst = appendString(dst, c.Pointer)
+		dst = jsonenc.AppendString(dst, c.Pointer)
 		dst = append(dst, `,"selector_type":`...)
-		dst = appendString(dst, c.Type.String())
+		dst = jsonenc.AppendString(dst, c.Type.String())
 		dst = append(dst, `,"valid":`...)
 		dst = strconv.AppendBool(dst, c.Reason == citecheck.ReasonNone)
 		if c.Reason == citecheck.ReasonNone {
@@ -90,7 +90,7 @@ func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
 			continue
 		}
 		dst = append(dst, `,"reason":`...)
-		dst = appendString(dst, c.Reason.String())
+		dst = jsonenc.AppendString(dst, c.Reason.String())
 		dst = append(dst, `,"detail":`...)
 		dst = c.Detail.AppendJSON(dst, c.Type)
 		dst = append(dst, `,"findings":[`...)
@@ -108,15 +108,15 @@ func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"pointer":`...)
-		dst = appendString(dst, s.Pointer)
+		dst = jsonenc.AppendString(dst, s.Pointer)
 		dst = append(dst, `,"type":`...)
 		if s.Type == "" {
 			dst = append(dst, "null"...)
 		} else {
-			dst = appendString(dst, s.Type)
+			dst = jsonenc.AppendString(dst, s.Type)
 		}
 		dst = append(dst, `,"why":`...)
-		dst = appendString(dst, s.Why)
+		dst = jsonenc.AppendString(dst, s.Why)
 		dst = append(dst, '}')
 	}
 	dst = append(dst, `],"repair":`...)
@@ -260,14 +260,4 @@ func findingWords(f *citecheck.Finding) string {
 		return "partial: " + cut
 	}
 	return "partial: " + lead + "; " + cut
-}
-
-// appendString appends s as a JSON string; s is valid UTF-8 (it was
-// decoded from JSON or read as validated UTF-8).
-func appendString(dst []byte, s string) []byte {
-	out, err := jsontext.AppendQuote(dst, s)
-	if err != nil {
-		out, _ = jsontext.AppendQuote(dst, strings.ToValidUTF8(s, "\uFFFD"))
-	}
-	return out
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -180,7 +181,7 @@ func (s *Scanner) node(ptr string, nesting int, fn func(Item) error) error {
 			return s.syntax(err)
 		}
 		at := s.off() - int64(len(v))
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation but %s", where(ptr), kindName(k))})
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation but %s", where(ptr), jsonenc.KindName(byte(k)))})
 	}
 }
 
@@ -373,38 +374,12 @@ func (t *tee) bytes(from, to int64) []byte {
 	return t.buf[i:j:j]
 }
 
-// escapePointer escapes a member name for an RFC 6901 JSON Pointer.
-func escapePointer(name string) string {
-	if !strings.ContainsAny(name, "~/") {
-		return name
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
-}
-
 // where names a pointer in a message: "value" for the whole value.
 func where(ptr string) string {
 	if ptr == "" {
 		return "value"
 	}
 	return ptr
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	}
-	return "invalid JSON"
 }
 
 // unquote decodes a JSON string value.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // pathOpenAPI is the OpenAPI 3.1 description of the service, for hosts
@@ -368,14 +369,9 @@ func (d *openAPIDoc) document(base string) []byte {
 	b := make([]byte, 0, len(openAPIHead)+len(base)+32+len(d.rest))
 	b = append(b, openAPIHead...)
 	b = append(b, `"servers":[{"url":`...)
-	b = appendJSONString(b, base)
+	b = jsonenc.AppendString(b, base)
 	b = append(b, `}],`...)
 	return append(b, d.rest...)
-}
-
-func appendJSONString(dst []byte, s string) []byte {
-	q, _ := json.Marshal(s) // cannot fail: a string
-	return append(dst, q...)
 }
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/citecheck/citecheck/internal/testkit"
 
 	"bytes"
@@ -259,7 +260,7 @@ func TestOpenAPIGeneratedCallGetsTheContractsAnswer(t *testing.T) {
 		t.Fatalf("%d request examples, the contract has %d", len(examples), len(contract.Examples))
 	}
 	dc, url := docCompiler(t, doc)
-	resultSchema, err := dc.Compile(url + "#/paths/" + escapePointer(o.path) + "/" + strings.ToLower(o.method) + "/responses/200/content/" + escapePointer(mediaType) + "/schema")
+	resultSchema, err := dc.Compile(url + "#/paths/" + jsonenc.EscapePointer(o.path) + "/" + strings.ToLower(o.method) + "/responses/200/content/" + jsonenc.EscapePointer(mediaType) + "/schema")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,8 +318,8 @@ func TestOpenAPIAnswersFollowTheirSchemas(t *testing.T) {
 		if mt != "application/json" {
 			return
 		}
-		sch, err := dc.Compile(url + "#/paths/" + escapePointer(o.path) + "/" + strings.ToLower(o.method) +
-			"/responses/" + status + "/content/" + escapePointer(mt) + "/schema")
+		sch, err := dc.Compile(url + "#/paths/" + jsonenc.EscapePointer(o.path) + "/" + strings.ToLower(o.method) +
+			"/responses/" + status + "/content/" + jsonenc.EscapePointer(mt) + "/schema")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,11 +347,6 @@ func TestOpenAPIAnswersFollowTheirSchemas(t *testing.T) {
 		resp, body = do(t, http.MethodDelete, ts.URL+o.path, "", nil)
 		check(t, o, resp, body) // 405, documented on every operation
 	}
-}
-
-// escapePointer escapes a member name for a JSON Pointer fragment.
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 func TestOpenAPIServerURLIsThePublicURL(t *testing.T) {
