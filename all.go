@@ -154,8 +154,8 @@ func (o *CitationOutcome) appendMembers(dst []byte) []byte {
 // AppendAllEnvelope appends {"all": …} or, when err is non-nil, the same
 // {"error": …} as [AppendEnvelope], with no trailing newline. The key "all"
 // keeps the extension apart from the contract's {"result": …}.
-func AppendAllEnvelope(dst []byte, all *AllResult, err *Error) []byte {
-	if err != nil {
+func AppendAllEnvelope(dst []byte, all *AllResult, err error) []byte {
+	if AsError(err) != nil {
 		return AppendEnvelope(dst, nil, err)
 	}
 	dst = append(dst, `{"all":`...)

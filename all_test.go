@@ -15,7 +15,7 @@ func mustDecode(t testing.TB, body string) *Request {
 	t.Helper()
 	req, err := Decode([]byte(body))
 	if err != nil {
-		t.Fatalf("test body refused: %s: %s", err.Code, err.Message)
+		t.Fatalf("test body refused: %s: %s", AsError(err).Code, AsError(err).Message)
 	}
 	return req
 }

@@ -98,7 +98,7 @@ func TestBenchmarkWorkloadsAreValidAndPass(t *testing.T) {
 		t.Run(w.name, func(t *testing.T) {
 			req, err := Decode(w.body)
 			if err != nil {
-				t.Fatalf("workload is refused: %s: %s (path %q)", err.Code, err.Message, err.Path)
+				t.Fatalf("workload is refused: %s: %s (path %q)", AsError(err).Code, AsError(err).Message, AsError(err).Path)
 			}
 			if len(req.Citations) != w.citations {
 				t.Fatalf("%d citations decoded, %d built", len(req.Citations), w.citations)

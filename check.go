@@ -9,7 +9,7 @@ import (
 
 // Run decodes body and checks it: the whole of citation-batch-check@1.0.0
 // for one request. Exactly one of the results is non-nil.
-func Run(body []byte) (*Result, *Error) {
+func Run(body []byte) (*Result, error) {
 	req, err := Decode(body)
 	if err != nil {
 		return nil, err

@@ -102,7 +102,7 @@ func runCheckCases(t *testing.T, cases []cCase) {
 			body := testkit.Request{Sources: c.sources, Citations: c.cits}.Body()
 			res, err := Run(body)
 			if err != nil {
-				t.Fatalf("refused: %s at %q: %s\n%s", err.Code, err.Path, err.Message, body)
+				t.Fatalf("refused: %s at %q: %s\n%s", AsError(err).Code, AsError(err).Path, AsError(err).Message, body)
 			}
 			if got := string(res.AppendJSON(nil)); got != c.want {
 				t.Fatalf("body %s\n got %s\nwant %s", body, got, c.want)

@@ -129,7 +129,7 @@ var classWorkloads = sync.OnceValue(func() []classWorkload {
 	add := func(name string, body []byte) {
 		req, err := Decode(body)
 		if err != nil {
-			panic(fmt.Sprintf("class %s is refused: %s: %s", name, err.Code, err.Message))
+			panic(fmt.Sprintf("class %s is refused: %s: %s", name, AsError(err).Code, AsError(err).Message))
 		}
 		out = append(out, classWorkload{name: name, body: body, req: req, units: scanUnits(req)})
 	}

@@ -59,7 +59,7 @@ func TestConformance(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			body := c.Body
 			res, cerr := Run(body)
-			compareAnswer(t, c, res, cerr)
+			compareAnswer(t, c, res, AsError(cerr))
 			if res != nil { // the same input gives byte-identical output
 				again, _ := Run(body)
 				if !bytes.Equal(res.AppendJSON(nil), again.AppendJSON(nil)) {

@@ -65,7 +65,7 @@ func checkAllContext(ctx context.Context, c *Checker) (*AllResult, error) {
 // it looks at ctx before decoding, after it, and as CheckContext does.
 // Stopped, it returns the error [StoppedError] makes of ctx's error.
 // Exactly one of the results is non-nil.
-func RunContext(ctx context.Context, body []byte) (*Result, *Error) {
+func RunContext(ctx context.Context, body []byte) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, StoppedError("check", err)
 	}
@@ -84,7 +84,7 @@ func RunContext(ctx context.Context, body []byte) (*Result, *Error) {
 // stopped because its context was done: code overloaded (the service
 // could not finish in the time it had; retry later, with less or with
 // more time), and a message naming ctx's error, "context canceled" or
-// "context deadline exceeded".
+// "context deadline exceeded". Never nil.
 func StoppedError(what string, err error) *Error {
 	return &Error{Code: CodeOverloaded, Message: what + " stopped: " + err.Error()}
 }

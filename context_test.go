@@ -125,11 +125,11 @@ func TestContextDoneBeforeStartChecksNothing(t *testing.T) {
 				t.Errorf("CheckAllContext = %v, %v; want nil, %v", all, err, tc.want)
 			}
 			res, re := RunContext(tc.ctx, body)
-			if res != nil || re == nil || re.Code != CodeOverloaded || re.Message != tc.msg || re.Path != "" {
+			if res != nil || re == nil || AsError(re).Code != CodeOverloaded || AsError(re).Message != tc.msg || AsError(re).Path != "" {
 				t.Errorf("RunContext = %v, %+v; want overloaded %q", res, re, tc.msg)
 			}
 			// An invalid body is not even decoded: the stop comes first.
-			if _, re := RunContext(tc.ctx, []byte(`{`)); re == nil || re.Code != CodeOverloaded {
+			if _, re := RunContext(tc.ctx, []byte(`{`)); re == nil || AsError(re).Code != CodeOverloaded {
 				t.Errorf("RunContext on a bad body = %+v; want overloaded", re)
 			}
 		})
@@ -271,7 +271,7 @@ func FuzzCheckContext(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, doneAt uint8) {
 		req, e := Decode(body)
 		if e != nil {
-			if _, re := RunContext(newLookCtx(0), body); re == nil || *re != *e {
+			if _, re := RunContext(newLookCtx(0), body); re == nil || *AsError(re) != *AsError(e) {
 				t.Fatalf("RunContext refuses with %+v, Run with %+v", re, e)
 			}
 			return

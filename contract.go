@@ -52,7 +52,7 @@ const (
 // not_found error naming what exists. Every interface (CLI, HTTP, MCP)
 // answers an unknown tool or version with it, so it reads the same
 // everywhere.
-func LookupTool(id, version string) *Error {
+func LookupTool(id, version string) error {
 	if id == ToolID && version == ToolVersion {
 		return nil
 	}

@@ -29,12 +29,14 @@ const maxSafeInteger = 1<<53 - 1
 // schema failure; limit failures are only reported once the whole body is
 // known to be well formed, because every invalid_input outranks every
 // limit_exceeded.
-func Decode(body []byte) (*Request, *Error) { return DecodeWith(body, DefaultLimits()) }
+func Decode(body []byte) (*Request, error) { return DecodeWith(body, DefaultLimits()) }
 
 // DecodeWith is [Decode] under lim instead of the contract's limits: the
 // same rules in the same order, each limit failure naming lim's bound.
 // The contract's interfaces use Decode. Cost: linear in the body, as Decode.
-func DecodeWith(body []byte, lim Limits) (*Request, *Error) { return decode(body, lim, strStore{}) }
+func DecodeWith(body []byte, lim Limits) (*Request, error) {
+	return withError(decode(body, lim, strStore{}))
+}
 
 // DecodeShared is [DecodeWith] for a body that its caller keeps, unchanged,
 // for as long as the Request is in use: every long string written without
@@ -44,8 +46,8 @@ func DecodeWith(body []byte, lim Limits) (*Request, *Error) { return decode(body
 // for one run, this spares a copy of every text and the fresh pages it
 // would fill (docs/decoder.md, "Sharing the body"). Cost: as DecodeWith, less
 // one copy of those strings.
-func DecodeShared(body []byte, lim Limits) (*Request, *Error) {
-	return decode(body, lim, strStore{shared: true})
+func DecodeShared(body []byte, lim Limits) (*Request, error) {
+	return withError(decode(body, lim, strStore{shared: true}))
 }
 
 // decode is DecodeWith and DecodeShared, which keep strings in st.
@@ -61,7 +63,7 @@ func decode(body []byte, lim Limits, st strStore) (*Request, *Error) {
 // bytes: a larger body is limit_exceeded (actual = MaxInputBytes+1, since
 // the rest is never read). A read failure is reported as invalid_input with
 // the reader's message.
-func ReadBody(r io.Reader) ([]byte, *Error) {
+func ReadBody(r io.Reader) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 	if err != nil {
 		return nil, invalidf("", "body: could not be read: %v", err)
@@ -74,6 +76,7 @@ func ReadBody(r io.Reader) ([]byte, *Error) {
 
 // BodyTooLarge is the limit_exceeded error for a body of actual bytes, over
 // max_input_bytes. A reader that stops at the limit reports MaxInputBytes+1.
+// Never nil.
 func BodyTooLarge(actual int64) *Error {
 	return limitError("", LimitInputBytes, MaxInputBytes, actual, "bytes")
 }

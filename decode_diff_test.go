@@ -27,18 +27,18 @@ func sameDecoding(body []byte) string {
 	// DecodeShared differs from Decode in memory only.
 	sreq, serr := DecodeShared(body, DefaultLimits())
 	switch {
-	case (err == nil) != (serr == nil) || err != nil && *err != *serr:
-		return "DecodeShared answers otherwise: " + describe(sreq, serr) + ", Decode " + describe(req, err)
+	case (err == nil) != (serr == nil) || err != nil && *AsError(err) != *AsError(serr):
+		return "DecodeShared answers otherwise: " + describe(sreq, AsError(serr)) + ", Decode " + describe(req, AsError(err))
 	case err == nil && !equalRequests(req, sreq):
 		return "DecodeShared's request differs from Decode's"
 	}
 	wreq, werr := refDecode(body)
 	switch {
 	case (err == nil) != (werr == nil):
-		return "one accepts, the other refuses: got " + describe(req, err) + ", want " + describe(wreq, werr)
+		return "one accepts, the other refuses: got " + describe(req, AsError(err)) + ", want " + describe(wreq, werr)
 	case err != nil:
-		if *err != *werr {
-			return "errors differ:\n got  " + describe(nil, err) + "\n want " + describe(nil, werr)
+		if *AsError(err) != *werr {
+			return "errors differ:\n got  " + describe(nil, AsError(err)) + "\n want " + describe(nil, werr)
 		}
 	case !equalRequests(req, wreq):
 		return "requests differ"
@@ -162,7 +162,7 @@ func TestDecodeSharedSharesLongPlainStringsOnly(t *testing.T) {
 	}
 	shared, err := DecodeShared(plain, DefaultLimits())
 	if err != nil {
-		t.Fatal(err.Message)
+		t.Fatal(AsError(err).Message)
 	}
 	if !inBody(plain, shared.Sources[0].Text) {
 		t.Error("DecodeShared copied a text of 1,100 bytes without escapes")

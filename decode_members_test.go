@@ -50,7 +50,7 @@ func TestDuplicateMemberNamesAreRefusedHoweverWritten(t *testing.T) {
 				t.Fatalf("%s\nbody %s", d, c.body)
 			}
 			_, err := Decode([]byte(c.body))
-			if got := err != nil && strings.Contains(err.Message, dup); got != c.dup {
+			if got := err != nil && strings.Contains(AsError(err).Message, dup); got != c.dup {
 				t.Fatalf("refused as a duplicate: %v, want %v (%v)\nbody %s", got, c.dup, err, c.body)
 			}
 		})

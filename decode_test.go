@@ -81,7 +81,7 @@ func runDecodeCases(t *testing.T, cases []dCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			req, got := Decode([]byte(c.body))
-			assertDecoded(t, req, got, c.want)
+			assertDecoded(t, req, AsError(got), c.want)
 		})
 	}
 }
@@ -141,7 +141,7 @@ func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
 			t.Fatal("want an error")
 		}
 		want := overLimit("", LimitInputBytes, MaxInputBytes, MaxInputBytes+1)
-		if err.Code != want.Code || err.Limit != want.Limit || err.Max != want.Max || err.Actual != want.Actual || err.Path != "" {
+		if AsError(err).Code != want.Code || AsError(err).Limit != want.Limit || AsError(err).Max != want.Max || AsError(err).Actual != want.Actual || AsError(err).Path != "" {
 			t.Fatalf("got %+v", err)
 		}
 		if r.N() > MaxInputBytes+1 {
@@ -156,7 +156,7 @@ func TestReadBodyReadsAtMostMaxInputBytesPlusOne(t *testing.T) {
 	})
 	t.Run("size/a read failure is an error, not a truncated body", func(t *testing.T) {
 		_, err := ReadBody(io.MultiReader(strings.NewReader(`{"sources"`), testkit.FailingReader{Err: errors.New("connection reset")}))
-		if err == nil || err.Code != CodeInvalidInput {
+		if err == nil || AsError(err).Code != CodeInvalidInput {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -348,7 +348,7 @@ func TestDecodeIntegerLiteralsAreJudgedExactly(t *testing.T) {
 		t.Run("schema/integer literal "+c.lit, func(t *testing.T) {
 			req, err := Decode([]byte(dBody(dSrc, dCite("q", dQuoteSel, `,"claimed_start":`+c.lit))))
 			if c.want < 0 {
-				if err == nil || err.Code != CodeInvalidInput || err.Path != "/citations/0/claimed_start" {
+				if err == nil || AsError(err).Code != CodeInvalidInput || AsError(err).Path != "/citations/0/claimed_start" {
 					t.Fatalf("want invalid_input at /citations/0/claimed_start, got %v %+v", req, err)
 				}
 				return
@@ -651,7 +651,7 @@ func TestErrorObjectJSON(t *testing.T) {
 			if err == nil {
 				t.Fatalf("accepted: %s", res.AppendJSON(nil))
 			}
-			want := strings.Replace(c.want, "MSG", testkit.JSONString(err.Message), 1)
+			want := strings.Replace(c.want, "MSG", testkit.JSONString(AsError(err).Message), 1)
 			if got := string(AppendEnvelope(nil, res, err)); got != want {
 				t.Fatalf("got  %s\nwant %s", got, want)
 			}

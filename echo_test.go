@@ -63,16 +63,16 @@ func TestErrorMessagesEchoAtMostMaxEchoBytes(t *testing.T) {
 			if e == nil {
 				t.Fatal("accepted")
 			}
-			if e.Path != c.path {
-				t.Errorf("path %.80q…, want %.80q… (%d bytes, want %d)", e.Path, c.path, len(e.Path), len(c.path))
+			if AsError(e).Path != c.path {
+				t.Errorf("path %.80q…, want %.80q… (%d bytes, want %d)", AsError(e).Path, c.path, len(AsError(e).Path), len(c.path))
 			}
-			if max := 3*MaxEchoBytes + 200; len(e.Message) > max {
-				t.Errorf("message is %d bytes, over %d: %.300s", len(e.Message), max, e.Message)
+			if max := 3*MaxEchoBytes + 200; len(AsError(e).Message) > max {
+				t.Errorf("message is %d bytes, over %d: %.300s", len(AsError(e).Message), max, AsError(e).Message)
 			}
-			t.Logf("%.120s", e.Message)
+			t.Logf("%.120s", AsError(e).Message)
 		})
 	}
-	if e := LookupTool(name, ToolVersion); len(e.Message) > 2*MaxEchoBytes {
-		t.Errorf("LookupTool: message is %d bytes", len(e.Message))
+	if e := LookupTool(name, ToolVersion); len(AsError(e).Message) > 2*MaxEchoBytes {
+		t.Errorf("LookupTool: message is %d bytes", len(AsError(e).Message))
 	}
 }

@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -98,3 +99,27 @@ func (e Echo) Format(f fmt.State, verb rune) {
 
 // String is the %s form.
 func (e Echo) String() string { return fmt.Sprint(e) }
+
+// AsError returns err as the *Error every interface answers with: err
+// itself when it is one or wraps one (errors.As), nil for nil (and for an
+// error that holds a nil *Error), and for any other error an internal
+// error carrying its message.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e // nil when err holds a nil *Error
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// withError returns v and e, e as an error: nil when e is nil, never a
+// non-nil error that holds a nil *Error.
+func withError[T any](v T, e *Error) (T, error) {
+	if e == nil {
+		return v, nil
+	}
+	return v, e
+}

@@ -25,7 +25,8 @@ const exampleBody = `{
 func ExampleRun() {
 	res, err := citecheck.Run([]byte(exampleBody))
 	if err != nil {
-		fmt.Println("refused:", err.Code, err.Path)
+		e := citecheck.AsError(err) // the *citecheck.Error it holds (errors.As)
+		fmt.Println("refused:", e.Code, e.Path)
 		return
 	}
 	if !res.Valid {
@@ -37,7 +38,8 @@ func ExampleRun() {
 
 	// A body that is not a valid input is refused with an error object.
 	_, err = citecheck.Run([]byte(`{"sources": [], "citations": []}`))
-	fmt.Println("refused:", err.Code, err.Path)
+	e := citecheck.AsError(err)
+	fmt.Println("refused:", e.Code, e.Path)
 	// Output:
 	// citation 1 (c2) failed: version_mismatch, field version, available versions [v1]
 	// citations checked: 2
@@ -49,7 +51,8 @@ func ExampleRun() {
 func ExampleDecode() {
 	req, err := citecheck.Decode([]byte(exampleBody))
 	if err != nil {
-		fmt.Println("refused:", err.Code, err.Message)
+		e := citecheck.AsError(err)
+		fmt.Println("refused:", e.Code, e.Message)
 		return
 	}
 	for _, c := range req.Citations {
@@ -62,7 +65,8 @@ func ExampleDecode() {
 	_, err = citecheck.Decode([]byte(`{"sources": [{"source_id": "s", "version": "v1", "text": "x"}],
 	  "citations": [{"citation_id": "c", "source_id": "s", "version": "v1",
 	    "selector": {"type": "TextQuoteSelector", "exact": "x", "prefix": "` + strings.Repeat("\\u00e9", 600) + `"}}]}`))
-	fmt.Println(err.Code, err.Path, err.Limit, err.Max, err.Actual)
+	e := citecheck.AsError(err)
+	fmt.Println(e.Code, e.Path, e.Limit, e.Max, e.Actual)
 	// Output:
 	// c1 TextPositionSelector alphabet v1
 	// c2 TextQuoteSelector alphabet v2
@@ -142,7 +146,8 @@ func ExampleExplain() {
   ]
 }`))
 	if err != nil {
-		fmt.Println("refused:", err.Code, err.Message)
+		e := citecheck.AsError(err)
+		fmt.Println("refused:", e.Code, e.Message)
 		return
 	}
 	ex := citecheck.Explain(req)
@@ -172,7 +177,8 @@ func ExampleApplyFixes() {
                 "selector": {"type": "TextQuoteSelector", "exact": "liftoff"}, "claimed_start": 3}]}`)
 	ex, err := citecheck.RunExplain(body)
 	if err != nil {
-		fmt.Println("refused:", err.Code, err.Message)
+		e := citecheck.AsError(err)
+		fmt.Println("refused:", e.Code, e.Message)
 		return
 	}
 	fixed, _ := citecheck.ApplyFixes(body, ex)
@@ -188,7 +194,8 @@ func ExampleApplyFixes() {
 func ExampleCheckParallel() {
 	req, err := citecheck.Decode([]byte(exampleBody))
 	if err != nil {
-		fmt.Println("refused:", err.Code)
+		e := citecheck.AsError(err)
+		fmt.Println("refused:", e.Code)
 		return
 	}
 	res := citecheck.CheckParallel(req, 4)

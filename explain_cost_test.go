@@ -162,7 +162,7 @@ func TestExplainContextStopsAtTheNextLook(t *testing.T) {
 	if ex, err := ExplainContext(ctx, req); ex != nil || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled before: %v, %v", ex, err)
 	}
-	if _, e := RunExplainContext(ctx, testkit.HostileRequest("periodic", 1, testkit.HostileShape{BodyBytes: 8 << 10}).Body()); e == nil || e.Code != CodeOverloaded {
+	if _, e := RunExplainContext(ctx, testkit.HostileRequest("periodic", 1, testkit.HostileShape{BodyBytes: 8 << 10}).Body()); e == nil || AsError(e).Code != CodeOverloaded {
 		t.Fatalf("RunExplainContext cancelled: %v", e)
 	}
 	// Never done: every look answers nil, and they are few.

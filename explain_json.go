@@ -35,8 +35,8 @@ func (e *Explanation) AppendJSON(dst []byte) []byte {
 
 // AppendExplainEnvelope appends {"all": …} with the explanation or, when
 // err is non-nil, the same {"error": …} as [AppendEnvelope].
-func AppendExplainEnvelope(dst []byte, e *Explanation, err *Error) []byte {
-	if err != nil {
+func AppendExplainEnvelope(dst []byte, e *Explanation, err error) []byte {
+	if AsError(err) != nil {
 		return AppendEnvelope(dst, nil, err)
 	}
 	dst = append(dst, `{"all":`...)
@@ -147,7 +147,7 @@ func ExplainSchemaJSON() []byte { return []byte(explainSchemaJSON) }
 
 // RunExplain decodes body and explains it: [Run] for [Explain]. Exactly one
 // of the results is non-nil.
-func RunExplain(body []byte) (*Explanation, *Error) {
+func RunExplain(body []byte) (*Explanation, error) {
 	req, err := Decode(body)
 	if err != nil {
 		return nil, err
@@ -160,14 +160,14 @@ func RunExplain(body []byte) (*Explanation, *Error) {
 // could not finish in the time it had; retry later, with less or with
 // more time) and a message naming ctx's error, "context canceled" or
 // "context deadline exceeded". Exactly one of the results is non-nil.
-func RunExplainContext(ctx context.Context, body []byte) (*Explanation, *Error) {
+func RunExplainContext(ctx context.Context, body []byte) (*Explanation, error) {
 	req, err := Decode(body)
 	if err != nil {
 		return nil, err
 	}
-	ex, cerr := ExplainContext(ctx, req)
-	if cerr != nil {
-		return nil, &Error{Code: CodeOverloaded, Message: "explain stopped: " + cerr.Error()}
+	ex, err := ExplainContext(ctx, req)
+	if err != nil {
+		return nil, StoppedError("explain", err)
 	}
 	return ex, nil
 }

@@ -275,7 +275,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("want exactly one of result and error, got %v and %v", res, cerr)
 		}
 		if cerr != nil {
-			checkError(t, body, cerr)
+			checkError(t, body, AsError(cerr))
 			return
 		}
 		if !json.Valid(body) || !utf8.Valid(body) {
@@ -427,7 +427,7 @@ func runChecked(t *testing.T, req *testkit.Request) []byte {
 	}
 	res, cerr := Run(body)
 	if cerr != nil {
-		t.Fatalf("valid request refused: %s (path %q)\n%s", cerr.Message, cerr.Path, body)
+		t.Fatalf("valid request refused: %s (path %q)\n%s", AsError(cerr).Message, AsError(cerr).Path, body)
 	}
 	out := res.AppendJSON(nil)
 	if want := refResult(req); !bytes.Equal(out, want) {

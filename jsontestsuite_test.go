@@ -65,7 +65,8 @@ func runRecovered(t *testing.T, body []byte) (res *Result, cerr *Error) {
 			t.Fatalf("panic: %v", p)
 		}
 	}()
-	return Run(body)
+	res, err := Run(body)
+	return res, AsError(err)
 }
 
 // hasDuplicateNames reports whether some object of JSON text body has two

@@ -28,7 +28,7 @@ func BenchmarkKitWorkload(b *testing.B) {
 		}
 		req, cerr := Decode(body)
 		if cerr != nil {
-			b.Fatalf("%s: %s", name, cerr.Message)
+			b.Fatalf("%s: %s", name, AsError(cerr).Message)
 		}
 		b.Run(name+"/stage=check", func(b *testing.B) {
 			b.ReportAllocs()
@@ -52,7 +52,7 @@ func BenchmarkKitWorkload(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := Decode(body); err != nil {
-					b.Fatal(err.Message)
+					b.Fatal(AsError(err).Message)
 				}
 			}
 		})

@@ -35,13 +35,13 @@ func TestDecodeWithTakesItsLimitsAsAValue(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			req, err := DecodeWith([]byte(c.body), c.lim)
-			assertDecoded(t, req, err, c.want)
+			assertDecoded(t, req, AsError(err), c.want)
 		})
 	}
 	// Decode is DecodeWith under DefaultLimits: the same error, to the byte.
 	_, e1 := Decode([]byte(bigText))
 	_, e2 := DecodeWith([]byte(bigText), DefaultLimits())
-	if e1 == nil || *e1 != *e2 {
+	if e1 == nil || *AsError(e1) != *AsError(e2) {
 		t.Fatalf("Decode %v, DecodeWith(DefaultLimits()) %v", e1, e2)
 	}
 }

@@ -21,7 +21,7 @@ func TestEveryValueMarshalsAsItsAppendJSON(t *testing.T) {
 		var err error
 		if cerr != nil {
 			got, err = json.Marshal(cerr)
-			want = cerr.AppendJSON(nil)
+			want = AsError(cerr).AppendJSON(nil)
 		} else {
 			req, _ := Decode(c.Body)
 			all := CheckAll(req)

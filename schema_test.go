@@ -161,7 +161,7 @@ func TestRandomResultsValidateAgainstOutputSchema(t *testing.T) {
 		}
 		res, cerr := Run(body)
 		if cerr != nil {
-			t.Fatalf("case %d: valid request refused: %s (path %q)\n%s", i, cerr.Message, cerr.Path, body)
+			t.Fatalf("case %d: valid request refused: %s (path %q)\n%s", i, AsError(cerr).Message, AsError(cerr).Path, body)
 		}
 		out := res.AppendJSON(nil)
 		checkOutput(t, out)
@@ -648,18 +648,18 @@ func TestDecoderAcceptsExactlyWhatInputSchemaAccepts(t *testing.T) {
 		body := root.appendJSON(nil)
 		want, why := refAccepts(t, body)
 		_, cerr := Decode(body)
-		got := cerr == nil || cerr.Code != CodeInvalidInput
+		got := cerr == nil || AsError(cerr).Code != CodeInvalidInput
 		if got != want {
 			msg := "accepted"
 			if cerr != nil {
-				msg = cerr.Code + ": " + cerr.Message
+				msg = AsError(cerr).Code + ": " + AsError(cerr).Message
 			}
 			t.Fatalf("case %d: reference says accept=%v (%s); Decode: %s\n%s", i, want, why, msg, body)
 		}
 		if want {
 			accepted++
 			if cerr != nil {
-				whys["accepted, then "+cerr.Limit]++
+				whys["accepted, then "+AsError(cerr).Limit]++
 			}
 		} else {
 			refused++

@@ -117,7 +117,7 @@ func render(t *testing.T, body string, all bool, o Options) []byte {
 	t.Helper()
 	req, e := citecheck.Decode([]byte(body))
 	if e != nil {
-		return AppendError(nil, e, o)
+		return AppendError(nil, citecheck.AsError(e), o)
 	}
 	if all {
 		return AppendAll(nil, req, citecheck.CheckAll(req), o)

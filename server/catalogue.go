@@ -128,7 +128,7 @@ func (s *Server) serveCatalogue(w http.ResponseWriter, r *http.Request) {
 // byte for byte as published (spec §4.2).
 func (s *Server) serveContract(w http.ResponseWriter, r *http.Request) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
-		writeError(w, r, e)
+		writeError(w, r, citecheck.AsError(e))
 		return
 	}
 	w.Header().Set("Cache-Control", "public, max-age=3600")

@@ -19,7 +19,7 @@ import (
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 	s.serveBody(w, r, func(body []byte) (int, []byte) {
 		res, e := citecheck.RunContext(r.Context(), body)
-		return envelope(r, res, e)
+		return envelope(r, res, citecheck.AsError(e))
 	})
 }
 
@@ -28,7 +28,7 @@ func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
 // giving the slot back (admission.go).
 func (s *Server) serveBody(w http.ResponseWriter, r *http.Request, answer func(body []byte) (status int, out []byte)) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
-		writeError(w, r, e)
+		writeError(w, r, citecheck.AsError(e))
 		return
 	}
 	body, a := s.admitBody(w, r, citecheck.MaxInputBytes, s.readBody, tooLarge)
@@ -66,13 +66,15 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *cite
 	body := http.MaxBytesReader(w, r.Body, citecheck.MaxInputBytes+1)
 	n := r.ContentLength
 	if n < 0 || n > citecheck.MaxInputBytes {
-		return citecheck.ReadBody(body)
+		b, err := citecheck.ReadBody(body)
+		return b, citecheck.AsError(err)
 	}
 	buf := s.bodyBufs.get(int(n))
 	if _, err := io.ReadFull(body, buf); err != nil {
 		s.bodyBufs.put(buf)
 		// The engine's own wording for a body that could not be read.
-		return citecheck.ReadBody(failingReader{err})
+		_, e := citecheck.ReadBody(failingReader{err})
+		return nil, citecheck.AsError(e)
 	}
 	return buf, nil
 }

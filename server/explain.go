@@ -14,8 +14,8 @@ import (
 func (s *Server) serveExplain(w http.ResponseWriter, r *http.Request) {
 	s.serveBody(w, r, func(body []byte) (int, []byte) {
 		ex, e := citecheck.RunExplainContext(r.Context(), body)
-		setOutcome(r, explainOutcome(ex, e))
-		return answerStatus(e), citecheck.AppendExplainEnvelope(nil, ex, e)
+		setOutcome(r, explainOutcome(ex, citecheck.AsError(e)))
+		return answerStatus(citecheck.AsError(e)), citecheck.AppendExplainEnvelope(nil, ex, e)
 	})
 }
 

@@ -30,7 +30,7 @@ func explainInProcess(body []byte) ([]byte, *citecheck.Error) {
 	if e == nil {
 		ex, e = citecheck.RunExplain(b)
 	}
-	return citecheck.AppendExplainEnvelope(nil, ex, e), e
+	return citecheck.AppendExplainEnvelope(nil, ex, e), citecheck.AsError(e)
 }
 
 // TestExplainRouteAnswersAsInProcess: POST …/explain answers every

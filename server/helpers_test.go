@@ -136,7 +136,7 @@ func inProcess(body []byte) ([]byte, *citecheck.Result, *citecheck.Error) {
 	if e == nil {
 		res, e = citecheck.Run(b)
 	}
-	return citecheck.AppendEnvelope(nil, res, e), res, e
+	return citecheck.AppendEnvelope(nil, res, e), res, citecheck.AsError(e)
 }
 
 // errorOf parses an {"error": …} body, failing the test if it is not one.

@@ -107,7 +107,8 @@ func executeArguments(ctx context.Context, args json.RawMessage) (*citecheck.Res
 	if e != nil {
 		return nil, e
 	}
-	return citecheck.RunContext(ctx, body)
+	res, err := citecheck.RunContext(ctx, body)
+	return res, citecheck.AsError(err)
 }
 
 // requestContextKey is the context value under which /mcp hands the HTTP
@@ -139,9 +140,10 @@ func argumentsBody(args json.RawMessage) ([]byte, *citecheck.Error) {
 		return nil, e
 	}
 	if e := citecheck.LookupTool(id, version); e != nil {
-		return nil, e
+		return nil, citecheck.AsError(e)
 	}
-	return citecheck.ReadBody(bytes.NewReader(input))
+	body, err := citecheck.ReadBody(bytes.NewReader(input))
+	return body, citecheck.AsError(err)
 }
 
 // argumentError reports arguments that are not {"id", "version", "input"}.

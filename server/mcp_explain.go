@@ -48,7 +48,9 @@ func addExplainTool(srv *mcp.Server, t *toolInfo, onCall func(outcome string), h
 		var ex *citecheck.Explanation
 		body, e := argumentsBody(req.Params.Arguments)
 		if e == nil {
-			ex, e = citecheck.RunExplainContext(ctx, body)
+			var err error
+			ex, err = citecheck.RunExplainContext(ctx, body)
+			e = citecheck.AsError(err)
 		}
 		if onCall != nil {
 			onCall(explainOutcome(ex, e))

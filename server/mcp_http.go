@@ -31,7 +31,7 @@ func readMCPBody(w http.ResponseWriter, r *http.Request) ([]byte, *citecheck.Err
 		return nil, mcpTooLarge()
 	case err != nil:
 		_, e := citecheck.ReadBody(failingReader{err})
-		return nil, e
+		return nil, citecheck.AsError(e)
 	}
 	return buf.Bytes(), nil
 }

@@ -97,7 +97,7 @@ func must(err error) {
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	// The page is per tool, not per version: any id but ours is unknown.
 	if e := citecheck.LookupTool(r.PathValue("id"), citecheck.ToolVersion); e != nil {
-		writeError(w, r, e)
+		writeError(w, r, citecheck.AsError(e))
 		return
 	}
 	var buf bytes.Buffer

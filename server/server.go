@@ -277,7 +277,7 @@ func (s *Server) methodNotAllowed(allow string, toolScoped bool) http.HandlerFun
 	return func(w http.ResponseWriter, r *http.Request) {
 		if toolScoped {
 			if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
-				writeError(w, r, e)
+				writeError(w, r, citecheck.AsError(e))
 				return
 			}
 		}

@@ -149,7 +149,7 @@ func TestTypicalRequestsAreValidOrFailOnce(t *testing.T) {
 	for i, l := range typicalRequests(40, 2, 4<<10, 8) {
 		res, e := citecheck.Run(l)
 		if e != nil {
-			t.Fatalf("request %d: %s", i, e.Message)
+			t.Fatalf("request %d: %s", i, citecheck.AsError(e).Message)
 		}
 		if res.Valid == (i%4 == 0) {
 			t.Fatalf("request %d: valid %v (reason %v)", i, res.Valid, res.Reason)

@@ -21,7 +21,7 @@ type fixed struct {
 func fixRequest(body []byte) fixed {
 	req, e := citecheck.Decode(body)
 	if e != nil {
-		return fixed{err: e}
+		return fixed{err: citecheck.AsError(e)}
 	}
 	ex := citecheck.Explain(req)
 	out, err := citecheck.ApplyFixes(body, ex)

@@ -51,7 +51,7 @@ func readInput(name string, stdin io.Reader) (*input, *citecheck.Error) {
 		// Unknown size, or over the limit: ReadBody reads up to one byte
 		// past the limit and says so, as it always has.
 		body, e := citecheck.ReadBody(r)
-		return &input{body: body}, e
+		return &input{body: body}, citecheck.AsError(e)
 	}
 	if f, ok := r.(*os.File); ok && size >= mapMinBytes {
 		if st, err := f.Stat(); err == nil {
@@ -79,10 +79,10 @@ func readSized(r io.Reader, size int) (*input, *citecheck.Error) {
 			return &input{body: buf}, nil
 		case err != nil:
 			_, e := citecheck.ReadBody(errReader{err}) // its message for a failed read
-			return nil, e
+			return nil, citecheck.AsError(e)
 		case len(buf) == cap(buf):
 			body, e := citecheck.ReadBody(io.MultiReader(bytes.NewReader(buf), r))
-			return &input{body: body}, e
+			return &input{body: body}, citecheck.AsError(e)
 		}
 	}
 }

@@ -131,7 +131,7 @@ func TestInputTruncatedWhileMappedIsAnErrorNotACrash(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := in.use(&out, &errb, func(body []byte) int {
 		res, e := citecheck.Run(body)
-		return report(&out, &errb, res, e)
+		return report(&out, &errb, res, citecheck.AsError(e))
 	})
 	if code != exitError || !strings.Contains(out.String(), `"code":"usage"`) || !strings.Contains(errb.String(), "truncated while it was read") {
 		t.Fatalf("exit %d stdout %q stderr %q; want exit 2 and the read error", code, out.String(), errb.String())

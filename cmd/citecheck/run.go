@@ -112,7 +112,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return c.misuse(stderr, fmt.Sprintf("--base-url %q must be an http(s) URL like http://127.0.0.1:8080", o.baseURL))
 	}
 	if e := citecheck.LookupTool(pos[0], pos[1]); e != nil {
-		return report(stdout, stderr, nil, e)
+		return report(stdout, stderr, nil, citecheck.AsError(e))
 	}
 	text := o.format == "text"
 	color := text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb")
@@ -146,7 +146,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			// texts, no fresh pages for them.
 			req, e := citecheck.DecodeShared(body, citecheck.DefaultLimits())
 			if e != nil {
-				return report(stdout, stderr, nil, e)
+				return report(stdout, stderr, nil, citecheck.AsError(e))
 			}
 			return report(stdout, stderr, citecheck.CheckParallel(req, runtime.GOMAXPROCS(0)), nil)
 		}
@@ -203,7 +203,7 @@ func evaluate(body []byte, all, explain bool) answered {
 	req, e := citecheck.Decode(body)
 	switch {
 	case e != nil:
-		return answered{err: e}
+		return answered{err: citecheck.AsError(e)}
 	case explain:
 		ex := citecheck.Explain(req)
 		return answered{req: req, all: ex.All, ex: ex}
