@@ -148,7 +148,7 @@ func (o *CitationOutcome) appendMembers(dst []byte) []byte {
 	}
 	dst = jsonenc.AppendString(dst, o.Reason.String())
 	dst = append(dst, `,"detail":`...)
-	return o.Detail.appendJSON(dst, o.SelectorType)
+	return o.Detail.AppendJSON(dst, o.SelectorType)
 }
 
 // AppendAllEnvelope appends {"all": …} or, when err is non-nil, the same

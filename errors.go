@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // Error codes. The engine returns only CodeInvalidInput and
@@ -122,4 +124,24 @@ func withError[T any](v T, e *Error) (T, error) {
 		return v, nil
 	}
 	return v, e
+}
+
+// AppendJSON appends the error object's JSON to dst, members in the order
+// spec §1 shows; limit, max and actual only for limit_exceeded.
+func (e *Error) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"code":`...)
+	dst = jsonenc.AppendString(dst, e.Code)
+	dst = append(dst, `,"message":`...)
+	dst = jsonenc.AppendString(dst, e.Message)
+	dst = append(dst, `,"path":`...)
+	dst = jsonenc.AppendString(dst, e.Path)
+	if e.Limit != "" {
+		dst = append(dst, `,"limit":`...)
+		dst = jsonenc.AppendString(dst, e.Limit)
+		dst = append(dst, `,"max":`...)
+		dst = strconv.AppendInt(dst, e.Max, 10)
+		dst = append(dst, `,"actual":`...)
+		dst = strconv.AppendInt(dst, e.Actual, 10)
+	}
+	return append(dst, '}')
 }

@@ -95,11 +95,15 @@ func (d *Discrepancy) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"selector_type":`...)
 	dst = jsonenc.AppendString(dst, d.SelectorType.String())
 	dst = append(dst, `,"detail":`...)
-	dst = d.Detail.appendJSON(dst, d.SelectorType)
+	dst = d.Detail.AppendJSON(dst, d.SelectorType)
 	return append(dst, '}')
 }
 
-func (d *Detail) appendJSON(dst []byte, shape SelectorType) []byte {
+// AppendJSON appends the detail object exactly as the contract's
+// first_discrepancy carries it for a citation of selector type shape, for
+// tools that report a citation's detail in an output of their own (the
+// annotations command does, per selector).
+func (d *Detail) AppendJSON(dst []byte, shape SelectorType) []byte {
 	dst = append(dst, `{"field":`...)
 	dst = jsonenc.AppendString(dst, d.Field)
 	dst = append(dst, `,"available_versions":`...)
