@@ -1,18 +1,21 @@
 package citecheck
 
-// The previous decoder, on go-json-experiment/json's jsontext, verbatim but
-// for its names (and the cut echoes of issue 13, which both share): the reference of FuzzDecodeAgainstReference and
-// TestDecodeMatchesReferenceOnSeeds (decode_diff_test.go). Decode must give
-// the same answer on every body: the same Request, or an Error equal in
-// code, message, path, limit, max and actual. Its parseInteger is kept too
-// (refParseInteger), since Decode's has a fast path of its own; the helpers
-// that are not the decoder's (scanBudget and utf16Len, where, escapePointer)
-// are shared, and tested on their own.
+// The previous decoder, on go-json-experiment/json's jsontext: the
+// reference of FuzzDecodeAgainstReference and TestDecodeMatchesReferenceOnSeeds
+// (decode_diff_test.go). Decode must give the same answer on every body: the
+// same Request, or an Error equal in code, message, path, limit, max and
+// actual. It shares no code with Decode but the spec's wording of the
+// messages and scanBudget (tested on its own): its walk is jsontext's
+// tokens, not Decode's scanner; the rules across members and the limits are
+// judged after the walk, over what it read (refRules, refLimits), not noted
+// as it goes; and number literals are judged with math/big
+// (refParseInteger), not by Decode's digit walk.
 
 import (
 	"bytes"
 	"errors"
 	"io"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -49,11 +52,28 @@ func refDecode(body []byte) (*Request, *Error) {
 type refDecoder struct {
 	dec *jsontext.Decoder
 
-	rule      *Error // first rule-across-members failure (spec §1 step 4)
-	limit     *Error // first limit failure in document order (step 5)
-	limitAt   int64  // input offset of the value that limit names
-	sourceIDs map[[2]string]int
-	citeIDs   map[string]int
+	// read is what the walk read that the rules and limits judge, in the
+	// order it finished reading it.
+	items    []refItem    // each source and citation, as its object closed
+	measures []refMeasure // each array's items and each limited string's bytes
+}
+
+// refItem is a source or a citation read whole, at path.
+type refItem struct {
+	path      string
+	source    *Source   // a source, or
+	citation  *Citation // a citation, with whether it had a quote member
+	quoteSeen bool
+}
+
+// refMeasure is the size of the value at path, which starts at input
+// offset at: items of an array, or bytes of a string, against limit.
+type refMeasure struct {
+	at    int64
+	path  string
+	limit string
+	n     int
+	items bool
 }
 
 // refSchemaFailure is the error a schema check returns, carrying the failure,
@@ -99,11 +119,11 @@ func (d *refDecoder) request() (*Request, *Error) {
 		}
 		return nil, sf.e
 	}
-	if d.rule != nil {
-		return nil, d.rule
+	if e := refRules(d.items); e != nil {
+		return nil, e
 	}
-	if d.limit != nil {
-		return nil, d.limit
+	if e := refLimits(d.measures); e != nil {
+		return nil, e
 	}
 	if e := scanBudget(req, nil, nil, MaxScanUnits); e != nil {
 		return nil, e
@@ -145,27 +165,9 @@ func (d *refDecoder) fail(path, format string, args ...any) error {
 	return refSchemaFailure{invalidf(path, format, args...)}
 }
 
-// noteRule remembers the first rule-across-members failure.
-func (d *refDecoder) noteRule(e *Error) {
-	if d.rule == nil {
-		d.rule = e
-	}
-}
-
-// noteLimit remembers the limit failure whose value starts earliest in the
-// body. at is that value's input offset, so a count limit (at its array's
-// '[') outranks a size limit on one of the array's items.
-func (d *refDecoder) noteLimit(at int64, e *Error) {
-	if d.limit == nil || at < d.limitAt {
-		d.limit, d.limitAt = e, at
-	}
-}
-
-// checkBytes notes a size limit on a decoded string.
-func (d *refDecoder) checkBytes(at int64, path, s string, limit string, max int) {
-	if len(s) > max {
-		d.noteLimit(at, limitError(path, limit, int64(max), int64(len(s)), "bytes"))
-	}
+// measure records the size of the value at path, from offset at.
+func (d *refDecoder) measure(at int64, path, limit string, n int) {
+	d.measures = append(d.measures, refMeasure{at: at, path: path, limit: limit, n: n})
 }
 
 func (d *refDecoder) body() (*Request, error) {
@@ -175,17 +177,17 @@ func (d *refDecoder) body() (*Request, error) {
 		switch name {
 		case "sources":
 			haveSources = true
-			return d.array("/sources", LimitSources, MaxSources, func(i int, path string) error {
+			return d.array("/sources", LimitSources, func(i int, path string) error {
 				s, err := d.source(path)
 				if err == nil {
 					req.Sources = append(req.Sources, s)
-					d.sourceRules(i, path, req)
+					d.items = append(d.items, refItem{path: path, source: &s})
 				}
 				return err
 			})
 		case "citations":
 			haveCitations = true
-			return d.array("/citations", LimitCitations, MaxCitations, func(i int, path string) error {
+			return d.array("/citations", LimitCitations, func(i int, path string) error {
 				c, err := d.citation(path)
 				if err == nil {
 					req.Citations = append(req.Citations, c)
@@ -207,20 +209,6 @@ func (d *refDecoder) body() (*Request, error) {
 	return req, nil
 }
 
-// sourceRules checks that source i's (source_id, version) pair is new.
-func (d *refDecoder) sourceRules(i int, path string, req *Request) {
-	s := req.Sources[i]
-	key := [2]string{s.SourceID, s.Version}
-	if d.sourceIDs == nil {
-		d.sourceIDs = make(map[[2]string]int)
-	}
-	if j, dup := d.sourceIDs[key]; dup {
-		d.noteRule(invalidf(path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", path[1:], j, Echo(s.SourceID), Echo(s.Version)))
-		return
-	}
-	d.sourceIDs[key] = i
-}
-
 func (d *refDecoder) unknown(path, name string) error {
 	p := path + "/" + jsonenc.EscapePointer(name)
 	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
@@ -233,7 +221,7 @@ func (d *refDecoder) object(path string, member func(name string) error) error {
 		if k == 0 {
 			return d.peekError()
 		}
-		return d.fail(path, "%s: must be an object, not %s", where(path), refKindName(k))
+		return d.fail(path, "%s: must be an object, not %s", where(path), jsonenc.KindName(byte(k)))
 	}
 	if _, err := d.dec.ReadToken(); err != nil {
 		return err
@@ -252,14 +240,14 @@ func (d *refDecoder) object(path string, member func(name string) error) error {
 }
 
 // array reads an array at path whose items must be objects, calling item for
-// each. An empty array breaks minItems; more than max items is noted as the
-// limit, measured on the whole array.
-func (d *refDecoder) array(path, limit string, max int, item func(i int, path string) error) error {
+// each. An empty array breaks minItems; its items are measured against
+// limit, from its '['.
+func (d *refDecoder) array(path, limit string, item func(i int, path string) error) error {
 	if k := d.dec.PeekKind(); k != '[' {
 		if k == 0 {
 			return d.peekError()
 		}
-		return d.fail(path, "%s: must be an array, not %s", where(path), refKindName(k))
+		return d.fail(path, "%s: must be an array, not %s", where(path), jsonenc.KindName(byte(k)))
 	}
 	at := d.dec.InputOffset()
 	if _, err := d.dec.ReadToken(); err != nil {
@@ -281,9 +269,7 @@ func (d *refDecoder) array(path, limit string, max int, item func(i int, path st
 	if n == 0 {
 		return d.fail(path, "%s: must have at least 1 item", path[1:])
 	}
-	if n > max {
-		d.noteLimit(at, limitError(path, limit, int64(max), int64(n), "items"))
-	}
+	d.measures = append(d.measures, refMeasure{at: at, path: path, limit: limit, n: n, items: true})
 	return nil
 }
 
@@ -304,7 +290,7 @@ func (d *refDecoder) str(path string, minLen int) (string, int64, error) {
 		if k == 0 {
 			return "", at, d.peekError()
 		}
-		return "", at, d.fail(path, "%s: must be a string, not %s", where(path), refKindName(k))
+		return "", at, d.fail(path, "%s: must be a string, not %s", where(path), jsonenc.KindName(byte(k)))
 	}
 	// ReadValue validates the string (UTF-8, escapes, surrogate pairs) and
 	// returns it quoted. Most strings have no escape, so their bytes are
@@ -329,12 +315,12 @@ func (d *refDecoder) str(path string, minLen int) (string, int64, error) {
 	return s, at, nil
 }
 
-// label reads a source_id, version or citation_id: non-empty, and noted
+// label reads a source_id, version or citation_id: non-empty, and measured
 // against max_label_bytes.
 func (d *refDecoder) label(path string) (string, error) {
 	s, at, err := d.str(path, 1)
 	if err == nil {
-		d.checkBytes(at, path, s, LimitLabelBytes, MaxLabelBytes)
+		d.measure(at, path, LimitLabelBytes, len(s))
 	}
 	return s, err
 }
@@ -347,7 +333,7 @@ func (d *refDecoder) integer(path string) (int, error) {
 		if k == 0 {
 			return 0, d.peekError()
 		}
-		return 0, d.fail(path, "%s: must be an integer, not %s", where(path), refKindName(k))
+		return 0, d.fail(path, "%s: must be an integer, not %s", where(path), jsonenc.KindName(byte(k)))
 	}
 	v, err := d.dec.ReadValue()
 	if err != nil {
@@ -381,7 +367,7 @@ func (d *refDecoder) source(path string) (Source, error) {
 		case "text":
 			var at int64
 			s.Text, at, err = d.str(p, 0)
-			d.checkBytes(at, p, s.Text, LimitTextBytes, MaxTextBytes)
+			d.measure(at, p, LimitTextBytes, len(s.Text))
 			have[2] = true
 		default:
 			err = d.unknown(path, name)
@@ -422,7 +408,7 @@ func (d *refDecoder) citation(path string) (Citation, error) {
 		case "quote":
 			var at int64
 			c.Quote, at, err = d.str(p, 1)
-			d.checkBytes(at, p, c.Quote, LimitQuoteBytes, MaxQuoteBytes)
+			d.measure(at, p, LimitQuoteBytes, len(c.Quote))
 			quoteSeen = true
 		case "claimed_start":
 			c.ClaimedStart, err = d.integer(p)
@@ -440,29 +426,8 @@ func (d *refDecoder) citation(path string) (Citation, error) {
 			return c, d.fail(path, "%s: required member %q is missing", path[1:], name)
 		}
 	}
-	d.citationRules(path, &c, quoteSeen)
+	d.items = append(d.items, refItem{path: path, citation: &c, quoteSeen: quoteSeen})
 	return c, nil
-}
-
-// citationRules checks spec §1 step 4 for one citation: its selector type
-// decides whether quote and claimed_start belong, and its id must be new.
-func (d *refDecoder) citationRules(path string, c *Citation, quoteSeen bool) {
-	switch {
-	case c.Selector.Type == PositionSelector && !quoteSeen:
-		d.noteRule(invalidf(path, "%s: a TextPositionSelector citation needs a 'quote' (what T[start:end] reads)", path[1:]))
-	case c.Selector.Type == QuoteSelector && quoteSeen:
-		d.noteRule(invalidf(path+"/quote", "%s/quote: a TextQuoteSelector citation takes no 'quote' (its selector's 'exact' is the quote)", path[1:]))
-	case c.Selector.Type == PositionSelector && c.HasClaimedStart:
-		d.noteRule(invalidf(path+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", path[1:]))
-	}
-	if d.citeIDs == nil {
-		d.citeIDs = make(map[string]int)
-	}
-	if j, dup := d.citeIDs[c.CitationID]; dup {
-		d.noteRule(invalidf(path+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", path[1:], j, Echo(c.CitationID)))
-		return
-	}
-	d.citeIDs[c.CitationID] = len(d.citeIDs)
 }
 
 // selector reads a TextPositionSelector or a TextQuoteSelector. Members are
@@ -490,7 +455,7 @@ func (d *refDecoder) selector(path string) (Selector, error) {
 		case "exact":
 			var at int64
 			s.Exact, at, err = d.str(p, 1)
-			d.checkBytes(at, p, s.Exact, LimitQuoteBytes, MaxQuoteBytes)
+			d.measure(at, p, LimitQuoteBytes, len(s.Exact))
 			seen.exact = true
 		case "prefix":
 			s.Prefix, contextAt[0], err = d.str(p, 0)
@@ -537,8 +502,12 @@ func (d *refDecoder) selector(path string) (Selector, error) {
 		if !seen.exact {
 			return s, d.fail(path, "%s: a TextQuoteSelector needs \"exact\"", path[1:])
 		}
-		d.checkBytes(contextAt[0], path+"/prefix", s.Prefix, LimitContextBytes, MaxContextBytes)
-		d.checkBytes(contextAt[1], path+"/suffix", s.Suffix, LimitContextBytes, MaxContextBytes)
+		if seen.prefix {
+			d.measure(contextAt[0], path+"/prefix", LimitContextBytes, len(s.Prefix))
+		}
+		if seen.suffix {
+			d.measure(contextAt[1], path+"/suffix", LimitContextBytes, len(s.Suffix))
+		}
 	default:
 		if !seen.typ {
 			return s, d.fail(path, "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", path[1:])
@@ -548,98 +517,104 @@ func (d *refDecoder) selector(path string) (Selector, error) {
 	return s, nil
 }
 
-// parseInteger judges a JSON number literal (already known to be valid
-// JSON) by its exact decimal value, never its nearest binary64. Linear in
-// the literal; exponents of any size are handled without overflow.
+// refParseInteger judges a JSON number literal (already known to be valid
+// JSON) by its exact value: the literal is digits × 10^exponent, the
+// exponent a big.Int read whole, so no size of it is rounded or cut. A
+// value of more than 16 digits before the point is past 2^53−1 without
+// building it.
 func refParseInteger(lit []byte) (int, integerClass) {
-	neg := len(lit) > 0 && lit[0] == '-'
-	if neg {
-		lit = lit[1:]
+	s := strings.ToLower(string(lit))
+	neg := strings.HasPrefix(s, "-")
+	mant, expText, _ := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	whole, frac, _ := strings.Cut(mant, ".")
+	exp := new(big.Int)
+	if expText != "" {
+		exp.SetString(strings.TrimPrefix(expText, "+"), 10)
 	}
-	// Split into significant digits and a decimal exponent.
-	var digits []byte
-	exp := 0
-	i := 0
-	for i < len(lit) && lit[i] >= '0' && lit[i] <= '9' {
-		i++
+	exp.Sub(exp, big.NewInt(int64(len(frac))))
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return 0, isInteger // 0, -0, 0.000e7
 	}
-	digits = append(digits, lit[:i]...)
-	if i < len(lit) && lit[i] == '.' {
-		j := i + 1
-		for j < len(lit) && lit[j] >= '0' && lit[j] <= '9' {
-			j++
-		}
-		digits = append(digits, lit[i+1:j]...)
-		exp -= j - i - 1
-		i = j
-	}
-	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
-		i++
-		eneg := false
-		if lit[i] == '+' || lit[i] == '-' {
-			eneg = lit[i] == '-'
-			i++
-		}
-		e := 0
-		for ; i < len(lit); i++ {
-			if e < 1<<40 { // saturate: beyond this the answer no longer changes
-				e = e*10 + int(lit[i]-'0')
-			}
-		}
-		if eneg {
-			e = -e
-		}
-		exp += e
-	}
-	// Strip leading zeros; all zeros is 0 (and -0 is 0).
-	k := 0
-	for k < len(digits) && digits[k] == '0' {
-		k++
-	}
-	digits = digits[k:]
-	if len(digits) == 0 {
-		return 0, isInteger
-	}
-	for digits[len(digits)-1] == '0' {
-		digits = digits[:len(digits)-1]
-		exp++
-	}
-	if exp < 0 {
+	sig := strings.TrimRight(digits, "0")
+	exp.Add(exp, big.NewInt(int64(len(digits)-len(sig))))
+	switch {
+	case exp.Sign() < 0:
 		return 0, notInteger
-	}
-	if len(digits)+exp > 16 { // 2^53−1 has 16 digits
+	case exp.Cmp(big.NewInt(16)) > 0 || int64(len(sig))+exp.Int64() > 16:
 		return 0, outOfRange
 	}
-	var v uint64
-	for _, c := range digits {
-		v = v*10 + uint64(c-'0')
-	}
-	for ; exp > 0; exp-- {
-		v *= 10
-	}
-	if v > maxSafeInteger {
+	v, _ := new(big.Int).SetString(sig, 10)
+	v.Mul(v, new(big.Int).Exp(big.NewInt(10), exp, nil))
+	if v.Cmp(big.NewInt(maxSafeInteger)) > 0 {
 		return 0, outOfRange
 	}
 	if neg {
 		return 0, negative
 	}
-	return int(v), isInteger
+	return int(v.Int64()), isInteger
 }
 
-func refKindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
+// refRules judges the rules across members (spec §1 step 4) over the
+// items read, and returns the failure of the first item, in the order
+// they were read, that breaks one: a citation's selector type against its
+// quote and claimed_start before its id; a (source_id, version) pair or a
+// citation_id already taken by an earlier item of its kind.
+func refRules(items []refItem) *Error {
+	sources := map[[2]string]int{} // pair → index of the first source with it
+	citations := map[string]int{}  // citation_id → index of the first citation
+	nSources, nCitations := 0, 0
+	for _, it := range items {
+		if s := it.source; s != nil {
+			key := [2]string{s.SourceID, s.Version}
+			if j, ok := sources[key]; ok {
+				return invalidf(it.path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", it.path[1:], j, Echo(s.SourceID), Echo(s.Version))
+			}
+			sources[key] = nSources
+			nSources++
+			continue
+		}
+		c, p := it.citation, it.path
+		position := c.Selector.Type == PositionSelector
+		if position && !it.quoteSeen {
+			return invalidf(p, "%s: a TextPositionSelector citation needs a 'quote' (what T[start:end] reads)", p[1:])
+		}
+		if !position && it.quoteSeen {
+			return invalidf(p+"/quote", "%s/quote: a TextQuoteSelector citation takes no 'quote' (its selector's 'exact' is the quote)", p[1:])
+		}
+		if position && c.HasClaimedStart {
+			return invalidf(p+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", p[1:])
+		}
+		if j, ok := citations[c.CitationID]; ok {
+			return invalidf(p+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", p[1:], j, Echo(c.CitationID))
+		}
+		citations[c.CitationID] = nCitations
+		nCitations++
 	}
-	return "invalid JSON"
+	return nil
+}
+
+// refLimits judges every measure against the contract's limits (spec §1
+// step 5) and returns the failure of the value that starts first in the
+// body: an array's count from its '[', before a string inside it.
+func refLimits(measures []refMeasure) *Error {
+	max := map[string]int{
+		LimitSources: MaxSources, LimitCitations: MaxCitations, LimitLabelBytes: MaxLabelBytes,
+		LimitTextBytes: MaxTextBytes, LimitQuoteBytes: MaxQuoteBytes, LimitContextBytes: MaxContextBytes,
+	}
+	var first *refMeasure
+	for i := range measures {
+		m := &measures[i]
+		if m.n > max[m.limit] && (first == nil || m.at < first.at) {
+			first = m
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	what := "bytes"
+	if first.items {
+		what = "items"
+	}
+	return limitError(first.path, first.limit, int64(max[first.limit]), int64(first.n), what)
 }
