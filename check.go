@@ -25,7 +25,7 @@ func Run(body []byte) (*Result, error) {
 // when it passes, at most three (adding exact and prefix+exact) when it
 // fails, whatever the number of occurrences. A source whose quote
 // citations would scan it for longer than indexing it takes is indexed
-// once (sparseIndex, about a quarter of a byte a byte of text), and an
+// once (its sparse index in internal/search, about a quarter of a byte a byte of text), and an
 // anchor of 31 bytes or more is then found in time linear in its length
 // plus the candidates of its rarest grams.
 func Check(req *Request) *Result { return checkFrom(NewChecker(req)) }

@@ -179,7 +179,7 @@ func explain(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB
 // explainBudgeted is explain that also returns its budget, what it
 // spent on what: for the tests that hold the bound.
 func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits, perKiB int) (*Explanation, *search.Budget, error) {
-	e := &explainer{c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utext.UTF16Index, len(req.Sources))}
+	e := newExplainer(req)
 	if skeletons {
 		e.skeletons = make([]*skeletonSearch, len(req.Sources))
 	}
@@ -208,17 +208,17 @@ func explainBudgeted(ctx context.Context, req *Request, skeletons bool, minUnits
 // once. At most the request's size.
 func (e *explainer) failingBytes(all *AllResult) int {
 	n := 0
-	cited := make([]bool, len(e.c.req.Sources))
+	cited := make([]bool, len(e.req.Sources))
 	for k := range all.Citations {
 		o := &all.Citations[k]
 		if o.Valid() {
 			continue
 		}
-		cit := &e.c.req.Citations[o.CitationIndex]
+		cit := &e.req.Citations[o.CitationIndex]
 		n += len(claimOf(cit))
 		if j, _ := e.c.lookup(cit); j >= 0 && !cited[j] {
 			cited[j] = true
-			n += len(e.c.req.Sources[j].Text)
+			n += len(e.req.Sources[j].Text)
 		}
 	}
 	return n
@@ -238,7 +238,7 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 	quotes := make(map[int][]string)
 	for k := range all.Citations {
 		o := &all.Citations[k]
-		cit := &e.c.req.Citations[o.CitationIndex]
+		cit := &e.req.Citations[o.CitationIndex]
 		switch o.Reason {
 		case ReasonSpanReversed, ReasonSpanOutOfRange, ReasonQuoteMismatch:
 			if j, _ := e.c.lookup(cit); j >= 0 && search.ShortPattern(cit.Quote) {
@@ -249,7 +249,7 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 	for j, qs := range quotes {
 		if len(qs) >= shortQuotesAtOnce {
 			// What countAll adds to the searcher's work, admitted whole.
-			if e.budget.Afford(len(e.c.req.Sources[j].Text) + 64*len(qs)) {
+			if e.budget.Afford(len(e.req.Sources[j].Text) + 64*len(qs)) {
 				e.searcher(j).CountAll(qs, MaxHintStarts)
 			}
 		}
@@ -260,13 +260,19 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 // source, by source, on first use: the folded readings and the UTF-16
 // offset indexes.
 type explainer struct {
-	c         *Checker
+	req       *Request
+	c         *Checker // the check's verdicts and its sources' indexes
 	folded    []*foldedSearch
 	utf16     []*utext.UTF16Index
 	skeletons []*skeletonSearch
 	budget    *search.Budget // shared by every searcher below
 	// plain holds, by source, plainBytes of its text, once known.
 	plain []*plainText
+}
+
+func newExplainer(req *Request) *explainer {
+	return &explainer{req: req, c: NewChecker(req),
+		folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utext.UTF16Index, len(req.Sources))}
 }
 
 // plainText is what plainBytes said of a text.
@@ -281,12 +287,12 @@ type byteSet [4]uint64
 // plainBytes is plainBytes of source j, once per request.
 func (e *explainer) plainBytes(j int) (byteSet, bool) {
 	if e.plain == nil {
-		e.plain = make([]*plainText, len(e.c.req.Sources))
+		e.plain = make([]*plainText, len(e.req.Sources))
 	}
 	if e.plain[j] == nil {
 		// Not charged: once per source, a byte at a time, and it stops
 		// at the first space (most text at once).
-		set, ok := plainBytes(e.c.req.Sources[j].Text)
+		set, ok := plainBytes(e.req.Sources[j].Text)
 		e.plain[j] = &plainText{set, ok}
 	}
 	return e.plain[j].set, e.plain[j].plain
@@ -336,7 +342,7 @@ func (e *explainer) searcher(j int) *search.Searcher {
 	return s
 }
 
-// skeletonSearch is a source's skeleton (see skeleton.go) and its
+// skeletonSearch is a source's skeleton (see internal/fold/skeleton.go) and its
 // searcher, with the skeletonizer for the claims, which shares the
 // source's cache. Made once per request, only for a source that is costly
 // to fold (see skeletonFirst).
@@ -357,7 +363,7 @@ func (e *explainer) skeletonFirst(j int) bool {
 
 // mayHoldFolded reports whether claim may hold under the folds somewhere in
 // source j: false when the claim's skeleton is not in the source's, which
-// proves that its folding is not in the source's folding (skeleton.go),
+// proves that its folding is not in the source's folding (internal/fold/skeleton.go),
 // without folding the source.
 func (e *explainer) mayHoldFolded(j int, claim string) bool {
 	if !e.skeletonFirst(j) {
@@ -365,8 +371,8 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 	}
 	sk := e.skeletons[j]
 	if sk == nil {
-		text := e.c.req.Sources[j].Text
-		if !e.budget.Afford(e.sourceFoldWork(j) / 4) { // a quarter of the folding (skeleton.go)
+		text := e.req.Sources[j].Text
+		if !e.budget.Afford(e.sourceFoldWork(j) / 4) { // a quarter of the folding (internal/fold/skeleton.go)
 			return false // and the citation is cut
 		}
 		src := fold.NewSkeletonizer(len(text))
@@ -386,7 +392,7 @@ func (e *explainer) foldedSource(j int) *foldedSearch {
 		if !e.budget.Afford(e.sourceFoldWork(j)) {
 			return nil
 		}
-		f := fold.NewSource(e.c.req.Sources[j].Text)
+		f := fold.NewSource(e.req.Sources[j].Text)
 		e.folded[j] = &foldedSearch{Source: f, Searcher: search.NewSearcher(f.Folded(), e.budget)}
 	}
 	return e.folded[j]
@@ -445,7 +451,7 @@ func claimOf(cit *Citation) string {
 // kinds not searched, and no fix: what the steps found is sure, but not
 // that nothing else is there.
 func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
-	cit := &e.c.req.Citations[o.CitationIndex]
+	cit := &e.req.Citations[o.CitationIndex]
 	j, _ := e.c.lookup(cit)
 	if j < 0 { // unknown_source, version_mismatch: no text to read
 		return CitationExplanation{Findings: []Finding{}}

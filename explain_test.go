@@ -479,7 +479,7 @@ func TestExplainCountsManyShortQuotesAtOnceAsOneByOne(t *testing.T) {
 		cits = append(cits, withID(fmt.Sprint("q", k), P(k+1, k+1+utext.RuneCount(q), q).JSON()))
 	}
 	req, ex := explainOne(t, text, cits...)
-	e := &explainer{c: NewChecker(req)}
+	e := newExplainer(req)
 	e.countShortQuotes(checkAll(e.c))
 	s := e.c.text(0).Searcher()
 	for k, q := range quotes {

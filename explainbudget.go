@@ -10,7 +10,7 @@ import "github.com/citecheck/citecheck/internal/search"
 // twice) each is a scan of the source, and a claim that nearly occurs
 // asks a dozen. So the questions of one request draw on one budget,
 // counted in the matcher's unit (about one KMP byte step: see
-// matchTrace.work), which bounds what they cost by the request's size
+// search.matchTrace), which bounds what they cost by the request's size
 // whatever its text (docs/explain.md#the-bound).
 
 // explainWorkPerKiB is the budget's units per KiB of the request's
@@ -31,7 +31,7 @@ const explainWorkMin = 256 << 10
 // maxStepWork bounds what one admitted step charges, in the budget's
 // unit, for a text of n bytes and a claim or pattern of m: a question
 // (the matcher's scan is linear, at most about 2.2n + 1.4m + 3·1024
-// units, see search; the gram index's buckets n/16 candidates and 2n
+// units, see search.match; the gram index's buckets n/16 candidates and 2n
 // bytes compared; building the gram index n and the short index
 // shortIndexScans scans of n), a claim's folding (26m), a fold set
 // compared over a span of the text and the claim (26(n+m)), an elided

@@ -152,7 +152,7 @@ func occurrenceStarts(x *indexedText, pattern string, skip int) (int, []int) {
 // the text, by binary search over its length in bytes, at code point
 // boundaries: when a part occurs, every shorter leading part occurs too.
 // O(log m) questions of the text (see search.Searcher); once the text is indexed,
-// one look at two buckets (gramIndex.longestPrefix), and the binary search
+// one look at two buckets (search.Searcher.LongestPrefix), and the binary search
 // only over the few lengths those leave open.
 func longestLeadingPart(x *indexedText, claimed string) *PartialMatch {
 	// Invariant: lo and hi are code point boundaries; claimed[:lo] occurs,

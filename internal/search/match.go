@@ -68,7 +68,7 @@ func (o Occurrences) Filter(ok func(at int) bool) Occurrences {
 // O(len(pattern)) once the KMP fallback runs. tr, when not nil, records
 // what the scan did and cost.
 func findOccurrencesRanked(text, pattern string, rank rankSource, keep []int, tr *matchTrace) Occurrences {
-	return search(Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}, text, pattern, rank, prefilterSlack, tr)
+	return match(Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}, text, pattern, rank, prefilterSlack, tr)
 }
 
 // rankSource gives search the byte ranks when a phase first needs them
@@ -192,7 +192,7 @@ func (tr *matchTrace) charge(phase, from, to, spent int) {
 	}
 }
 
-// The prefilter phases of search, tried in turn while each pays for itself.
+// The prefilter phases of match, tried in turn while each pays for itself.
 const (
 	phaseRare   = iota // the rare byte b1 by IndexByte, then b2
 	phaseQgram         // q-gram skip search (qgramTable)
@@ -200,8 +200,8 @@ const (
 	phaseKMP
 )
 
-// search adds the occurrences of pat in text to the empty o.
-func search(o Occurrences, text, pat string, ranks rankSource, slack int, tr *matchTrace) Occurrences {
+// match adds the occurrences of pat in text to the empty o.
+func match(o Occurrences, text, pat string, ranks rankSource, slack int, tr *matchTrace) Occurrences {
 	n, m := len(text), len(pat)
 	switch {
 	case m == 0: // at every byte offset
@@ -510,7 +510,7 @@ func (t *qgramTable) init(pat string) {
 // last q-gram is at c+m-8 in text), with spent raised by qgramStepCost a
 // step of the lanes (they take about the time of one), and ok. a never
 // decreases from call to call. When spent passes the front lane's
-// alignment plus slack (search's budget) it returns ok false and that
+// alignment plus slack (match's budget) it returns ok false and that
 // alignment, all before it ruled out; when no candidate is left, ok false
 // and last+1.
 func (t *qgramTable) next(text string, a, last, spent, slack int) (c, spent2 int, ok bool) {

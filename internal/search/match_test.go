@@ -32,7 +32,7 @@ func findOccurrences(text, pattern string) Occurrences {
 // fallback slack as parameters, so tests can force the KMP fallback early
 // (slack < 0 falls back at once), and an optional trace (nil in production).
 func findOccurrencesWith(text, pat string, rank *byteRanks, slack int, tr *matchTrace) Occurrences {
-	return search(Occurrences{First: [2]int{-1, -1}}, text, pat, rank, slack, tr)
+	return match(Occurrences{First: [2]int{-1, -1}}, text, pat, rank, slack, tr)
 }
 
 // bruteOccurrences is the reference: compare pattern at every offset.
