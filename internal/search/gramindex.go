@@ -1,11 +1,12 @@
 package search
 
 import (
-	"github.com/citecheck/citecheck/internal/utext"
 	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // Explaining a request (and hinting at a fix) asks many questions of the
@@ -489,24 +490,12 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, 
 	if m < indexMinPattern || m > len(text) {
 		return Occurrences{}, false
 	}
-	// For each residue d of an occurrence's start p (p+d a multiple of
-	// gramStep), the probe at offset at ≡ d whose bucket is smallest: the
-	// occurrence puts that gram at p+at, a sampled offset.
 	var at [gramStep]int
-	var bucket [gramStep]int32 // the bucket of the probe at[d]
-	total := 0
-	for d := range gramStep {
-		probes := (m-gramLen-d)/gramStep + 1
-		best := -1
-		for k := range min(probes, gramProbes) {
-			i := d + spread(k, probes, gramProbes)*gramStep
-			h := gramBucket(pattern, i)
-			if size := int(g.start[h+1] - g.start[h]); best < 0 || size < best {
-				at[d], bucket[d], best = i, int32(h), size
-			}
-		}
-		total += best
-	}
+	var bucket [gramStep]uint32
+	total := bestProbes(at[:], bucket[:], m, gramLen, gramProbes, func(i int) (uint32, int) {
+		h := gramBucket(pattern, i)
+		return h, int(g.start[h+1] - g.start[h])
+	})
 	*work += 2 * gramStep * min(m, gramProbes)
 	if total > g.maxCandidates {
 		return Occurrences{}, false
@@ -514,8 +503,8 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, 
 	var found []int
 	compared, visited, verified := 0, 0, 0
 	defer func() { *work += 2*visited + verifyCost*verified + compared/8 }()
-	for d := range gramStep {
-		h, a := bucket[d], at[d]
+	for d, a := range at {
+		h := bucket[d]
 		b := g.pos[g.start[h]:g.start[h+1]]
 		gram := gramAt(pattern, a)
 		// A pattern that ends with the gram has no byte after it to test.
@@ -548,15 +537,7 @@ func (g *gramIndex) find(text, pattern string, from int, keep []int, limit int, 
 			}
 		}
 	}
-	slices.Sort(found)
-	if limit > 0 {
-		found = found[:min(len(found), limit)]
-	}
-	o := Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}
-	for _, p := range found {
-		o.add(p)
-	}
-	return o, true
+	return collect(found, keep, limit), true
 }
 
 // longestPrefix returns the longest leading part of pattern, in bytes and
@@ -634,15 +615,6 @@ func (g *gramIndex) longestPrefix(text, pattern string, work *int) (length, firs
 		}
 	}
 	return length, first, sure, true
-}
-
-// spread returns the k-th of min(n, limit) probes spread evenly over n
-// positions, the first and the last included (limit at least 2).
-func spread(k, n, limit int) int {
-	if n > limit {
-		return k * (n - 1) / (limit - 1)
-	}
-	return k
 }
 
 // size returns how many offsets the bucket of the gram at pattern[i] holds.

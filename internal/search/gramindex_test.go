@@ -326,3 +326,25 @@ func TestSearcherAnswersAgainWhatItWasAsked(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGramLookup: answering 24-byte patterns cut from a source of
+// prose from its gram index, as explain's searcher does: ns per lookup.
+func BenchmarkGramLookup(b *testing.B) {
+	text := testkit.NewCorpus(15).Prose(maxTextBytes)
+	g := newGramIndex(text)
+	r := testkit.NewRand(18)
+	var patterns []string
+	for range 64 {
+		i := r.IntN(len(text) - 64)
+		patterns = append(patterns, text[i:i+24])
+	}
+	keep := make([]int, 0, 8)
+	var work int
+	k := 0
+	for b.Loop() {
+		if _, ok := g.find(text, patterns[k%len(patterns)], 0, keep, 0, &work); !ok {
+			b.Fatal("not answered from the index")
+		}
+		k++
+	}
+}

@@ -2,10 +2,11 @@ package search
 
 import (
 	"encoding/binary"
-	"github.com/citecheck/citecheck/internal/utext"
 	"math"
 	"strings"
 	"unsafe"
+
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // Occurrences summarises where a pattern occurs in a text: how many times,

@@ -1,10 +1,11 @@
 package search
 
 import (
-	"github.com/citecheck/citecheck/internal/utext"
 	"math/bits"
 	"slices"
 	"unsafe"
+
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // A request that cites one long source many times scans it once per
@@ -136,32 +137,20 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 		*work += 2 * sparseStep * min((m-sparseGram)/sparseStep+1, sparseProbes)
 		defer func() { *work += 2*visited + verifyCost*verified + compared/8 }()
 	}
-	// For each residue a of an occurrence's start p ((p+a) a multiple of
-	// sparseStep), the probe at an offset ≡ a whose bucket is smallest:
-	// the occurrence puts that gram at a sampled offset.
 	var at [sparseStep]int
-	var bucket [sparseStep]uint64
+	var hash [sparseStep]uint64
 	pat := unsafe.Pointer(unsafe.StringData(pattern))
-	total := 0
-	for a := range sparseStep {
-		probes := (m-sparseGram-a)/sparseStep + 1
-		best := -1
-		for k := range min(probes, sparseProbes) {
-			i := a + spread(k, probes, sparseProbes)*sparseStep
-			h := sparseHash(unsafe.Add(pat, i))
-			b := h >> (64 - x.bits)
-			if size := int(x.start[b+1] - x.start[b]); best < 0 || size < best {
-				at[a], bucket[a], best = i, h, size
-			}
-		}
-		if total += best; total > maxCandidates {
-			return Occurrences{}, false
-		}
+	if bestProbes(at[:], hash[:], m, sparseGram, sparseProbes, func(i int) (uint64, int) {
+		h := sparseHash(unsafe.Add(pat, i))
+		b := h >> (64 - x.bits)
+		return h, int(x.start[b+1] - x.start[b])
+	}) > maxCandidates {
+		return Occurrences{}, false
 	}
 	var buf [8]int
 	found := buf[:0]
-	for a := range sparseStep {
-		h, i := bucket[a], at[a]
+	for a, i := range at {
+		h := hash[a]
 		b := h >> (64 - x.bits)
 		tag := uint32(uint8(h>>(56-x.bits))) << offBits
 		for _, e := range x.pos[x.start[b]:x.start[b+1]] {
@@ -188,12 +177,7 @@ func (x *sparseIndex) lookup(text, pattern string, keep []int, maxCandidates, ma
 			}
 		}
 	}
-	slices.Sort(found)
-	o := Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}
-	for _, p := range found {
-		o.add(p)
-	}
-	return o, true
+	return collect(found, keep, 0), true
 }
 
 // Plan is what a Checker knows of a text before its first scan:

@@ -182,3 +182,31 @@ func BenchmarkSparseIndex(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSparseLookup: answering 40-byte anchors cut from a
+// maximum-size source from its sparse index, as the check does for each
+// quote citation once the index pays: ns per lookup.
+func BenchmarkSparseLookup(b *testing.B) {
+	for _, c := range []struct{ name, text string }{
+		{"prose", testkit.NewCorpus(15).Prose(maxTextBytes)},
+		{"cjk", testkit.CJKText(testkit.NewRand(16), maxTextBytes)},
+	} {
+		x := newSparseIndex(c.text)
+		r := testkit.NewRand(17)
+		var patterns []string
+		for range 64 {
+			i := r.IntN(len(c.text) - 64)
+			patterns = append(patterns, c.text[i:i+40])
+		}
+		keep := make([]int, 0, 8)
+		b.Run(c.name, func(b *testing.B) {
+			k := 0
+			for b.Loop() {
+				if _, ok := x.find(c.text, patterns[k%len(patterns)], keep); !ok {
+					b.Fatal("not answered from the index")
+				}
+				k++
+			}
+		})
+	}
+}
