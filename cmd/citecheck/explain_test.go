@@ -2,13 +2,14 @@ package main
 
 import (
 	"bytes"
-	"github.com/citecheck/citecheck/internal/testkit"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck/internal/testkit"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/server"
