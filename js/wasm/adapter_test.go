@@ -61,7 +61,7 @@ func TestAnswerAllAndExplainAgreeWithExecute(t *testing.T) {
 		exec := answer(modeExecute, c.Body)
 		var ex struct {
 			Result *struct{ Valid bool } `json:"result"`
-			Error  json.RawMessage      `json:"error"`
+			Error  json.RawMessage       `json:"error"`
 		}
 		if err := json.Unmarshal(exec, &ex); err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
