@@ -20,14 +20,14 @@ workloads=(rag_typical many_small unicode_heavy max_scan_benign adversarial_peri
 # Native first, then wasm, then native again: the best of both native
 # runs, so that a noisy neighbour during one does not make the ratio.
 bench_native() {
-  CITECHECK_KIT_WORKLOADS="$PWD/$out/workloads" go test -run '^$' -bench 'KitWorkload/.*/stage=run$' -count 5 . >> "$out/native.txt"
+  CITECHECK_KIT_WORKLOADS="$PWD/$out/workloads" go test -run '^$' -bench 'KitWorkload/.*/stage=run$' -count 15 -benchtime 200ms . >> "$out/native.txt"
 }
 : > "$out/native.txt"
 bench_native
 node bench/js_wasm.mjs "$out/workloads" "${workloads[@]}" > "$out/wasm.json"
 bench_native
 : > "$out/first.jsonl"
-for _ in 1 2 3 4 5 6 7; do
+for _ in $(seq 11); do
   for warm in 0 10; do node bench/js_wasm.mjs --first-call $warm >> "$out/first.jsonl"; done
 done
 python3 - "$out/native.txt" "$out/wasm.json" "$out/first.jsonl" > "$out/js.md" <<'PY'

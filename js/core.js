@@ -47,7 +47,7 @@ async function instantiate(source, randomFill) {
  */
 export async function initFrom(source, randomFill) {
   if (source && typeof source.then === 'function') source = await source;
-  if (typeof Response !== 'undefined' && source instanceof Response) {
+  if (isResponse(source)) {
     if (!source.ok) throw new CitecheckError(`citecheck: fetching the engine: ${source.status} ${source.statusText}`);
     if (typeof WebAssembly.instantiateStreaming === 'function' &&
         (source.headers.get('Content-Type') || '').split(';')[0].trim() === 'application/wasm') {
@@ -64,6 +64,13 @@ export async function initFrom(source, randomFill) {
     throw new TypeError('citecheck: init takes the module as bytes, a Response, a URL or a WebAssembly.Module');
   }
   engine = await instantiate(source, randomFill);
+}
+
+// isResponse tells a fetch Response by its shape, without touching the
+// global Response (which Node 18 marks experimental, with a warning).
+function isResponse(x) {
+  return x !== null && typeof x === 'object' && typeof x.arrayBuffer === 'function' &&
+    typeof x.ok === 'boolean' && typeof x.headers?.get === 'function';
 }
 
 function need() {
@@ -109,9 +116,24 @@ function output(n) {
   return decoder.decode(new Uint8Array(memory.buffer, x.citecheck_output(), n));
 }
 
+// guarded runs f; if the module traps or its runtime exits (a bug: the
+// engine answers every input), the instance is dropped, since its memory
+// may be half-written, and the next call must init again.
+function guarded(f) {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof TypeError || e instanceof CitecheckError) throw e;
+    engine = null;
+    throw e;
+  }
+}
+
 function run(mode, body) {
-  const n = putBody(body);
-  return output(need().x.citecheck_check(mode, n));
+  return guarded(() => {
+    const n = putBody(body);
+    return output(need().x.citecheck_check(mode, n));
+  });
 }
 
 /** The exact body the HTTP execute route answers for body. */
@@ -167,14 +189,16 @@ export function annotations(exportText, options = {}) {
   else if (ArrayBuffer.isView(exp)) exp = new Uint8Array(exp.buffer, exp.byteOffset, exp.byteLength);
   else if (exp !== null && typeof exp === 'object') exp = JSON.stringify(exp);
   else if (typeof exp !== 'string') throw new TypeError('citecheck: an export is a string, a Uint8Array or an object');
-  for (const [iri, text, version] of list) {
-    x.citecheck_source(putString(1, iri), putString(2, text), putString(3, version));
-  }
-  const n = x.citecheck_annotations(typeof exp === 'string' ? putString(0, exp) : putBytes(0, exp));
-  if (n === 0) return '';
-  const out = new Uint8Array(memory.buffer, x.citecheck_output(), n);
-  const split = x.citecheck_lines_length();
-  const lines = decoder.decode(out.subarray(0, split));
-  if (split === n) return lines;
-  throw new CitecheckError('citecheck: ' + decoder.decode(out.subarray(split)), lines);
+  const [lines, message] = guarded(() => {
+    for (const [iri, text, version] of list) {
+      x.citecheck_source(putString(1, iri), putString(2, text), putString(3, version));
+    }
+    const n = x.citecheck_annotations(typeof exp === 'string' ? putString(0, exp) : putBytes(0, exp));
+    if (n === 0) return ['', null];
+    const out = new Uint8Array(memory.buffer, x.citecheck_output(), n);
+    const split = x.citecheck_lines_length();
+    return [decoder.decode(out.subarray(0, split)), split === n ? null : decoder.decode(out.subarray(split))];
+  });
+  if (message === null) return lines;
+  throw new CitecheckError('citecheck: ' + message, lines);
 }

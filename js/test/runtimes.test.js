@@ -1,19 +1,21 @@
-// Deno and Bun (from npm, test/runtimes/: .ci/run installs them; the test
-// skips where they are not installed): the packed package, installed into
-// an empty folder and imported as 'citecheck' by each runtime's own
-// resolution of the exports map, answers every golden byte for byte.
+// Deno, Bun and Node 18 (from npm, test/runtimes/: .ci/run installs them;
+// the test skips where they are not installed): the packed package,
+// installed into an empty folder and imported as 'citecheck' by each
+// runtime's own resolution of the exports map, answers every golden byte
+// for byte, with nothing on standard error (no experimental warning).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { goldens, jsDir, needWasm } from './helpers.js';
+import { goldens, goCLI, jsDir, repoDir, needWasm } from './helpers.js';
 
 const bin = (name) => join(jsDir, 'test', 'runtimes', 'node_modules', '.bin', name);
 const runtimes = {
   deno: (script, arg) => [bin('deno'), ['run', '--allow-read', script, arg]],
   bun: (script, arg) => [bin('bun'), [script, arg]],
+  'node 18': (script, arg) => [bin('node'), [script, arg]],
 };
 
 let app = null;
@@ -36,7 +38,7 @@ function installed() {
 }
 
 for (const [name, argv] of Object.entries(runtimes)) {
-  const skip = existsSync(bin(name)) ? false : `${name} is not installed (npm ci in js/test/runtimes)`;
+  const skip = existsSync(argv('', '')[0]) ? false : `${name} is not installed (npm ci in js/test/runtimes)`;
   test(`${name}: every golden byte for byte, through the exports map`, { skip, timeout: 300000 }, () => {
     const dir = installed();
     const [cmd, args] = argv('goldens.mjs', 'goldens.jsonl');
@@ -48,3 +50,13 @@ for (const [name, argv] of Object.entries(runtimes)) {
     assert.deepEqual(out.differ, []);
   });
 }
+
+test('Node 18: the installed bin as the Go CLI', { skip: existsSync(bin('node')) ? false : 'Node 18 is not installed (npm ci in js/test/runtimes)' }, () => {
+  const dir = installed();
+  const args = ['run', 'citation-batch-check', '1.0.0', '--input', join(repoDir, 'examples', 'version-mismatch.json')];
+  const js = spawnSync(bin('node'), [join(dir, 'node_modules', 'citecheck', 'bin', 'citecheck.js'), ...args]);
+  const go = spawnSync(goCLI(), args);
+  assert.equal(js.status, go.status);
+  assert.ok(js.stdout.equals(go.stdout));
+  assert.equal(js.stderr.toString(), go.stderr.toString());
+});
