@@ -14,7 +14,7 @@ test('npm pack, installed into an empty folder, runs its bin', () => {
   const dir = mkdtempSync(join(tmpdir(), 'citecheck-pack-'));
   const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: jsDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const want of ['citecheck.wasm', 'node.js', 'browser.js', 'core.js', 'wasi.js', 'index.d.ts', 'bin/citecheck.js', 'package.json']) {
+  for (const want of ['citecheck.wasm', 'node.js', 'browser.js', 'core.js', 'wasi.js', 'index.d.ts', 'bin/citecheck.js', 'package.json', 'README.md']) {
     assert.ok(files.includes(want), `the tarball lacks ${want}: ${files}`);
   }
   assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('wasm/') || f.startsWith('node_modules/')), `the tarball holds more than the package: ${files}`);
