@@ -181,3 +181,29 @@ try { annotations('{'); } catch (e) { if (e instanceof CitecheckError) console.l
   const r = spawnSync(tsc, ['-p', scratch]);
   assert.equal(r.status, 0, r.stdout.toString() + r.stderr.toString());
 });
+
+// trappingModule is a module with the engine's exports whose check traps,
+// as a bug in the engine would: memory, _initialize, citecheck_buffer
+// (always address 16) and citecheck_check (unreachable).
+function trappingModule() {
+  const str = (s) => [s.length, ...Buffer.from(s)];
+  const section = (id, body) => [id, body.length, ...body];
+  const bytes = [
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [2, 0x60, 0, 0, 0x60, 2, 0x7f, 0x7f, 1, 0x7f]), // () -> (), (i32, i32) -> i32
+    ...section(3, [3, 0, 1, 1]),
+    ...section(5, [1, 0, 1]), // one page
+    ...section(7, [4, ...str('memory'), 2, 0, ...str('_initialize'), 0, 0, ...str('citecheck_buffer'), 0, 1, ...str('citecheck_check'), 0, 2]),
+    ...section(10, [3, 2, 0, 0x0b, 4, 0, 0x41, 16, 0x0b, 3, 0, 0x00, 0x0b]),
+  ];
+  return new Uint8Array(bytes);
+}
+
+test('a module that traps is dropped: the next call asks for init again', async () => {
+  const cc = await import('../node.js');
+  await cc.init(trappingModule());
+  assert.throws(() => cc.checkRaw('{}'), WebAssembly.RuntimeError);
+  assert.throws(() => cc.checkRaw('{}'), /call and await init\(\) first/);
+  await cc.init();
+  assert.match(cc.checkRaw('{}'), /^\{"error":\{"code":"invalid_input"/);
+});
