@@ -29,11 +29,6 @@ const annotationsUsage = `usage:
       --fix               write the annotations back with repaired selectors, every other byte as it was
       --output            write to FILE (through a temporary file renamed into place; FILE may be the input) instead of standard output`
 
-// annotationBatch is how many annotations are checked together: their
-// citations go to the engine in requests within the contract's limits, and
-// memory holds at most this many annotations.
-const annotationBatch = 256
-
 // cmdAnnotations checks an annotation store's export against the sources
 // it annotates (docs/annotations.md). Exit statuses: 0 every annotation is
 // anchored (with --fix: once repaired), 1 some are not, 2 an error.
@@ -130,93 +125,62 @@ func annotationsUsageError(stderr io.Writer, msg string) int {
 	return exitError
 }
 
-// checkAnnotations streams the input through the checker in batches and
-// writes, in input order, one report per item (or, with fix, the input with
-// the repaired annotations in place).
+// checkAnnotations streams the input through the checker in batches
+// (annotation.Checker.Stream) and writes, in input order, one report per
+// item (or, with fix, the input with the repaired annotations in place).
 func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annotation.Checker, fix, text bool) (*annotationStats, error) {
 	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: map[string]int{}}
 	sc := annotation.NewScanner(in)
 	if fix {
 		sc.Rewriting()
 	}
-	batch := make([]annotation.Item, 0, annotationBatch)
 	var buf []byte
-	flush := func() error {
-		var anns []*annotation.Annotation
-		for _, it := range batch {
-			if it.Annotation != nil {
-				anns = append(anns, it.Annotation)
+	err := c.Stream(ctx, sc, func(it annotation.Item, r *annotation.Report) error {
+		buf = buf[:0]
+		switch {
+		case r != nil && r.Err != nil: // on a source that could not be read
+			st.errors++
+			switch {
+			case fix && len(st.fixErrors) < 10: // the output is the file itself: say it on stderr
+				st.fixErrors = append(st.fixErrors, string(r.AppendText(nil, it.Index)))
+			case fix:
+			case text:
+				buf = r.AppendText(buf, it.Index)
+			default:
+				buf = annotation.AppendJSONLine(buf, it, r)
+			}
+		case r == nil:
+			st.errors++
+			if fix && len(st.fixErrors) < 10 { // the output is the file itself: say it on stderr
+				st.fixErrors = append(st.fixErrors, string(annotation.AppendErrorText(nil, it)))
+			}
+			if !fix {
+				if text {
+					buf = annotation.AppendErrorText(buf, it)
+				} else {
+					buf = annotation.AppendJSONLine(buf, it, nil)
+				}
+			}
+		default:
+			st.add(r)
+			switch {
+			case fix:
+				if err := writeRepaired(sc, out, r, st); err != nil {
+					return err
+				}
+			case text:
+				buf = r.AppendText(buf, it.Index)
+			default:
+				buf = annotation.AppendJSONLine(buf, it, r)
 			}
 		}
-		reports := c.Check(anns)
-		k := 0
-		for _, it := range batch {
-			buf = buf[:0]
-			if it.Err == nil && reports[k].Err != nil { // on a source that could not be read
-				r := &reports[k]
-				k++
-				st.errors++
-				switch {
-				case fix && len(st.fixErrors) < 10: // the output is the file itself: say it on stderr
-					st.fixErrors = append(st.fixErrors, string(r.AppendText(nil, it.Index)))
-				case fix:
-				case text:
-					buf = r.AppendText(buf, it.Index)
-				default:
-					buf = append(r.AppendJSON(buf, it.Index), '\n')
-				}
-			} else if it.Err != nil {
-				st.errors++
-				if fix && len(st.fixErrors) < 10 { // the output is the file itself: say it on stderr
-					st.fixErrors = append(st.fixErrors, string(annotation.AppendErrorText(nil, it)))
-				}
-				if !fix {
-					if text {
-						buf = annotation.AppendErrorText(buf, it)
-					} else {
-						buf = append(annotation.AppendError(buf, it), '\n')
-					}
-				}
-			} else {
-				r := &reports[k]
-				k++
-				st.add(r)
-				switch {
-				case fix:
-					if err := writeRepaired(sc, out, r, st); err != nil {
-						return err
-					}
-				case text:
-					buf = r.AppendText(buf, it.Index)
-				default:
-					buf = append(r.AppendJSON(buf, it.Index), '\n')
-				}
-			}
-			if _, err := out.Write(buf); err != nil {
-				return fmt.Errorf("writing the output: %w", err)
-			}
+		if _, err := out.Write(buf); err != nil {
+			return fmt.Errorf("writing the output: %w", err)
 		}
-		batch = batch[:0]
 		return nil
-	}
-	err := sc.Scan(func(it annotation.Item) error {
-		batch = append(batch, it)
-		if len(batch) == annotationBatch {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		return ctx.Err()
 	})
-	if err == nil {
-		err = flush()
-	}
 	if err == nil && fix {
 		err = sc.Finish(out)
-	}
-	var ce *citecheck.Error
-	if errors.As(err, &ce) {
-		err = fmt.Errorf("reading the annotations after %d items: %s", st.total()+st.errors, ce.Message)
 	}
 	return st, err
 }

@@ -1,0 +1,83 @@
+package annotation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/citecheck/citecheck"
+)
+
+// StreamBatch is how many annotations Stream checks together: their
+// citations go to the engine in requests within the checker's limits, and
+// memory holds at most this many annotations.
+const StreamBatch = 256
+
+// Stream reads sc to its end and checks its annotations in batches of
+// StreamBatch, calling each for every item in input order: with its
+// report, or with a nil report for an item that is not an annotation
+// (it.Err says why). It is the one loop behind `citecheck annotations`
+// and the JavaScript package's annotations, so both write the same lines.
+//
+// It returns each's first error, ctx's error (looked at after every item),
+// or the scanner's. A scanner error (the input is not JSON) stops the run
+// where it is: the items of the batch being gathered are not checked nor
+// handed on, and the error returned says how many were, as "reading the
+// annotations after N items: …".
+//
+// Cost: Checker.Check's per batch, and the scanner's linear pass; memory,
+// one batch of annotations.
+func (c *Checker) Stream(ctx context.Context, sc *Scanner, each func(Item, *Report) error) error {
+	batch := make([]Item, 0, StreamBatch)
+	handed := 0
+	flush := func() error {
+		var anns []*Annotation
+		for _, it := range batch {
+			if it.Annotation != nil {
+				anns = append(anns, it.Annotation)
+			}
+		}
+		reports := c.Check(anns)
+		k := 0
+		for _, it := range batch {
+			var r *Report
+			if it.Err == nil {
+				r = &reports[k]
+				k++
+			}
+			handed++
+			if err := each(it, r); err != nil {
+				return err
+			}
+		}
+		batch = batch[:0]
+		return nil
+	}
+	err := sc.Scan(func(it Item) error {
+		batch = append(batch, it)
+		if len(batch) == StreamBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		return ctx.Err()
+	})
+	if err == nil {
+		err = flush()
+	}
+	var ce *citecheck.Error
+	if errors.As(err, &ce) {
+		err = fmt.Errorf("reading the annotations after %d items: %s", handed, ce.Message)
+	}
+	return err
+}
+
+// AppendJSONLine appends the JSON line `citecheck annotations` writes for
+// an item Stream handed on with its report r (nil for an error item): the
+// report's object, or the error item's, then a newline.
+func AppendJSONLine(dst []byte, it Item, r *Report) []byte {
+	if r == nil {
+		return append(AppendError(dst, it), '\n')
+	}
+	return append(r.AppendJSON(dst, it.Index), '\n')
+}

@@ -1,0 +1,218 @@
+// Types of the citecheck package (docs/javascript.md). Field names and
+// shapes are the contract's (contracts/citation-batch-check@1.0.0) and
+// explain.schema.json's; every position counts Unicode code points.
+
+/** The contract's max_input_bytes: a body over it is refused as the CLI refuses it. */
+export const MAX_INPUT_BYTES: 1048576;
+
+// ---- The request -------------------------------------------------------
+
+export interface Source {
+  source_id: string;
+  version: string;
+  text: string;
+}
+
+export interface TextPositionSelector {
+  type: 'TextPositionSelector';
+  start: number;
+  end: number;
+}
+
+export interface TextQuoteSelector {
+  type: 'TextQuoteSelector';
+  exact: string;
+  prefix?: string;
+  suffix?: string;
+}
+
+export interface PositionCitation {
+  citation_id: string;
+  source_id: string;
+  version: string;
+  selector: TextPositionSelector;
+  quote: string;
+}
+
+export interface QuoteCitation {
+  citation_id: string;
+  source_id: string;
+  version: string;
+  selector: TextQuoteSelector;
+  claimed_start?: number;
+}
+
+export type Citation = PositionCitation | QuoteCitation;
+
+export interface Request {
+  sources: Source[];
+  citations: Citation[];
+}
+
+/** A body: the request's JSON as a string or its exact bytes, or the request as an object (sent as JSON.stringify writes it). */
+export type Body = string | Uint8Array | ArrayBuffer | ArrayBufferView | Request | object;
+
+// ---- The answer --------------------------------------------------------
+
+export type Reason =
+  | 'unknown_source' | 'version_mismatch' | 'span_reversed' | 'span_out_of_range' | 'quote_mismatch'
+  | 'exact_not_found' | 'prefix_mismatch' | 'suffix_mismatch' | 'ambiguous_anchor' | 'position_mismatch';
+
+export type SelectorType = 'TextPositionSelector' | 'TextQuoteSelector';
+
+/** The detail of a failing position citation. */
+export interface PositionDetail {
+  field: 'source_id' | 'version' | 'start' | 'end' | 'quote';
+  available_versions: string[] | null;
+  start: number | null;
+  end: number | null;
+  text_length: number | null;
+  quote_offset: number | null;
+  source_offset: number | null;
+  expected_char: string | null;
+  claimed_char: string | null;
+}
+
+/** The detail of a failing quote citation. */
+export interface QuoteDetail {
+  field: 'source_id' | 'version' | 'exact' | 'prefix' | 'suffix' | 'claimed_start';
+  available_versions: string[] | null;
+  exact_matches: number | null;
+  prefix_matches: number | null;
+  full_matches: number | null;
+  match_starts: number[] | null;
+  claimed_start: number | null;
+  resolved_start: number | null;
+  observed: string | null;
+}
+
+export type Detail = PositionDetail | QuoteDetail;
+
+export interface Discrepancy {
+  citation_index: number;
+  citation_id: string;
+  selector_type: SelectorType;
+  detail: Detail;
+}
+
+/** The contract's result. */
+export interface Result {
+  valid: boolean;
+  reason: Reason | null;
+  first_discrepancy: Discrepancy | null;
+  citations_checked: number;
+  authenticity_checked: false;
+  reference_version: string;
+}
+
+export type ErrorCode =
+  | 'invalid_input' | 'limit_exceeded' | 'not_found' | 'method_not_allowed' | 'unsupported_media_type'
+  | 'overloaded' | 'usage' | 'unavailable' | 'internal';
+
+/** A refusal: the body is not a valid request, or is over a limit. */
+export interface ErrorObject {
+  code: ErrorCode;
+  message: string;
+  /** RFC 6901 pointer to the value at fault; "" for the body as a whole. */
+  path: string;
+  limit?: string;
+  max?: number;
+  actual?: number;
+}
+
+export type Envelope = { result: Result; error?: never } | { error: ErrorObject; result?: never };
+
+// ---- --all and --explain -----------------------------------------------
+
+export interface CitationOutcome {
+  citation_index: number;
+  citation_id: string;
+  selector_type: SelectorType;
+  valid: boolean;
+  reason: Reason | null;
+  detail: Detail | null;
+}
+
+export interface AllResult {
+  valid: boolean;
+  citations_checked: number;
+  citations_failed: number;
+  citations: CitationOutcome[];
+  authenticity_checked: false;
+  reference_version: string;
+}
+
+export type AllEnvelope = { all: AllResult; error?: never } | { error: ErrorObject; all?: never };
+
+export type FindingKind = 'elsewhere' | 'offset_units' | 'normalized' | 'elided' | 'disambiguate' | 'partial';
+export type Fold = 'whitespace' | 'nfc' | 'nfkc' | 'typography' | 'case';
+
+interface FindingBase { start: number; end: number }
+/** The quote is at another place in the source. */
+export interface ElsewhereFinding extends FindingBase { kind: 'elsewhere'; occurrences: number }
+/** The position holds when counted in UTF-16 units or bytes. */
+export interface OffsetUnitsFinding extends FindingBase { kind: 'offset_units'; units: 'utf16' | 'utf8' }
+/** The quote holds under these folds; source_text is what the source has. */
+export interface NormalizedFinding extends FindingBase { kind: 'normalized'; folds: Fold[]; source_text: string }
+/** The quote holds with passages left out, at parts. */
+export interface ElidedFinding extends FindingBase { kind: 'elided'; parts: { start: number; end: number }[]; source_text: string }
+/** A prefix or suffix that picks one of several places. */
+export interface DisambiguateFinding extends FindingBase { kind: 'disambiguate'; prefix?: string; suffix?: string }
+/** The longest part of the quote found, or what the work budget left unsearched. */
+export interface PartialFinding extends FindingBase { kind: 'partial'; length: number; not_searched?: FindingKind[] }
+
+export type Finding = ElsewhereFinding | OffsetUnitsFinding | NormalizedFinding | ElidedFinding | DisambiguateFinding | PartialFinding;
+
+export interface ExplainedCitation extends CitationOutcome {
+  findings: Finding[];
+  /** The corrected citation, in the input's shape, or null. */
+  fix: Citation | null;
+}
+
+export interface Explanation extends Omit<AllResult, 'citations'> {
+  citations: ExplainedCitation[];
+}
+
+export type ExplainEnvelope = { all: Explanation; error?: never } | { error: ErrorObject; all?: never };
+
+// ---- The functions -------------------------------------------------------
+
+/**
+ * Loads the engine. Under Node (and Deno, Bun) it reads the packaged
+ * citecheck.wasm; in a browser it fetches it relative to the module. It
+ * also takes the module's bytes, a Response (or its promise), a URL, or a
+ * compiled WebAssembly.Module. Every other function is synchronous and
+ * throws a CitecheckError until it has resolved.
+ */
+export function init(source?: BufferSource | Response | PromiseLike<Response> | URL | string | WebAssembly.Module): Promise<void>;
+
+/** The exact body the HTTP execute route answers, as a string. */
+export function checkRaw(body: Body): string;
+/** checkRaw's answer as an object. */
+export function check(body: Body): Envelope;
+/** `citecheck run --all`'s line (without its newline). */
+export function checkAllRaw(body: Body): string;
+/** What `citecheck run --all` prints, as an object. */
+export function checkAll(body: Body): AllEnvelope;
+/** `citecheck run --explain`'s line (without its newline). */
+export function explainRaw(body: Body): string;
+/** What `citecheck run --explain` prints, as an object. */
+export function explain(body: Body): ExplainEnvelope;
+
+export interface AnnotationsOptions {
+  /** The text of each annotated document by its IRI, as the annotations' target source names it. */
+  sources?: Record<string, string | { text: string; version?: string }>;
+}
+
+/**
+ * The JSON lines `citecheck annotations` writes for an export (W3C or
+ * Hypothesis; one annotation, an array, a page or collection, JSON Lines
+ * or a search response), one line an item, in input order.
+ */
+export function annotations(exportText: string | Uint8Array | ArrayBuffer | object, options?: AnnotationsOptions): string;
+
+/** An error of the package's use (init not awaited, an export that is not JSON), not a refusal. */
+export class CitecheckError extends Error {
+  /** For an export that is not JSON: the lines written for the items before. */
+  lines?: string;
+}

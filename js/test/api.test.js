@@ -1,0 +1,209 @@
+// The API's own rules under Node: how init takes the module, what a body
+// may be, the size refusal for every kind of body, annotations beside
+// `citecheck annotations`, and the errors of misuse.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { goCLI, repoDir, jsDir, wasmFile, needWasm } from './helpers.js';
+
+needWasm();
+const example = readFileSync(join(repoDir, 'examples', 'version-mismatch.json'));
+const goRun = (file) => spawnSync(goCLI(), ['run', 'citation-batch-check', '1.0.0', '--input', file]).stdout.toString().replace(/\n$/, '');
+const scratch = mkdtempSync(join(tmpdir(), 'citecheck-api-'));
+
+test('every function refuses to run before init', () => {
+  // A fresh process: this one inits below.
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    import { checkRaw, annotations } from ${JSON.stringify(join(jsDir, 'node.js'))};
+    for (const f of [() => checkRaw('{}'), () => annotations('[]')]) {
+      try { f(); console.log('ran'); } catch (e) { console.log(e.name + ': ' + e.message); }
+    }`]);
+  assert.equal(r.stdout.toString(), 'CitecheckError: citecheck: call and await init() first\n'.repeat(2));
+});
+
+test('init takes nothing, bytes, a path, a file URL, a Response or a WebAssembly.Module', async () => {
+  const cc = await import('../node.js');
+  const bytes = readFileSync(wasmFile);
+  const want = goRun(join(repoDir, 'examples', 'version-mismatch.json'));
+  for (const source of [undefined, bytes, new Uint8Array(bytes).buffer, wasmFile, new URL(`file://${wasmFile}`),
+    new Response(bytes, { headers: { 'Content-Type': 'application/wasm' } }), new Response(bytes), await WebAssembly.compile(bytes)]) {
+    await cc.init(source);
+    assert.equal(cc.checkRaw(example), want, String(source?.constructor?.name));
+  }
+  await assert.rejects(cc.init(42), TypeError);
+  await assert.rejects(cc.init(new Response('no', { status: 404 })), /404/);
+});
+
+test('a body is a string, bytes of any view, or an object', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const want = goRun(join(repoDir, 'examples', 'version-mismatch.json'));
+  const u8 = new Uint8Array(example);
+  const padded = new Uint8Array(u8.length + 8);
+  padded.set(u8, 4);
+  for (const body of [example.toString('utf8'), u8, u8.buffer.slice(u8.byteOffset, u8.byteOffset + u8.byteLength),
+    new DataView(padded.buffer, 4, u8.length), padded.subarray(4, 4 + u8.length)]) {
+    assert.equal(cc.checkRaw(body), want);
+  }
+  // An object goes as JSON.stringify writes it, which is what the CLI
+  // answers for those bytes.
+  const obj = JSON.parse(example);
+  const file = join(scratch, 'obj.json');
+  writeFileSync(file, JSON.stringify(obj));
+  assert.equal(cc.checkRaw(obj), goRun(file));
+  for (const bad of [undefined, null, 42, true]) assert.throws(() => cc.checkRaw(bad), TypeError);
+});
+
+test('a body over max_input_bytes is refused as the CLI refuses it, whatever its kind', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const file = join(scratch, 'big.json');
+  writeFileSync(file, ' '.repeat(cc.MAX_INPUT_BYTES + 1));
+  const refusal = goRun(file);
+  assert.match(refusal, /"limit":"max_input_bytes"/);
+  const over = cc.MAX_INPUT_BYTES + 1;
+  for (const body of [' '.repeat(over), 'é'.repeat(over / 2 + 1), '𝒜'.repeat(over / 4 + 1), '\u20ac'.repeat(400000),
+    new Uint8Array(over).fill(32), new Uint8Array(64 << 20).fill(32), { pad: 'x'.repeat(over) }]) {
+    assert.equal(cc.checkRaw(body), refusal);
+    assert.equal(cc.checkAllRaw(body), refusal);
+    assert.equal(cc.explainRaw(body), refusal);
+  }
+  // At the limit, a body is read and judged for what it is.
+  const at = ' '.repeat(cc.MAX_INPUT_BYTES - 2) + '{}';
+  writeFileSync(file, at);
+  assert.equal(cc.checkRaw(at), goRun(file));
+  assert.doesNotMatch(cc.checkRaw(at), /max_input_bytes/);
+});
+
+test('check, checkAll and explain are the raw answers parsed', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  assert.deepEqual(cc.check(example), JSON.parse(cc.checkRaw(example)));
+  assert.deepEqual(cc.checkAll(example), JSON.parse(cc.checkAllRaw(example)));
+  assert.deepEqual(cc.explain(example), JSON.parse(cc.explainRaw(example)));
+  assert.equal(cc.check(example).result.reason, 'version_mismatch');
+});
+
+// An export on real text, with selectors of every outcome: anchored,
+// moved (a position counted in UTF-16 units, as Hypothesis counts),
+// ambiguous, orphaned, and a source not supplied.
+function realExport(iri, text) {
+  const cps = Array.from(text);
+  const at = (needle) => Array.from(text.slice(0, text.indexOf(needle))).length;
+  const anns = [];
+  const q = (exact, extra = {}) => ({ type: 'TextQuoteSelector', exact, ...extra });
+  for (const exact of ['citation', 'checks citations against the sources they cite', 'Unicode code points', 'not in this text at all']) {
+    anns.push({ id: `q:${exact}`, target: { source: iri, selector: q(exact) } });
+  }
+  const s = at('exactly: positions count');
+  const exact = 'exactly: positions count';
+  anns.push({ id: 'pos-right', target: { source: iri, selector: [q(exact), { type: 'TextPositionSelector', start: s, end: s + Array.from(exact).length }] } });
+  anns.push({ id: 'pos-wrong', target: { source: iri, selector: [q(exact), { type: 'TextPositionSelector', start: s + 3, end: s + 3 + Array.from(exact).length }] } });
+  const u16 = text.indexOf('“');
+  if (u16 >= 0) anns.push({ id: 'utf16', target: { source: iri, selector: [q(text.slice(u16, u16 + 12)), { type: 'TextPositionSelector', start: u16, end: u16 + 12 }] } });
+  anns.push({ id: 'elsewhere', target: { source: 'https://example.org/not-supplied', selector: q('x') } });
+  anns.push({ id: 'nopos', target: { source: iri, selector: { type: 'TextPositionSelector', start: 0, end: Math.min(5, cps.length) } } });
+  return { rows: anns, total: anns.length };
+}
+
+function goAnnotations(args, input) {
+  const r = spawnSync(goCLI(), ['annotations', ...args], { input });
+  return { stdout: r.stdout.toString(), stderr: r.stderr.toString(), status: r.status };
+}
+
+test('annotations writes the lines of citecheck annotations, on real text and the W3C collection', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const readme = join(repoDir, 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const iri = 'https://github.com/citecheck/citecheck/blob/main/README.md';
+  const exp = JSON.stringify(realExport(iri, text), null, 1);
+  const go = goAnnotations(['--source', `${iri}=${readme}`, '-'], exp);
+  assert.equal(go.status, 1, go.stderr);
+  assert.ok(go.stdout.split('\n').length > 8);
+  assert.equal(cc.annotations(exp, { sources: { [iri]: text } }), go.stdout);
+  assert.equal(cc.annotations(Buffer.from(exp), { sources: { [iri]: { text } } }), go.stdout);
+  assert.equal(cc.annotations(JSON.parse(exp), { sources: { [iri]: text } }), goAnnotations(['--source', `${iri}=${readme}`, '-'], JSON.stringify(JSON.parse(exp))).stdout);
+  // A version is reported with each target checked against it.
+  const manifest = join(scratch, 'sources.tsv');
+  writeFileSync(manifest, `${iri}\t${readme}\tv7\n`);
+  assert.equal(cc.annotations(exp, { sources: { [iri]: { text, version: 'v7' } } }), goAnnotations(['--sources', manifest, '-'], exp).stdout);
+
+  const w3c = readFileSync(join(repoDir, 'annotation', 'testdata', 'w3c-collection1.json'));
+  const page = 'http://example.org/page1';
+  assert.equal(cc.annotations(w3c, { sources: { [page]: text } }), goAnnotations(['--source', `${page}=${readme}`, '-'], w3c).stdout);
+  assert.equal(cc.annotations(w3c), goAnnotations(['-'], w3c).stdout);
+});
+
+test('an export that is not JSON: the CLI\'s message, and the lines before it', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  // More than a batch of good items first, so that some lines were written.
+  const items = Array.from({ length: 300 }, (_, i) => JSON.stringify({ id: `a${i}`, target: { source: 's', selector: { type: 'TextQuoteSelector', exact: 'x' } } }));
+  const exp = items.join('\n') + '\n{"id": ';
+  const go = goAnnotations(['-'], exp);
+  assert.equal(go.status, 2);
+  const goMessage = go.stderr.split('\n').filter(Boolean).at(-1);
+  assert.throws(() => cc.annotations(exp), (e) => {
+    assert.equal(e.name, 'CitecheckError');
+    assert.equal(e.message, goMessage);
+    assert.equal(e.lines, go.stdout);
+    return true;
+  });
+  assert.throws(() => cc.annotations('[]', { sources: { a: 42 } }), TypeError);
+  assert.throws(() => cc.annotations(42), TypeError);
+  // A refused call leaves nothing behind: the next one has only its own sources.
+  assert.equal(cc.annotations('[]', { sources: { a: 'x' } }), '');
+});
+
+test('the types compile against a use of every function', () => {
+  const file = join(scratch, 'use.mts');
+  writeFileSync(file, `
+import { init, checkRaw, check, checkAll, explain, annotations, MAX_INPUT_BYTES, CitecheckError, type Request, type Reason, type Finding } from ${JSON.stringify(join(jsDir, 'index.js'))};
+await init();
+const req: Request = { sources: [{ source_id: 's', version: 'v', text: 't' }], citations: [{ citation_id: 'c', source_id: 's', version: 'v', selector: { type: 'TextQuoteSelector', exact: 't' } }] };
+const raw: string = checkRaw(req);
+const env = check(new Uint8Array(0));
+const reason: Reason | null = env.result ? env.result.reason : null;
+const all = checkAll(raw);
+const n: number = all.all ? all.all.citations_failed : all.error.message.length;
+const ex = explain(req);
+const f: Finding[] = ex.all ? ex.all.citations.flatMap((c) => c.findings) : [];
+const lines: string = annotations('[]', { sources: { 'https://e.org/': 'text', 'https://e.org/v': { text: 't', version: '1' } } });
+const max: 1048576 = MAX_INPUT_BYTES;
+try { annotations('{'); } catch (e) { if (e instanceof CitecheckError) console.log(e.lines, reason, n, f, lines, max); }
+`);
+  writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: false }, files: ['use.mts'] }));
+  const tsc = join(jsDir, 'node_modules', '.bin', 'tsc');
+  const r = spawnSync(tsc, ['-p', scratch]);
+  assert.equal(r.status, 0, r.stdout.toString() + r.stderr.toString());
+});
+
+// trappingModule is a module with the engine's exports whose check traps,
+// as a bug in the engine would: memory, _initialize, citecheck_buffer
+// (always address 16) and citecheck_check (unreachable).
+function trappingModule() {
+  const str = (s) => [s.length, ...Buffer.from(s)];
+  const section = (id, body) => [id, body.length, ...body];
+  const bytes = [
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [2, 0x60, 0, 0, 0x60, 2, 0x7f, 0x7f, 1, 0x7f]), // () -> (), (i32, i32) -> i32
+    ...section(3, [3, 0, 1, 1]),
+    ...section(5, [1, 0, 1]), // one page
+    ...section(7, [4, ...str('memory'), 2, 0, ...str('_initialize'), 0, 0, ...str('citecheck_buffer'), 0, 1, ...str('citecheck_check'), 0, 2]),
+    ...section(10, [3, 2, 0, 0x0b, 4, 0, 0x41, 16, 0x0b, 3, 0, 0x00, 0x0b]),
+  ];
+  return new Uint8Array(bytes);
+}
+
+test('a module that traps is dropped: the next call asks for init again', async () => {
+  const cc = await import('../node.js');
+  await cc.init(trappingModule());
+  assert.throws(() => cc.checkRaw('{}'), WebAssembly.RuntimeError);
+  assert.throws(() => cc.checkRaw('{}'), /call and await init\(\) first/);
+  await cc.init();
+  assert.match(cc.checkRaw('{}'), /^\{"error":\{"code":"invalid_input"/);
+});

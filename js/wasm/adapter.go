@@ -1,0 +1,100 @@
+// Command wasm is the citecheck engine as a WebAssembly reactor for the
+// JavaScript package in js/ (docs/javascript.md): built with GOOS=wasip1
+// GOARCH=wasm -buildmode=c-shared, it exports functions that take bodies
+// from linear memory and leave answers there. This file holds the adapter
+// itself, plain Go over the engine's public API, so that it is tested and
+// fuzzed natively; exports_wasip1.go only moves bytes in and out.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/annotation"
+)
+
+// The answers the package's functions give, by the mode the JavaScript
+// side passes.
+const (
+	modeExecute = 0 // the HTTP execute route's envelope (checkRaw)
+	modeAll     = 1 // `citecheck run --all`'s line, without its newline
+	modeExplain = 2 // `citecheck run --explain`'s line, without its newline
+)
+
+// answer is the envelope for body in the given mode, the bytes the CLI
+// prints before its newline (and, for modeExecute, the route's body). A
+// body over max_input_bytes is refused by citecheck.ReadBody, the CLI's
+// and the route's own refusal. An unknown mode is an internal error (the
+// package never passes one). Cost: the engine's Run, CheckAll or Explain.
+func answer(mode int, body []byte) []byte {
+	var e *citecheck.Error
+	if len(body) > citecheck.MaxInputBytes {
+		_, e = citecheck.ReadBody(bytes.NewReader(body))
+		return citecheck.AppendEnvelope(nil, nil, e)
+	}
+	switch mode {
+	case modeExecute:
+		res, err := citecheck.Run(body)
+		return citecheck.AppendEnvelope(make([]byte, 0, 512), res, asError(err))
+	case modeAll, modeExplain:
+		req, err := citecheck.Decode(body)
+		if e = asError(err); e != nil {
+			return citecheck.AppendEnvelope(nil, nil, e)
+		}
+		if mode == modeExplain {
+			return citecheck.AppendExplainEnvelope(nil, citecheck.Explain(req), nil)
+		}
+		return citecheck.AppendAllEnvelope(nil, citecheck.CheckAll(req), nil)
+	}
+	return citecheck.AppendEnvelope(nil, nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: "citecheck wasm: unknown mode"})
+}
+
+// asError is the engine's *citecheck.Error behind err (nil for none),
+// whichever of error or *citecheck.Error the engine's functions return.
+func asError[E error](err E) *citecheck.Error {
+	var e *citecheck.Error
+	if errors.As(error(err), &e) {
+		return e
+	}
+	return nil
+}
+
+// lookup is the error envelope for a tool id and version the engine does
+// not implement, or nil when it does: the bin's first check, as the CLI's.
+func lookup(id, version string) []byte {
+	if e := asError(citecheck.LookupTool(id, version)); e != nil {
+		return citecheck.AppendEnvelope(nil, nil, e)
+	}
+	return nil
+}
+
+// errorEnvelope is {"error": …} for an error the bin finds before the
+// engine runs (a file it cannot read), written by the engine's encoder.
+func errorEnvelope(code, message string) []byte {
+	return citecheck.AppendEnvelope(nil, nil, &citecheck.Error{Code: code, Message: message})
+}
+
+// annotations checks an annotation export against sources and returns
+// the JSON lines `citecheck annotations` writes for it, and, when the
+// run could not finish (sources with the same IRI, an export that is not
+// JSON), the message the CLI writes after "citecheck: " on standard error;
+// the lines written before it are still returned, as the CLI prints them.
+// Cost: annotation.Checker.Stream's.
+func annotations(export []byte, sources []annotation.Source) (lines []byte, msg string) {
+	c, err := annotation.NewChecker(sources, citecheck.DefaultLimits())
+	if err != nil {
+		return nil, err.Error()
+	}
+	err = c.Stream(context.Background(), annotation.NewScanner(bytes.NewReader(export)), func(it annotation.Item, r *annotation.Report) error {
+		lines = annotation.AppendJSONLine(lines, it, r)
+		return nil
+	})
+	if err != nil {
+		return lines, err.Error()
+	}
+	return lines, ""
+}
+
+func main() {}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/annotation"
+	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/server"
+)
+
+// routeAnswer is the HTTP execute route's response body for body.
+func routeAnswer(t testing.TB, h http.Handler, body []byte) []byte {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, "/v1/tools/citation-batch-check/versions/1.0.0/execute", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Body.Bytes()
+}
+
+func TestAnswerExecuteIsTheRoutes(t *testing.T) {
+	h := server.New(server.DefaultConfig())
+	for _, c := range testkit.Conformance(t) {
+		if got, want := answer(modeExecute, c.Body), routeAnswer(t, h, c.Body); !bytes.Equal(got, want) {
+			t.Errorf("%s:\n got %s\nwant %s", c.Name, got, want)
+		}
+	}
+}
+
+func TestAnswerOverLimitIsTheCLIsRefusal(t *testing.T) {
+	h := server.New(server.DefaultConfig())
+	_, e := citecheck.ReadBody(bytes.NewReader(make([]byte, 3<<20)))
+	want := citecheck.AppendEnvelope(nil, nil, e)
+	for _, n := range []int{citecheck.MaxInputBytes + 1, citecheck.MaxInputBytes + 4, 3 << 20} {
+		body := bytes.Repeat([]byte(" "), n)
+		for _, mode := range []int{modeExecute, modeAll, modeExplain} {
+			if got := answer(mode, body); !bytes.Equal(got, want) {
+				t.Errorf("%d bytes, mode %d: %s, want %s", n, mode, got, want)
+			}
+		}
+		if got := routeAnswer(t, h, body); !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: the route answers %s, want %s", n, got, want)
+		}
+	}
+	// At the limit the body is read, and refused for what it is.
+	atLimit := bytes.Repeat([]byte(" "), citecheck.MaxInputBytes)
+	if got := answer(modeExecute, atLimit); bytes.Contains(got, []byte(citecheck.LimitInputBytes)) {
+		t.Errorf("a body of max_input_bytes is refused for its size: %s", got)
+	}
+}
+
+func TestAnswerAllAndExplainAgreeWithExecute(t *testing.T) {
+	for _, c := range testkit.Conformance(t) {
+		exec := answer(modeExecute, c.Body)
+		var ex struct {
+			Result *struct{ Valid bool } `json:"result"`
+			Error  json.RawMessage       `json:"error"`
+		}
+		if err := json.Unmarshal(exec, &ex); err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		for _, mode := range []int{modeAll, modeExplain} {
+			got := answer(mode, c.Body)
+			var a struct {
+				All *struct {
+					Valid bool `json:"valid"`
+				} `json:"all"`
+				Error json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(got, &a); err != nil {
+				t.Fatalf("%s mode %d: %v", c.Name, mode, err)
+			}
+			switch {
+			case ex.Error != nil && !bytes.Equal(got, exec):
+				t.Errorf("%s mode %d: refused as %s, want %s", c.Name, mode, got, exec)
+			case ex.Result != nil && (a.All == nil || a.All.Valid != ex.Result.Valid):
+				t.Errorf("%s mode %d: %s disagrees with %s", c.Name, mode, got, exec)
+			}
+		}
+	}
+}
+
+func TestAnswerUnknownModeIsAnInternalError(t *testing.T) {
+	got := answer(7, []byte(`{}`))
+	want := `{"error":{"code":"` + citecheck.CodeInternal + `","message":"citecheck wasm: unknown mode","path":""}}`
+	if string(got) != want {
+		t.Errorf("unknown mode: %s, want %s", got, want)
+	}
+}
+
+func TestLookupIsTheCLIsToolCheck(t *testing.T) {
+	if got := lookup(citecheck.ToolID, citecheck.ToolVersion); got != nil {
+		t.Errorf("the engine's own tool: %s", got)
+	}
+	for _, tv := range [][2]string{{"x", "1.0.0"}, {citecheck.ToolID, "9.9.9"}, {"", ""}} {
+		got := lookup(tv[0], tv[1])
+		want := citecheck.AppendEnvelope(nil, nil, asError(citecheck.LookupTool(tv[0], tv[1])))
+		if got == nil || !bytes.Equal(got, want) {
+			t.Errorf("%q: %s, want %s", tv, got, want)
+		}
+	}
+}
+
+func TestErrorEnvelopeIsTheEngines(t *testing.T) {
+	got := errorEnvelope(citecheck.CodeUsage, `cannot read --input: open "x": no such file`)
+	want := `{"error":{"code":"usage","message":"cannot read --input: open \"x\": no such file","path":""}}`
+	if string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// The repository's real W3C export, with no source supplied: every item
+// still gets its line, in input order.
+func TestAnnotationsLinesAreOnePerItem(t *testing.T) {
+	export, err := os.ReadFile("../../annotation/testdata/w3c-collection1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, msg := annotations(export, nil)
+	if msg != "" {
+		t.Fatalf("message %q", msg)
+	}
+	n := 0
+	for l := range strings.Lines(string(lines)) {
+		var v struct {
+			Index   *int   `json:"index"`
+			Outcome string `json:"outcome"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil || v.Index == nil || *v.Index != n {
+			t.Errorf("line %d: %q (%v)", n, l, err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no line")
+	}
+}
+
+func TestAnnotationsNotJSONSaysHowFarItGot(t *testing.T) {
+	lines, msg := annotations([]byte(`{"id":"a","target":"https://e.org/"} {`), nil)
+	if !strings.HasPrefix(msg, "reading the annotations after 0 items: ") {
+		t.Errorf("message %q", msg)
+	}
+	if len(lines) != 0 {
+		t.Errorf("the gathered batch was written: %s", lines)
+	}
+}
+
+func TestAnnotationsDuplicateSourcesAreRefused(t *testing.T) {
+	src := []annotation.Source{{IRI: "https://e.org/", Text: "a"}, {IRI: "https://e.org/", Text: "b"}}
+	if lines, msg := annotations([]byte(`[]`), src); msg == "" || lines != nil {
+		t.Errorf("duplicate IRIs: lines %q, message %q", lines, msg)
+	}
+}
+
+// FuzzAdapter: whatever the bytes, every mode answers one envelope and
+// never panics; the execute answer is the route's, refusals are alike in
+// every mode, and an annotation export of the same bytes is checked or
+// refused with a message.
+func FuzzAdapter(f *testing.F) {
+	for _, c := range testkit.Conformance(f)[:40] {
+		f.Add(c.Body)
+	}
+	f.Add([]byte(`[{"id":"a","target":{"source":"s","selector":{"type":"TextQuoteSelector","exact":"x"}}}]`))
+	h := server.New(server.DefaultConfig())
+	f.Fuzz(func(t *testing.T, body []byte) {
+		exec := answer(modeExecute, body)
+		if want := routeAnswer(t, h, body); !bytes.Equal(exec, want) {
+			t.Fatalf("execute %s, route %s", exec, want)
+		}
+		refused := bytes.HasPrefix(exec, []byte(`{"error":`))
+		for _, mode := range []int{modeAll, modeExplain} {
+			got := answer(mode, body)
+			if !json.Valid(got) {
+				t.Fatalf("mode %d: not JSON: %s", mode, got)
+			}
+			if refused != bytes.HasPrefix(got, []byte(`{"error":`)) || refused && !bytes.Equal(got, exec) {
+				t.Fatalf("mode %d: %s, execute %s", mode, got, exec)
+			}
+		}
+		lines, msg := annotations(body, []annotation.Source{{IRI: "s", Text: string(bytes.ToValidUTF8(body, nil))}})
+		for l := range bytes.Lines(lines) {
+			if !json.Valid(l) {
+				t.Fatalf("annotations: not a JSON line: %q", l)
+			}
+		}
+		if msg != "" && !strings.HasPrefix(msg, "reading the annotations after ") {
+			t.Fatalf("annotations: message %q", msg)
+		}
+	})
+}
