@@ -9,7 +9,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/annotation"
@@ -29,19 +28,18 @@ const (
 // and the route's own refusal. An unknown mode is an internal error (the
 // package never passes one). Cost: the engine's Run, CheckAll or Explain.
 func answer(mode int, body []byte) []byte {
-	var e *citecheck.Error
 	if len(body) > citecheck.MaxInputBytes {
-		_, e = citecheck.ReadBody(bytes.NewReader(body))
-		return citecheck.AppendEnvelope(nil, nil, e)
+		_, err := citecheck.ReadBody(bytes.NewReader(body))
+		return citecheck.AppendEnvelope(nil, nil, err)
 	}
 	switch mode {
 	case modeExecute:
 		res, err := citecheck.Run(body)
-		return citecheck.AppendEnvelope(make([]byte, 0, 512), res, asError(err))
+		return citecheck.AppendEnvelope(make([]byte, 0, 512), res, err)
 	case modeAll, modeExplain:
 		req, err := citecheck.Decode(body)
-		if e = asError(err); e != nil {
-			return citecheck.AppendEnvelope(nil, nil, e)
+		if err != nil {
+			return citecheck.AppendEnvelope(nil, nil, err)
 		}
 		if mode == modeExplain {
 			return citecheck.AppendExplainEnvelope(nil, citecheck.Explain(req), nil)
@@ -51,21 +49,11 @@ func answer(mode int, body []byte) []byte {
 	return citecheck.AppendEnvelope(nil, nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: "citecheck wasm: unknown mode"})
 }
 
-// asError is the engine's *citecheck.Error behind err (nil for none),
-// whichever of error or *citecheck.Error the engine's functions return.
-func asError[E error](err E) *citecheck.Error {
-	var e *citecheck.Error
-	if errors.As(error(err), &e) {
-		return e
-	}
-	return nil
-}
-
 // lookup is the error envelope for a tool id and version the engine does
 // not implement, or nil when it does: the bin's first check, as the CLI's.
 func lookup(id, version string) []byte {
-	if e := asError(citecheck.LookupTool(id, version)); e != nil {
-		return citecheck.AppendEnvelope(nil, nil, e)
+	if err := citecheck.LookupTool(id, version); err != nil {
+		return citecheck.AppendEnvelope(nil, nil, err)
 	}
 	return nil
 }

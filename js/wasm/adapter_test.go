@@ -101,7 +101,7 @@ func TestLookupIsTheCLIsToolCheck(t *testing.T) {
 	}
 	for _, tv := range [][2]string{{"x", "1.0.0"}, {citecheck.ToolID, "9.9.9"}, {"", ""}} {
 		got := lookup(tv[0], tv[1])
-		want := citecheck.AppendEnvelope(nil, nil, asError(citecheck.LookupTool(tv[0], tv[1])))
+		want := citecheck.AppendEnvelope(nil, nil, citecheck.LookupTool(tv[0], tv[1]))
 		if got == nil || !bytes.Equal(got, want) {
 			t.Errorf("%q: %s, want %s", tv, got, want)
 		}
