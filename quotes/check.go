@@ -193,10 +193,10 @@ func CheckQuotations(ctx context.Context, qs []Quotation, sources []Source, opts
 	units := 0
 	for i, s := range sources {
 		if _, dup := byID[s.ID]; dup {
-			return nil, invalid("source %q is supplied twice", s.ID)
+			return nil, invalid("source %q is supplied twice", citecheck.Echo(s.ID))
 		}
 		if !utf8.ValidString(s.Text) {
-			return nil, invalid("source %q is not UTF-8", s.ID)
+			return nil, invalid("source %q is not UTF-8", citecheck.Echo(s.ID))
 		}
 		byID[s.ID] = i
 		units += utf16Len(s.Text)

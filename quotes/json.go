@@ -118,3 +118,32 @@ func appendString(dst []byte, s string) []byte {
 	}
 	return out
 }
+
+// AppendAnswerJSON appends the whole answer as one JSON object, what the
+// MCP tool check_quotes answers:
+//
+//	{"shape":"report","verbatim":false,"counts":{"no_source":0,…},
+//	 "results":[…each as AppendJSON writes it…]}
+func (a *Answer) AppendAnswerJSON(dst []byte) []byte {
+	dst = append(dst, `{"shape":`...)
+	dst = appendString(dst, a.Shape.String())
+	dst = append(dst, `,"verbatim":`...)
+	dst = strconv.AppendBool(dst, a.Verbatim())
+	dst = append(dst, `,"counts":{`...)
+	for i, o := range Outcomes() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, o.String())
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(a.Count(o)), 10)
+	}
+	dst = append(dst, `},"results":[`...)
+	for i := range a.Results {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = a.AppendJSON(dst, i)
+	}
+	return append(dst, "]}"...)
+}

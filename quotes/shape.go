@@ -168,7 +168,7 @@ func readStructured(b []byte) ([]Quotation, error) {
 			q.Marker, q.Marked = s, true
 		case '0':
 			if _, err := strconv.ParseInt(string(c.SourceID), 10, 64); err != nil {
-				return nil, invalid("the structured answer: /citations/%d/source_id is %s, not a string or an integer", i, c.SourceID)
+				return nil, invalid("the structured answer: /citations/%d/source_id is %s, not a string or an integer", i, citecheck.Echo(c.SourceID))
 			}
 			q.Marker, q.Marked = string(c.SourceID), true
 		default:

@@ -256,7 +256,6 @@ func (r *renderer) citationBody(d *citecheck.Discrepancy, claimed bool) {
 	}
 }
 
-
 // positionReason draws the reasons of a position citation whose source was found.
 func (r *renderer) positionReason(reason citecheck.Reason, cit *citecheck.Citation, det *citecheck.Detail, h *citecheck.Suggestion, x *citecheck.Text) {
 	sel := &cit.Selector

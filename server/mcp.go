@@ -76,6 +76,7 @@ func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx contex
 		return toolResult(env, e != nil), nil
 	})
 	addExplainTool(srv, t, onCall, hold)
+	addQuotesTool(srv, onCall, hold)
 	return srv
 }
 
