@@ -107,3 +107,5 @@ func mustBeInvalid(t *testing.T, err error) {
 		t.Fatalf("error %v (%T), want invalid_input", err, err)
 	}
 }
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }
