@@ -35,7 +35,7 @@ type Mark struct {
 // AppendQuote appends the block of one quotation that is not verbatim.
 func AppendQuote(dst []byte, q *Quote, o Options) []byte {
 	r := newRenderer(dst, q.Req, o)
-	r.explain = q.Ex
+	r.explain, r.quoted = q.Ex, true
 	r.style(styleBold, q.Head)
 	r.dst = append(r.dst, ": "...)
 	r.style(styleFail, q.Outcome)

@@ -114,6 +114,9 @@ type renderer struct {
 	// explain, when not nil, adds each failing citation's findings and
 	// fix to its block (AppendExplanation).
 	explain *citecheck.Explanation
+	// quoted: the block is a quotation's (AppendQuote), which says its
+	// own fix in the terms of its input, not as a request's citation.
+	quoted bool
 }
 
 func newRenderer(dst []byte, req *citecheck.Request, o Options) *renderer {
