@@ -337,22 +337,23 @@ func (p *plan) foundAnywhere() bool {
 
 // spanOf returns the code point span an Anthropic location names in
 // source s: char_location's numbers as they are, content_block_location's
-// blocks [start, end) of a content document; false for a report's
-// quotation, a page_location, and blocks a document does not have (the
-// span then reads as nothing, and the citation is checked by its text).
+// blocks [start, end) of a content document (past the text's end for
+// blocks it does not have); false for a report's quotation and a
+// page_location, which are checked by their text alone.
 func spanOf(loc *Location, s *Source) (int, int, bool) {
 	switch {
 	case loc == nil:
 		return 0, 0, false
 	case loc.Type == CharLocation:
 		return loc.Start, loc.End, true
-	case loc.Type == ContentBlockLocation && s.Blocks != nil:
-		if loc.Start <= loc.End && loc.End < len(s.Blocks) {
+	case loc.Type == ContentBlockLocation:
+		if s.Blocks != nil && loc.Start <= loc.End && loc.End < len(s.Blocks) {
 			return s.Blocks[loc.Start], s.Blocks[loc.End], true
 		}
-		// Out of the document's blocks: a span past its end, which the
-		// engine reports as out of range.
-		n := s.Blocks[len(s.Blocks)-1]
+		// Blocks the document does not have (or a document without
+		// blocks): a span past its end, which the engine reports as out
+		// of range.
+		n := utf8.RuneCountInString(s.Text)
 		return n, n + 1, true
 	}
 	return 0, 0, false

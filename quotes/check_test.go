@@ -204,6 +204,8 @@ func TestAnthropicOutcomes(t *testing.T) {
 			sources: srcs, outcome: Verbatim, source: "1"},
 		{name: "moved: content_block_location names the wrong blocks", input: anthropicResponse(`{"type":"content_block_location","cited_text":"` + blocks[2] + `","document_index":1,"start_block_index":1,"end_block_index":2}`),
 			sources: srcs, outcome: Moved, source: "1"},
+		{name: "moved: content_block_location on a text document reads past its end", input: anthropicResponse(`{"type":"content_block_location","cited_text":"` + cited + `","document_index":0,"start_block_index":0,"end_block_index":1}`),
+			sources: srcs, outcome: Moved, source: "0"},
 		{name: "page_location: checked by its text when the document's text is supplied", input: anthropicResponse(`{"type":"page_location","cited_text":"` + cited + `","document_index":2,"start_page_number":1,"end_page_number":2}`),
 			sources: srcs, outcome: Verbatim, source: "2"},
 		{name: "page_location: a PDF whose text is not supplied has no source", input: anthropicResponse(`{"type":"page_location","cited_text":"x","document_index":7,"start_page_number":1,"end_page_number":2}`),
