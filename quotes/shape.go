@@ -112,7 +112,8 @@ func invalidAt(b []byte) int {
 // "json: " prefix.
 func jsonMessage(err error) string {
 	s := strings.TrimPrefix(err.Error(), "json: ")
-	return strings.ReplaceAll(s, "\n", " ")
+	s = strings.NewReplacer("Go string", "a string", "Go int", "an integer", "Go []", "an array", "\n", " ").Replace(s)
+	return s
 }
 
 // Read returns the quotations of input, whose shape is sh: for a report,

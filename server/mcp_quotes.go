@@ -72,7 +72,11 @@ func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx c
 		if hold != nil {
 			hold(ctx)
 		}
-		a, e := checkQuotesArguments(ctx, req.Params.Arguments)
+		var a *quotes.Answer
+		e := stopped(ctx)
+		if e == nil {
+			a, e = checkQuotesArguments(ctx, req.Params.Arguments)
+		}
 		if e != nil {
 			if onCall != nil {
 				onCall(e.Code)
@@ -145,4 +149,13 @@ func asError(err error) *citecheck.Error {
 		return ce
 	}
 	return &citecheck.Error{Code: citecheck.CodeInternal, Message: err.Error()}
+}
+
+// stopped is the overloaded error of a call whose context is already
+// done (a held call the client went away from), nil otherwise.
+func stopped(ctx context.Context) *citecheck.Error {
+	if err := ctx.Err(); err != nil {
+		return citecheck.StoppedError("check", context.Cause(ctx))
+	}
+	return nil
 }
