@@ -1,6 +1,7 @@
 package quotes
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,20 +34,32 @@ type Quotation struct {
 	Location *Location
 }
 
-// opening marks and the closing mark each opens a quotation up to. „
-// closes at whichever of “ and ” comes first.
-var closers = map[rune]string{
-	'“': "”",
-	'"': `"`,
-	'«': "»",
-	'„': "“”",
-	'「': "」",
-	'『': "』",
-}
-
 // closerKinds are the closing marks looked for, one slot each in a
 // paragraph's next-occurrence cursors.
 var closerKinds = []rune{'”', '"', '»', '“', '」', '』'}
+
+// closerBytes are closerKinds' UTF-8 encodings.
+var closerBytes = [][]byte{[]byte("”"), []byte(`"`), []byte("»"), []byte("“"), []byte("」"), []byte("』")}
+
+// closersOf returns the closing marks of opening mark r, "" when r opens
+// nothing: „ closes at whichever of “ and ” comes first.
+func closersOf(r rune) string {
+	switch r {
+	case '“':
+		return "”"
+	case '"':
+		return `"`
+	case '«':
+		return "»"
+	case '„':
+		return "“”"
+	case '「':
+		return "」"
+	case '『':
+		return "』"
+	}
+	return ""
+}
 
 func closerKind(r rune) int {
 	for i, c := range closerKinds {
@@ -218,23 +231,29 @@ func (x *extractor) paragraph(first, last int) {
 		if next[k] >= from {
 			return next[k]
 		}
-		i := max(from, next[k]+1)
-		for i < end {
-			r, n := utf8.DecodeRune(p[i:])
-			x.w.add(n)
-			if r == closerKinds[k] {
-				break
-			}
-			i += n
+		// A closing mark's encoding found by bytes.Index starts at a code
+		// point boundary of any reading from one: its first byte is never
+		// a continuation byte.
+		at := bytes.Index(p[from:end], closerBytes[k])
+		if at < 0 {
+			x.w.add(end - from)
+			next[k] = end
+		} else {
+			x.w.add(at + len(closerBytes[k]))
+			next[k] = from + at
 		}
-		next[k] = i
-		return i
+		return next[k]
 	}
 	for i := start; i < end; {
+		if c := p[i]; c < utf8.RuneSelf && c != '"' { // no other opener is ASCII
+			x.w.add(1)
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRune(p[i:])
 		x.w.add(n)
-		want, opens := closers[r]
-		if !opens {
+		want := closersOf(r)
+		if want == "" {
 			i += n
 			continue
 		}
