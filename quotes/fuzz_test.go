@@ -1,8 +1,10 @@
 package quotes
 
 import (
+	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/citecheck/citecheck"
@@ -109,3 +111,68 @@ func mustBeInvalid(t *testing.T, err error) {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// FuzzCheck: on any report, against real sources, each outcome agrees
+// with a plain substring search: verbatim is in the source it names (the
+// marked one, or the first without a marker), elsewhere is not in the
+// marked source but in the one named, and near and not_found are in none
+// it could have been in.
+func FuzzCheck(f *testing.F) {
+	for _, s := range extractSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("«Все счастливые семьи» [ru] «все счастливые» [ru] „fand er sich“ [fr] «x» [9] «Les hommes naissent … en droits» [fr]"))
+	srcs := library()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := Check(context.Background(), b, srcs, Options{Explain: true})
+		if err != nil {
+			mustBeInvalid(t, err)
+			return
+		}
+		ids := map[string]int{}
+		for i, s := range srcs {
+			ids[s.ID] = i
+		}
+		for _, r := range a.Results {
+			in := func(i int) bool { return r.Text != "" && strings.Contains(srcs[i].Text, r.Text) }
+			anyIn := -1
+			for i := range srcs {
+				if in(i) {
+					anyIn = i
+					break
+				}
+			}
+			marked, known := ids[r.Marker]
+			switch {
+			case r.Location != nil:
+				t.Fatalf("a report with a location")
+			case r.Marked && !known:
+				if r.Outcome != NoSource {
+					t.Fatalf("%s for unknown marker %q", r.Outcome, r.Marker)
+				}
+			case r.Outcome == Verbatim && r.Marked:
+				if r.Source != marked || !in(marked) {
+					t.Fatalf("verbatim %q not in its source", r.Text)
+				}
+			case r.Outcome == Verbatim:
+				if r.Source != anyIn {
+					t.Fatalf("verbatim %q in %d, first source with it %d", r.Text, r.Source, anyIn)
+				}
+			case r.Outcome == Elsewhere:
+				if in(marked) || r.Source != anyIn || anyIn < 0 {
+					t.Fatalf("elsewhere %q: in marked %v, named %d, first %d", r.Text, in(marked), r.Source, anyIn)
+				}
+			case r.Outcome == Near || r.Outcome == NotFound:
+				if anyIn >= 0 {
+					t.Fatalf("%s %q, but source %d has it", r.Outcome, r.Text, anyIn)
+				}
+			case r.Outcome == NotChecked:
+				if r.Text != "" && r.Limit == nil {
+					t.Fatalf("not_checked %q without a limit", r.Text)
+				}
+			default:
+				t.Fatalf("outcome %s for a report", r.Outcome)
+			}
+		}
+	})
+}
