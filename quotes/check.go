@@ -422,6 +422,17 @@ func (p *plan) settle(sources []Source, explain bool) {
 		if j := p.diagnosed(p.primary); j != nil {
 			r.Findings, r.drawn = j.findings, j
 		}
+		return
+	}
+	// Without a marker no source is named; the text report draws the one
+	// with the longest leading part, the nearest match there is.
+	best := -1
+	for _, j := range p.explain {
+		for _, f := range j.findings {
+			if f.Kind == citecheck.FindingPartial && f.Length > best {
+				best, r.drawn = f.Length, j
+			}
+		}
 	}
 }
 

@@ -113,7 +113,11 @@ func (a *Answer) why(r *Result) string {
 		if r.Marked {
 			return fmt.Sprintf("not in source %s, exactly or under a fold, nor exactly in another source", src())
 		}
-		return fmt.Sprintf("in none of the %d sources, exactly or under a fold", len(a.Sources))
+		why := fmt.Sprintf("in none of the %d sources, exactly or under a fold", len(a.Sources))
+		if r.drawn != nil {
+			why += "; its longest leading part is in source " + report.Quoted(a.Sources[r.drawn.src].ID, 30)
+		}
+		return why
 	}
 	return ""
 }
