@@ -44,7 +44,7 @@ same() {
   ' "$1" "$2" "$3"
 }
 
-# check TRANSPORT TARGET…: tools/list names execute and explain; tools/call
+# check TRANSPORT TARGET…: tools/list names check_quotes, execute and explain; tools/call
 # of each answers as run (--explain).
 check() {
   local transport=$1; shift
@@ -52,7 +52,7 @@ check() {
   node -e '
     const l = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const names = l.tools.map(t => t.name);
-    if (names.join(",") !== "execute,explain") { console.error("inspector: tools/list: " + names); process.exit(1); }
+    if (names.join(",") !== "check_quotes,execute,explain") { console.error("inspector: tools/list: " + names); process.exit(1); }
   ' "$work/list.json"
   local n=0
   for tool in execute explain; do

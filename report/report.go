@@ -114,6 +114,9 @@ type renderer struct {
 	// explain, when not nil, adds each failing citation's findings and
 	// fix to its block (AppendExplanation).
 	explain *citecheck.Explanation
+	// quoted: the block is a quotation's (AppendQuote), which says its
+	// own fix in the terms of its input, not as a request's citation.
+	quoted bool
 }
 
 func newRenderer(dst []byte, req *citecheck.Request, o Options) *renderer {
@@ -217,19 +220,25 @@ func (r *renderer) compare(x *citecheck.Text, srcAt int, name, claimed string, c
 
 // citation appends the block for one failing citation.
 func (r *renderer) citation(d *citecheck.Discrepancy) {
+	r.style(styleBold, fmt.Sprintf("citation %d %s", d.CitationIndex, quote(d.CitationID, quotedCols)))
+	r.dst = append(r.dst, ": "...)
+	r.style(styleFail, d.Reason.String())
+	r.dst = append(r.dst, '\n')
+	r.citationBody(d, true)
+	r.dst = append(r.dst, '\n') // a blank line after each block
+}
+
+// citationBody draws a failing citation under its head: the claim (when
+// claim), the reason, the source around the failure, the hint and, when
+// the report explains, the findings and fix.
+func (r *renderer) citationBody(d *citecheck.Discrepancy, claimed bool) {
 	cit := &r.req.Citations[d.CitationIndex]
 	det, reason := &d.Detail, d.Reason
 	h := citecheck.Hint(r.req, d)
-
-	r.style(styleBold, fmt.Sprintf("citation %d %s", d.CitationIndex, quote(d.CitationID, quotedCols)))
-	defer func() {
-		r.explained(d.CitationIndex)
-		r.dst = append(r.dst, '\n') // a blank line after each block
-	}()
-	r.dst = append(r.dst, ": "...)
-	r.style(styleFail, reason.String())
-	r.dst = append(r.dst, '\n')
-	r.line("claim", "%s", claim(cit))
+	defer r.explained(d.CitationIndex)
+	if claimed {
+		r.line("claim", "%s", claim(cit))
+	}
 
 	switch reason {
 	case citecheck.ReasonUnknownSource:

@@ -252,7 +252,7 @@ func TestMCPCallStopsWhenItsHTTPClientGoesAway(t *testing.T) {
 	ts := start(t, Config{})
 	held := make(chan struct{}, 1)
 	ts.testHookMCPCall = holdUntilDone(held)
-	for _, tool := range []string{MCPToolName, MCPExplainToolName} {
+	for _, tool := range []string{MCPToolName, MCPExplainToolName, MCPQuotesToolName} {
 		c, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
 		if err != nil {
 			t.Fatal(err)
@@ -266,8 +266,8 @@ func TestMCPCallStopsWhenItsHTTPClientGoesAway(t *testing.T) {
 		c.Close()
 		waitFor(t, tool+": checks_in_flight back to 0", func() bool { return metricValue(t, ts, "citecheck_checks_in_flight") == 0 })
 	}
-	waitFor(t, "two stopped calls counted", func() bool {
-		return metricValue(t, ts, `citecheck_mcp_tool_calls_total{outcome="overloaded"}`) == 2
+	waitFor(t, "three stopped calls counted", func() bool {
+		return metricValue(t, ts, `citecheck_mcp_tool_calls_total{outcome="overloaded"}`) == 3
 	})
 }
 

@@ -44,7 +44,9 @@ func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx contex
 	}, &mcp.ServerOptions{
 		Instructions: "Call " + MCPToolName + ` with {"id": "` + t.ID + `", "version": "` + t.Version +
 			`", "input": {...}} to check citations against the sources you supply. ` + t.Description +
-			" When citations fail, call " + MCPExplainToolName + " with the same arguments: it says why each failed and gives the fix.",
+			" When citations fail, call " + MCPExplainToolName + " with the same arguments: it says why each failed and gives the fix." +
+			" To check every quotation of a draft (a report with [n] markers, a structured answer, an Anthropic response), call " +
+			MCPQuotesToolName + ` with {"text", "sources": [{"id", "text"}]}.`,
 	})
 	no := false
 	srv.AddTool(&mcp.Tool{
@@ -76,6 +78,7 @@ func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx contex
 		return toolResult(env, e != nil), nil
 	})
 	addExplainTool(srv, t, onCall, hold)
+	addQuotesTool(srv, onCall, hold)
 	return srv
 }
 

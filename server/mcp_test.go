@@ -78,11 +78,12 @@ func mcpScenarios(t *testing.T, cs *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// execute, and explain beyond the contract (mcp_explain_test.go).
-		if len(res.Tools) != 2 || res.Tools[0].Name != "execute" || res.Tools[1].Name != MCPExplainToolName {
+		// execute, and explain and check_quotes beyond the contract
+		// (mcp_explain_test.go, mcp_quotes_test.go), listed by name.
+		if len(res.Tools) != 3 || res.Tools[0].Name != MCPQuotesToolName || res.Tools[1].Name != "execute" || res.Tools[2].Name != MCPExplainToolName {
 			t.Fatalf("tools %+v", res.Tools)
 		}
-		schema, _ := json.Marshal(res.Tools[0].InputSchema)
+		schema, _ := json.Marshal(res.Tools[1].InputSchema)
 		var s struct {
 			Type       string                     `json:"type"`
 			Required   []string                   `json:"required"`
@@ -97,7 +98,7 @@ func mcpScenarios(t *testing.T, cs *mcp.ClientSession) {
 		if !sameJSON(s.Properties["input"], tool.InputSchema) {
 			t.Fatalf("input's schema is not the contract's input_schema: %s", s.Properties["input"])
 		}
-		if res.Tools[0].OutputSchema == nil || res.Tools[0].Annotations == nil || !res.Tools[0].Annotations.ReadOnlyHint {
+		if res.Tools[1].OutputSchema == nil || res.Tools[1].Annotations == nil || !res.Tools[1].Annotations.ReadOnlyHint {
 			t.Error("no output schema or read-only annotation")
 		}
 	})

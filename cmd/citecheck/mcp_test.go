@@ -29,7 +29,7 @@ func stdioScenarios(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 2 || tools.Tools[0].Name != server.MCPToolName || tools.Tools[1].Name != server.MCPExplainToolName {
+	if len(tools.Tools) != 3 || tools.Tools[0].Name != server.MCPQuotesToolName || tools.Tools[1].Name != server.MCPToolName || tools.Tools[2].Name != server.MCPExplainToolName {
 		t.Fatalf("tools: %+v", tools.Tools)
 	}
 	call := func(args map[string]any) (string, bool) {

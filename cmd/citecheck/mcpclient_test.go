@@ -72,8 +72,8 @@ func TestTypeScriptMCPClientCallsExplain(t *testing.T) {
 			if err := json.Unmarshal(out, &got); err != nil {
 				t.Fatalf("%v: %s", err, out)
 			}
-			if len(got.Tools) != 2 || got.Tools[1].Name != server.MCPExplainToolName || !got.Tools[1].HasOutputSchema ||
-				!strings.Contains(got.Tools[1].Description, "correct your own citations") {
+			if len(got.Tools) != 3 || got.Tools[0].Name != server.MCPQuotesToolName || got.Tools[2].Name != server.MCPExplainToolName || !got.Tools[2].HasOutputSchema ||
+				!strings.Contains(got.Tools[2].Description, "correct your own citations") {
 				t.Errorf("tools %+v", got.Tools)
 			}
 			if got.IsError || got.Text != string(want) || !sameValue(got.Structured, want) {

@@ -29,6 +29,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "annotations":
 		return cmdAnnotations(ctx, args[1:], stdin, stdout, stderr)
+	case "quotes":
+		return cmdQuotes(ctx, args[1:], stdin, stdout, stderr)
 	case "contract":
 		return cmdContract(args[1:], stdout, stderr)
 	case "serve":

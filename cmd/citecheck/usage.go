@@ -116,6 +116,8 @@ const generalUsage = `usage:
       --format  text: a report for people, with the source around each failure
   citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
                                 check W3C Web Annotations / Hypothesis exports against their documents
+  citecheck quotes [--source ID=FILE]... [--sources MANIFEST] [--request FILE] [--format json|text] [--explain] [FILE|-]
+                                check every quotation of a report, a structured answer or an Anthropic response
   citecheck contract            print the embedded contract JSON
   citecheck serve [--addr HOST:PORT] [flags]   the HTTP service
       every flag also from CITECHECK_<FLAG> (CITECHECK_ADDR, CITECHECK_MAX_IN_FLIGHT, …); a flag wins
@@ -155,9 +157,11 @@ func generalMisuse(stderr io.Writer, msg string) int {
 func commands() map[string]*command {
 	run, _ := runCommand()
 	serve, _ := serveCommand()
+	quotes, _ := quotesCommand()
 	return map[string]*command{
 		"run":      run,
 		"serve":    serve,
+		"quotes":   quotes,
 		"contract": contractCommand(),
 		"mcp":      mcpCommand(),
 		"version":  versionCommand(),

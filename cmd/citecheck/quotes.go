@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/quotes"
+	reportpkg "github.com/citecheck/citecheck/report"
+)
+
+// quotesOptions are the flags of `citecheck quotes`.
+type quotesOptions struct {
+	specs             []string
+	manifest, request string
+	format, color     string
+	explain, asHTML   bool
+	maxSource         int64
+}
+
+func quotesCommand() (*command, *quotesOptions) {
+	c := newCommand("quotes",
+		"citecheck quotes [--source ID=FILE]... [--sources MANIFEST] [--request FILE] [--format json|text] [--explain] [FILE|-]",
+		"Checks every quotation of a report (Markdown or plain text), every citation of a structured answer\n"+
+			`({"citations": [{"source_id", "quote"}]}) or of an Anthropic Messages response against the sources,`+"\n"+
+			"and prints one JSON line per quotation: no_source, verbatim, moved, elsewhere, near, not_found or\n"+
+			"not_checked (docs/quotes.md). Exit 0 when every one is verbatim, 1 otherwise, 2 for bad input.")
+	o := &quotesOptions{maxSource: defaultMaxSourceBytes}
+	fs := c.flags
+	fs.Func("source", "the text of source `ID=FILE` (repeatable); .html/.htm files are read as their body's textContent", func(v string) error {
+		o.specs = append(o.specs, v)
+		return nil
+	})
+	fs.StringVar(&o.manifest, "sources", "", "a `MANIFEST` of sources: TSV lines ID<TAB>FILE (files relative to it), or JSON [{\"iri\":…,\"file\":…}]")
+	fs.StringVar(&o.request, "request", "", "for an Anthropic response: the Messages request `FILE` it answered, whose documents are sources \"0\", \"1\", …")
+	fs.StringVar(&o.format, "format", "json", "json (one object per quotation, in order) or text (a report for people)")
+	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
+	fs.BoolVar(&o.explain, "explain", false, "give each failing quotation the fix the checks determine: a marker, a span or the source's words")
+	fs.BoolVar(&o.asHTML, "html", false, "read every source as HTML, whatever its extension")
+	fs.Var(byteSize{&o.maxSource}, "max-source-size", "the most the input, the request or a source file may hold (bytes, or with KiB, MiB, GiB)")
+	return c, o
+}
+
+// cmdQuotes is `citecheck quotes` (spec §5.13). Exit statuses: 0 every
+// quotation is verbatim, 1 some are not, 2 bad input or command line.
+func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, o := quotesCommand()
+	pos, code, done := c.parse(args, true, stdout, stderr)
+	switch {
+	case done:
+		return code
+	case len(pos) > 1:
+		return c.misuse(stderr, "quotes takes one input file (or - for standard input)")
+	case o.format != "json" && o.format != "text":
+		return c.misuse(stderr, "--format is json or text")
+	case o.color != "auto" && o.color != "always" && o.color != "never":
+		return c.misuse(stderr, "--color is auto, always or never")
+	case len(o.specs) == 0 && o.manifest == "" && o.request == "":
+		return c.misuse(stderr, "quotes needs sources: --source ID=FILE, --sources MANIFEST or, for an Anthropic response, --request FILE")
+	}
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "citecheck: "+format+"\n", args...)
+		return exitError
+	}
+	name := "standard input"
+	in := stdin
+	if len(pos) == 1 && pos[0] != "-" {
+		name = pos[0]
+		f, err := os.Open(name)
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	input, err := readAllBounded(in, o.maxSource)
+	if err != nil {
+		return fail("%s: %v", name, err)
+	}
+	shape, err := quotes.Detect(input)
+	if err != nil {
+		return fail("%s: %s", name, message(err))
+	}
+	if o.request != "" && shape != quotes.Anthropic {
+		return c.misuse(stderr, fmt.Sprintf("--request is the request an Anthropic response answered; %s is a %s", name, shape))
+	}
+	var sources []quotes.Source
+	if o.request != "" {
+		f, err := os.Open(o.request)
+		if err != nil {
+			return fail("--request: %v", err)
+		}
+		b, err := readAllBounded(f, o.maxSource)
+		f.Close()
+		if err != nil {
+			return fail("--request %s: %v", o.request, err)
+		}
+		docs, err := quotes.ReadRequest(b)
+		if err != nil {
+			return fail("--request %s: %s", o.request, message(err))
+		}
+		sources = quotes.Sources(docs)
+	}
+	files, err := loadSourceFiles(o.specs, "ID", o.manifest, o.asHTML, o.maxSource)
+	if err != nil {
+		return fail("%v", err)
+	}
+	for _, f := range files {
+		if f.err != nil {
+			return fail("source %q: %s", f.id, f.err.Message)
+		}
+		sources = append(sources, quotes.Source{ID: f.id, Text: f.text})
+	}
+	qs, err := quotes.Read(input, shape)
+	if err != nil {
+		return fail("%s: %s", name, message(err))
+	}
+	lim := citecheck.DefaultLimits()
+	lim.ScanUnits = citecheck.NoLimit // a local command: the user's own files, of any size
+	res, err := quotes.CheckQuotations(ctx, qs, sources, quotes.Options{Limits: lim, Explain: o.explain})
+	if err != nil {
+		return fail("%s", message(err))
+	}
+	a := &quotes.Answer{Shape: shape, Sources: sources, Results: res}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	if o.format == "text" {
+		color := o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+		out.Write(a.AppendText(nil, reportpkg.Options{Color: color}))
+	} else {
+		var buf []byte
+		for i := range a.Results {
+			buf = append(a.AppendJSON(buf[:0], i), '\n')
+			out.Write(buf)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return fail("writing the output: %v", err)
+	}
+	quotesSummary(stderr, a)
+	if !a.Verbatim() {
+		return exitFailed
+	}
+	return exitValid
+}
+
+// message is an error's message: a *citecheck.Error's own, without its code.
+func message(err error) string {
+	var ce *citecheck.Error
+	if errors.As(err, &ce) {
+		return ce.Message
+	}
+	return err.Error()
+}
+
+// readAllBounded reads r to its end, refusing more than maxBytes.
+func readAllBounded(r io.Reader, maxBytes int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, pe.Err
+		}
+		return nil, err
+	}
+	if int64(len(b)) > maxBytes {
+		return nil, errors.New(overSourceBound(maxBytes).Message)
+	}
+	return b, nil
+}
+
+// quotesSummary writes the counts per outcome to stderr; stdout stays pure.
+func quotesSummary(w io.Writer, a *quotes.Answer) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "citecheck: %d quotations:", len(a.Results))
+	for i, o := range quotes.Outcomes() {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %d %s", sep, a.Count(o), o)
+	}
+	b.WriteByte('\n')
+	io.WriteString(w, b.String())
+}

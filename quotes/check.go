@@ -1,0 +1,578 @@
+package quotes
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/citecheck/citecheck"
+)
+
+// Source is a text quotations are checked against.
+type Source struct {
+	ID   string // what a marker, a source_id or a document_index names, compared exactly
+	Text string // valid UTF-8
+	// Blocks (an Anthropic content document) are the code point offsets
+	// of its blocks in Text, as Document.Blocks; nil for other sources.
+	Blocks []int
+}
+
+// Sources returns the documents whose text the request carries, as
+// sources.
+func Sources(docs []Document) []Source {
+	var out []Source
+	for _, d := range docs {
+		if d.HasText {
+			out = append(out, Source{ID: d.ID, Text: d.Text, Blocks: d.Blocks})
+		}
+	}
+	return out
+}
+
+// Options say how quotations are checked.
+type Options struct {
+	// Limits: a quotation longer than QuoteBytes is not checked, nor one
+	// whose check would take the call's scan past ScanUnits (each
+	// quotation is counted as scanning every source once, in UTF-16 code
+	// units, as the contract counts max_scan_units). The zero value is
+	// citecheck.DefaultLimits(), the contract's.
+	Limits citecheck.Limits
+	// Explain adds to each failing result the fix the checks determine,
+	// when they determine one.
+	Explain bool
+}
+
+// Limit is the limit a quotation that is not checked is over.
+type Limit struct {
+	Name        string // the contract's name: max_quote_bytes or max_scan_units
+	Max, Actual int    // bytes of the quotation, or scan units the call would reach
+}
+
+// Fix is what a failing quotation would be verbatim with: the marker to
+// give instead (elsewhere), the numbers of the Anthropic location
+// (moved), or the source's words (near, under one fold set). Only the
+// members that change are set.
+type Fix struct {
+	Marker     *string
+	Start, End *int
+	Quote      *string
+}
+
+// Result is what checking one quotation found.
+type Result struct {
+	Index int // its place among the quotations checked, from 0
+	Quotation
+	Outcome Outcome
+	// Source is the index in the sources of the source the outcome
+	// names, -1 for none (no_source, not_checked, not_found without a
+	// marker).
+	Source int
+	// Span is where the quotation stands exactly in Source (verbatim,
+	// moved, elsewhere: its first occurrence; for an Anthropic verbatim
+	// citation, its own span), in code points; nil otherwise.
+	Span *citecheck.Span
+	// Findings are the engine's diagnosis (spec §5.8) of the quotation in
+	// Source: for near, the readings under which it holds; for moved, why
+	// the span does not read as cited_text; for not_found in a marked
+	// source, the longest leading part found.
+	Findings []citecheck.Finding
+	Limit    *Limit // not_checked over a limit
+	Why      string // not_checked for another reason
+	Fix      *Fix   // with Options.Explain, when the checks determine one
+	drawn    *job   // the failing check the text report draws
+}
+
+// Answer is what checking an input found.
+type Answer struct {
+	Shape   Shape
+	Sources []Source
+	Results []Result
+}
+
+// Verbatim reports whether every quotation checked is verbatim (true when
+// there is none): the exit status 0 of the command.
+func (a *Answer) Verbatim() bool {
+	for i := range a.Results {
+		if a.Results[i].Outcome != Verbatim {
+			return false
+		}
+	}
+	return true
+}
+
+// Count returns how many results have outcome o.
+func (a *Answer) Count(o Outcome) int {
+	n := 0
+	for i := range a.Results {
+		if a.Results[i].Outcome == o {
+			n++
+		}
+	}
+	return n
+}
+
+// Check reads input (a report, a structured answer or an Anthropic
+// response, by Detect) and checks every quotation it has against sources
+// (spec §5.13). For an Anthropic response, sources are its request's
+// documents (Sources(ReadRequest(…))) and any others the caller has. The
+// error is a *citecheck.Error: invalid_input for input that is not one of
+// the shapes and for sources that are not distinct or not UTF-8, and
+// overloaded once ctx is done.
+//
+// Cost: reading is linear in len(input). Each quotation checked costs at
+// most a few linear scans of each source (an exact search in its marked
+// source, then in the others; the diagnosis, bounded by the engine's work
+// budget, about 10× a check); Options.Limits.ScanUnits bounds the sum.
+func Check(ctx context.Context, input []byte, sources []Source, opts Options) (*Answer, error) {
+	sh, err := Detect(input)
+	if err != nil {
+		return nil, err
+	}
+	qs, err := Read(input, sh)
+	if err != nil {
+		return nil, err
+	}
+	res, err := CheckQuotations(ctx, qs, sources, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Answer{Shape: sh, Sources: sources, Results: res}, nil
+}
+
+// job is one citation run for a quotation, and the engine's verdict.
+type job struct {
+	r        *Result
+	src      int
+	cit      citecheck.Citation
+	reason   citecheck.Reason
+	detail   *citecheck.Detail
+	findings []citecheck.Finding
+	// req, ex and k (explained jobs) are the request the job ran in, its
+	// explanation and the job's citation index: what the report draws.
+	req *citecheck.Request
+	ex  *citecheck.Explanation
+	k   int
+}
+
+// found reports whether a quote job found its exact text, and where it
+// first starts: the job claims start 0, so the engine names the start
+// when it is elsewhere.
+func (j *job) found() (int, bool) {
+	switch j.reason {
+	case citecheck.ReasonNone:
+		return 0, true
+	case citecheck.ReasonPositionMismatch:
+		return *j.detail.ResolvedStart, true
+	case citecheck.ReasonAmbiguousAnchor:
+		return j.detail.MatchStarts[0], true
+	}
+	return 0, false
+}
+
+// once reports whether a found quote occurs exactly once.
+func (j *job) once() bool { return j.reason != citecheck.ReasonAmbiguousAnchor }
+
+// plan is one quotation on its way through the checks.
+type plan struct {
+	r       *Result
+	primary int  // the marked source, -1 without a marker
+	span    *job // an Anthropic location's span, as a position citation; nil when it names no span
+	exact   []*job
+	explain []*job
+}
+
+// CheckQuotations checks each quotation against sources and returns one
+// result each, in order (see Check).
+func CheckQuotations(ctx context.Context, qs []Quotation, sources []Source, opts Options) ([]Result, error) {
+	lim := opts.Limits
+	if lim == (citecheck.Limits{}) {
+		lim = citecheck.DefaultLimits()
+	}
+	byID := make(map[string]int, len(sources))
+	units := 0
+	for i, s := range sources {
+		if _, dup := byID[s.ID]; dup {
+			return nil, invalid("source %q is supplied twice", citecheck.Echo(s.ID))
+		}
+		if !utf8.ValidString(s.Text) {
+			return nil, invalid("source %q is not UTF-8", citecheck.Echo(s.ID))
+		}
+		byID[s.ID] = i
+		units += utf16Len(s.Text)
+	}
+	res := make([]Result, len(qs))
+	var plans []*plan
+	var stageA []*job
+	used := 0
+	for i, q := range qs {
+		r := &res[i]
+		*r = Result{Index: i, Quotation: q, Source: -1, Outcome: NotChecked}
+		if loc := q.Location; loc != nil && loc.Type != CharLocation && loc.Type != PageLocation && loc.Type != ContentBlockLocation {
+			r.Why = fmt.Sprintf("a %s citation points into no document of the request", loc.Type)
+			continue
+		}
+		p := &plan{r: r, primary: -1}
+		if q.Marked {
+			si, ok := byID[q.Marker]
+			if !ok {
+				r.Outcome = NoSource
+				continue
+			}
+			p.primary = si
+		}
+		switch {
+		case !utf8.ValidString(q.Text):
+			return nil, invalid("quotation %d is not UTF-8", i)
+		case q.Text == "":
+			r.Why = "the quotation is empty"
+			continue
+		case len(q.Text) > lim.QuoteBytes:
+			r.Limit = &Limit{citecheck.LimitQuoteBytes, lim.QuoteBytes, len(q.Text)}
+			continue
+		case used+units > lim.ScanUnits || used+units < used:
+			r.Limit = &Limit{citecheck.LimitScanUnits, lim.ScanUnits, used + units}
+			continue
+		}
+		used += units
+		if p.primary >= 0 {
+			if start, end, ok := spanOf(q.Location, &sources[p.primary]); ok {
+				cit := citecheck.Citation{Selector: citecheck.Selector{Type: citecheck.PositionSelector, Start: start, End: end}, Quote: q.Text}
+				p.span = &job{r: r, src: p.primary, cit: cit}
+				stageA = append(stageA, p.span)
+			}
+			p.exact = append(p.exact, exactJob(r, p.primary, q.Text))
+		} else {
+			for si := range sources {
+				p.exact = append(p.exact, exactJob(r, si, q.Text))
+			}
+		}
+		stageA = append(stageA, p.exact...)
+		plans = append(plans, p)
+	}
+	c := &checker{sources: sources}
+	if err := c.run(ctx, stageA, false); err != nil {
+		return nil, err
+	}
+	// Stage B: a marked quotation not in its source, in the others.
+	var stageB []*job
+	for _, p := range plans {
+		if p.primary < 0 || p.settledExactly() {
+			continue
+		}
+		for si := range sources {
+			if si != p.primary {
+				j := exactJob(p.r, si, p.r.Text)
+				p.exact = append(p.exact, j)
+				stageB = append(stageB, j)
+			}
+		}
+	}
+	if err := c.run(ctx, stageB, false); err != nil {
+		return nil, err
+	}
+	// Stage C: the diagnosis, in the marked source (any source without a
+	// marker), and of a moved span.
+	var stageC []*job
+	for _, p := range plans {
+		if p.span != nil && p.span.reason != citecheck.ReasonNone {
+			// Why the span does not read as cited_text; moved, when
+			// cited_text is in the document, needs nothing more.
+			j := &job{r: p.r, src: p.primary, cit: p.span.cit}
+			p.explain = append(p.explain, j)
+			stageC = append(stageC, j)
+		}
+		if p.foundAnywhere() || p.span != nil && p.span.reason == citecheck.ReasonNone {
+			continue
+		}
+		targets := []int{p.primary}
+		if p.primary < 0 {
+			targets = targets[:0]
+			for si := range sources {
+				targets = append(targets, si)
+			}
+		}
+		for _, si := range targets {
+			j := diagnosisJob(p.r, si, p.r.Text)
+			p.explain = append(p.explain, j)
+			stageC = append(stageC, j)
+		}
+	}
+	if err := c.run(ctx, stageC, true); err != nil {
+		return nil, err
+	}
+	for _, p := range plans {
+		p.settle(sources, opts.Explain)
+	}
+	return res, nil
+}
+
+func exactJob(r *Result, src int, text string) *job {
+	cit := citecheck.Citation{Selector: citecheck.Selector{Type: citecheck.QuoteSelector, Exact: text}, HasClaimedStart: true}
+	return &job{r: r, src: src, cit: cit}
+}
+
+func diagnosisJob(r *Result, src int, text string) *job {
+	return &job{r: r, src: src, cit: citecheck.Citation{Selector: citecheck.Selector{Type: citecheck.QuoteSelector, Exact: text}}}
+}
+
+// settledExactly reports whether the first checks decided: the span
+// holds, or the quotation is in its marked source.
+func (p *plan) settledExactly() bool {
+	if p.span != nil && p.span.reason == citecheck.ReasonNone {
+		return true
+	}
+	_, ok := p.exact[0].found()
+	return ok
+}
+
+func (p *plan) foundAnywhere() bool {
+	for _, j := range p.exact {
+		if _, ok := j.found(); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// spanOf returns the code point span an Anthropic location names in
+// source s: char_location's numbers as they are, content_block_location's
+// blocks [start, end) of a content document (past the text's end for
+// blocks it does not have); false for a report's quotation and a
+// page_location, which are checked by their text alone.
+func spanOf(loc *Location, s *Source) (int, int, bool) {
+	switch {
+	case loc == nil:
+		return 0, 0, false
+	case loc.Type == CharLocation:
+		return loc.Start, loc.End, true
+	case loc.Type == ContentBlockLocation:
+		if s.Blocks != nil && loc.Start <= loc.End && loc.End < len(s.Blocks) {
+			return s.Blocks[loc.Start], s.Blocks[loc.End], true
+		}
+		// Blocks the document does not have (or a document without
+		// blocks): a span past its end, which the engine reports as out
+		// of range.
+		n := utf8.RuneCountInString(s.Text)
+		return n, n + 1, true
+	}
+	return 0, 0, false
+}
+
+// settle decides the outcome from the jobs' verdicts.
+func (p *plan) settle(sources []Source, explain bool) {
+	r := p.r
+	at := func(j *job) {
+		start, _ := j.found()
+		r.Source = j.src
+		r.Span = &citecheck.Span{Start: start, End: start + utf8.RuneCountInString(r.Text)}
+	}
+	if p.span != nil && p.span.reason == citecheck.ReasonNone {
+		r.Outcome, r.Source = Verbatim, p.primary
+		r.Span = &citecheck.Span{Start: p.span.cit.Selector.Start, End: p.span.cit.Selector.End}
+		return
+	}
+	var first *job // the first exact job that found the quotation
+	for _, j := range p.exact {
+		if _, ok := j.found(); ok {
+			first = j
+			break
+		}
+	}
+	var spanEx *job
+	if p.span != nil && len(p.explain) > 0 {
+		spanEx = p.explain[0]
+	}
+	switch {
+	case first != nil && p.span != nil && first.src == p.primary:
+		r.Outcome = Moved
+		at(first)
+		r.Findings, r.drawn = spanEx.findings, spanEx
+		if explain && first.once() {
+			p.movedFix(&sources[p.primary])
+		}
+		return
+	case first != nil && (p.primary < 0 || first.src == p.primary):
+		r.Outcome = Verbatim
+		at(first)
+		return
+	case first != nil:
+		r.Outcome = Elsewhere
+		at(first)
+		r.drawn = p.diagnosed(p.primary)
+		if explain {
+			id := sources[first.src].ID
+			r.Fix = &Fix{Marker: &id}
+		}
+		return
+	}
+	for _, j := range p.explain {
+		if j == spanEx || !near(j.findings) {
+			continue
+		}
+		r.Outcome, r.Source, r.Findings, r.drawn = Near, j.src, j.findings, j
+		if explain {
+			r.Fix = nearFix(j.findings)
+		}
+		return
+	}
+	r.Outcome = NotFound
+	if p.primary >= 0 {
+		r.Source = p.primary
+		if j := p.diagnosed(p.primary); j != nil {
+			r.Findings, r.drawn = j.findings, j
+		}
+		return
+	}
+	// Without a marker no source is named; the text report draws the one
+	// with the longest leading part, the nearest match there is.
+	best := -1
+	for _, j := range p.explain {
+		for _, f := range j.findings {
+			if f.Kind == citecheck.FindingPartial && f.Length > best {
+				best, r.drawn = f.Length, j
+			}
+		}
+	}
+}
+
+// diagnosed returns the quote job explained in source src, or nil.
+func (p *plan) diagnosed(src int) *job {
+	for _, j := range p.explain {
+		if j.src == src && j.cit.Selector.Type == citecheck.QuoteSelector {
+			return j
+		}
+	}
+	if p.span != nil && len(p.explain) > 0 {
+		return p.explain[0]
+	}
+	return nil
+}
+
+// near reports whether the diagnosis found the quotation under a fold or
+// as an elision.
+func near(fs []citecheck.Finding) bool {
+	for _, f := range fs {
+		if f.Kind == citecheck.FindingNormalized || f.Kind == citecheck.FindingElided {
+			return true
+		}
+	}
+	return false
+}
+
+// nearFix is the source's words, when one normalized reading says them
+// and no elision competes.
+func nearFix(fs []citecheck.Finding) *Fix {
+	var text *string
+	for i := range fs {
+		switch fs[i].Kind {
+		case citecheck.FindingElided:
+			return nil
+		case citecheck.FindingNormalized:
+			if text != nil && *text != fs[i].SourceText {
+				return nil
+			}
+			text = &fs[i].SourceText
+		}
+	}
+	if text == nil {
+		return nil
+	}
+	return &Fix{Quote: text}
+}
+
+// movedFix gives a moved citation the numbers of the one place its
+// cited_text stands: code points for char_location, the blocks that
+// hold exactly that text for content_block_location (none when it does
+// not start and end at block boundaries).
+func (p *plan) movedFix(s *Source) {
+	r := p.r
+	start, end := r.Span.Start, r.Span.End
+	if r.Location.Type == ContentBlockLocation {
+		bs, be := -1, -1
+		for i, off := range s.Blocks {
+			if off == start && bs < 0 {
+				bs = i
+			}
+			if off == end && bs >= 0 && i > bs {
+				be = i
+				break
+			}
+		}
+		if bs < 0 || be < 0 {
+			return
+		}
+		start, end = bs, be
+	}
+	r.Fix = &Fix{Start: &start, End: &end}
+}
+
+// checker runs jobs through the engine.
+type checker struct{ sources []Source }
+
+// batch bounds: the contract's, so that each request the engine runs is
+// one the contract allows in count (texts may be longer).
+const (
+	batchCitations = citecheck.MaxCitations
+	batchSources   = citecheck.MaxSources
+)
+
+// run checks the jobs' citations in requests of at most batchCitations
+// citations on at most batchSources sources, and records each verdict
+// and, with explain, the engine's findings and what the report draws.
+func (c *checker) run(ctx context.Context, jobs []*job, explain bool) error {
+	for len(jobs) > 0 {
+		req := &citecheck.Request{}
+		seen := map[int]bool{}
+		n := 0
+		for ; n < len(jobs) && n < batchCitations; n++ {
+			j := jobs[n]
+			if !seen[j.src] {
+				if len(req.Sources) == batchSources {
+					break
+				}
+				seen[j.src] = true
+				req.Sources = append(req.Sources, citecheck.Source{SourceID: c.sources[j.src].ID, Text: c.sources[j.src].Text})
+			}
+			cit := j.cit
+			cit.CitationID = strconv.Itoa(n)
+			cit.SourceID = c.sources[j.src].ID
+			req.Citations = append(req.Citations, cit)
+		}
+		if explain {
+			ex, err := citecheck.ExplainContext(ctx, req)
+			if err != nil {
+				return citecheck.StoppedError("check", err)
+			}
+			for k := range ex.All.Citations {
+				o := &ex.All.Citations[k]
+				j := jobs[k]
+				j.reason, j.detail, j.findings = o.Reason, o.Detail, ex.Citations[k].Findings
+				j.req, j.ex, j.k = req, ex, k
+			}
+		} else {
+			all, err := citecheck.CheckAllContext(ctx, req)
+			if err != nil {
+				return citecheck.StoppedError("check", err)
+			}
+			for k := range all.Citations {
+				o := &all.Citations[k]
+				jobs[k].reason, jobs[k].detail = o.Reason, o.Detail
+			}
+		}
+		jobs = jobs[n:]
+	}
+	return nil
+}
+
+// utf16Len counts s in UTF-16 code units, the contract's scan unit.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}

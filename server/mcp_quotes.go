@@ -1,0 +1,161 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/quotes"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MCPQuotesToolName is the third MCP tool, beyond the contract (spec
+// §5.13): every quotation of a draft checked against the sources.
+const MCPQuotesToolName = "check_quotes"
+
+// quotesArguments are check_quotes' arguments.
+type quotesArguments struct {
+	Text    *string `json:"text"`
+	Sources []struct {
+		ID   *string `json:"id"`
+		Text *string `json:"text"`
+	} `json:"sources"`
+	Request json.RawMessage `json:"request"`
+}
+
+const quotesInputSchema = `{"type":"object","additionalProperties":false,"required":["text"],"properties":{` +
+	`"text":{"type":"string","description":"The draft to check: a Markdown or plain-text report whose quotations are in quotation marks (with an optional [id] marker after each) or blockquotes; a structured answer {\"citations\":[{\"source_id\",\"quote\"}]} as JSON text; or an Anthropic Messages response as JSON text."},` +
+	`"sources":{"type":"array","description":"The sources, each with the id its markers name.","items":{"type":"object","additionalProperties":false,"required":["id","text"],"properties":{"id":{"type":"string"},"text":{"type":"string"}}}},` +
+	`"request":{"type":"object","description":"For an Anthropic response: the Messages request it answered; its document blocks are sources \"0\", \"1\", … in order."}}}`
+
+const quotesOutputSchema = `{"type":"object","additionalProperties":false,"minProperties":1,"maxProperties":1,"properties":{` +
+	`"quotes":{"type":"object","required":["shape","verbatim","counts","results"],"properties":{` +
+	`"shape":{"enum":["report","structured","anthropic"]},"verbatim":{"type":"boolean"},"counts":{"type":"object"},` +
+	`"results":{"type":"array","items":{"type":"object","required":["index","quote","marker","source","outcome"],"properties":{` +
+	`"outcome":{"enum":["no_source","verbatim","moved","elsewhere","near","not_found","not_checked"]}}}}}},` +
+	`"error":{"type":"object"}}}`
+
+// addQuotesTool adds check_quotes: {"text", "sources", "request"} in, the
+// answer {"quotes": …} out (as text and structured content), a refused
+// input a tool error carrying {"error": …}. The contract's limits hold:
+// the text and the sources within max_input_bytes, each source within
+// max_text_bytes, at most max_sources of them, and the check within
+// max_scan_units (a quotation past it is not_checked).
+func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx context.Context)) {
+	no := false
+	srv.AddTool(&mcp.Tool{
+		Name:  MCPQuotesToolName,
+		Title: "Check every quotation of a draft against the sources",
+		Description: "Checks every quotation of your draft against the sources you supply, before you answer. " +
+			"In a report, a quotation is text in quotation marks (“…”, \"…\", «…», „…“, 「…」, 『…』) or a Markdown blockquote; " +
+			"a marker [id] or [^id] right after it names its source (unmarked ones are checked when they have 20 or more characters, against every source). " +
+			"Each result's outcome: verbatim (exact), elsewhere (exact, but in another source than the marker says: fix the marker), " +
+			"near (only under case, white space, typography or Unicode folds, or as an elision: quote the findings' source_text exactly), " +
+			"moved (an Anthropic citation's span is wrong, its text is elsewhere in the document), not_found (drop or find the passage again), " +
+			"no_source (the marker names no source), not_checked (over a limit). Positions count Unicode code points.",
+		InputSchema:  json.RawMessage(quotesInputSchema),
+		OutputSchema: json.RawMessage(quotesOutputSchema),
+		Annotations: &mcp.ToolAnnotations{
+			Title:           "Check quotations",
+			ReadOnlyHint:    true,
+			IdempotentHint:  true,
+			DestructiveHint: &no,
+			OpenWorldHint:   &no,
+		},
+	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, stop := callContext(ctx)
+		defer stop()
+		if hold != nil {
+			hold(ctx)
+		}
+		var a *quotes.Answer
+		e := stopped(ctx)
+		if e == nil {
+			a, e = checkQuotesArguments(ctx, req.Params.Arguments)
+		}
+		if e != nil {
+			if onCall != nil {
+				onCall(e.Code)
+			}
+			env := append(append([]byte(`{"error":`), e.AppendJSON(nil)...), '}')
+			return toolResult(env, true), nil
+		}
+		if onCall != nil {
+			outcome := outcomeFailed
+			if a.Verbatim() {
+				outcome = outcomeValid
+			}
+			onCall(outcome)
+		}
+		env := append(a.AppendAnswerJSON([]byte(`{"quotes":`)), '}')
+		return toolResult(env, false), nil
+	})
+}
+
+// checkQuotesArguments reads the arguments strictly (no member twice, none
+// unknown) and runs the check under the contract's limits.
+func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.Answer, *citecheck.Error) {
+	if len(args) > citecheck.MaxInputBytes {
+		return nil, citecheck.BodyTooLarge(int64(len(args)))
+	}
+	var in quotesArguments
+	if err := jsonv2.Unmarshal(args, &in, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return nil, argumentError("%s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if in.Text == nil {
+		return nil, argumentError(`member "text" is required`)
+	}
+	var sources []quotes.Source
+	if len(in.Request) > 0 && string(in.Request) != "null" {
+		docs, err := quotes.ReadRequest(in.Request)
+		if err != nil {
+			return nil, asError(err)
+		}
+		sources = quotes.Sources(docs)
+	}
+	for i, s := range in.Sources {
+		if s.ID == nil || s.Text == nil {
+			return nil, argumentError(`sources/%d must be {"id", "text"}`, i)
+		}
+		sources = append(sources, quotes.Source{ID: *s.ID, Text: *s.Text})
+	}
+	switch {
+	case len(sources) > citecheck.MaxSources:
+		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: "/sources", Limit: citecheck.LimitSources,
+			Max: citecheck.MaxSources, Actual: int64(len(sources)), Message: fmt.Sprintf("%d sources, over %d", len(sources), citecheck.MaxSources)}
+	}
+	for i, s := range sources {
+		if len(s.Text) > citecheck.MaxTextBytes {
+			return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: fmt.Sprintf("/sources/%d/text", i), Limit: citecheck.LimitTextBytes,
+				Max: citecheck.MaxTextBytes, Actual: int64(len(s.Text)), Message: fmt.Sprintf("source %q has %d bytes, over %d", s.ID, len(s.Text), citecheck.MaxTextBytes)}
+		}
+	}
+	a, err := quotes.Check(ctx, []byte(*in.Text), sources, quotes.Options{Limits: citecheck.DefaultLimits()})
+	if err != nil {
+		return nil, asError(err)
+	}
+	return a, nil
+}
+
+// asError is err's *citecheck.Error (every error the quotes package
+// returns is one); anything else would be a bug of ours.
+func asError(err error) *citecheck.Error {
+	var ce *citecheck.Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return &citecheck.Error{Code: citecheck.CodeInternal, Message: err.Error()}
+}
+
+// stopped is the overloaded error of a call whose context is already
+// done (a held call the client went away from), nil otherwise.
+func stopped(ctx context.Context) *citecheck.Error {
+	if err := ctx.Err(); err != nil {
+		return citecheck.StoppedError("check", context.Cause(ctx))
+	}
+	return nil
+}

@@ -1,0 +1,110 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/quotes"
+)
+
+type quotesSource struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// The answer check_quotes gives, as the test reads it.
+type quotesAnswer struct {
+	Quotes *struct {
+		Shape    string
+		Verbatim bool
+		Counts   map[string]int
+		Results  []struct {
+			Index   int
+			Quote   string
+			Marker  *string
+			Source  *string
+			Outcome string
+		}
+	} `json:"quotes"`
+	Error *citecheck.Error `json:"error"`
+}
+
+const declaration = "Art. 1er. Les hommes naissent et demeurent libres et égaux en droits. Les distinctions sociales ne peuvent être fondées que sur l'utilité commune."
+
+// check_quotes (spec §5.13): an agent's draft in, one result per
+// quotation, as the library answers; the same bytes as text and as
+// structured content.
+func TestMCPCheckQuotesAnswersAsTheLibrary(t *testing.T) {
+	t.Parallel()
+	cs := connectInMemory(t, NewMCPServer())
+	draft := "La Déclaration dit : « Les hommes naissent et demeurent libres et égaux en droits » [1], " +
+		"et ajoute que « les distinctions sociales ne peuvent être fondées que sur l'utilité commune » [1]. Voir aussi [2] « ailleurs » [9]."
+	args := map[string]any{"text": draft, "sources": []quotesSource{{"1", declaration}}}
+	text, structured, isErr := callTool(t, cs, MCPQuotesToolName, args)
+	a, err := quotes.Check(t.Context(), []byte(draft), []quotes.Source{{ID: "1", Text: declaration}}, quotes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(a.AppendAnswerJSON([]byte(`{"quotes":`))) + "}"
+	if isErr || text != want || !sameJSON(structured, []byte(want)) {
+		t.Fatalf("isError %v\n text %s\nwant %s", isErr, text, want)
+	}
+	var got quotesAnswer
+	json.Unmarshal([]byte(text), &got)
+	var outcomes []string
+	for _, r := range got.Quotes.Results {
+		outcomes = append(outcomes, r.Outcome)
+	}
+	if strings.Join(outcomes, ",") != "verbatim,near,no_source" || got.Quotes.Verbatim {
+		t.Fatalf("outcomes %v in %s", outcomes, text)
+	}
+}
+
+// Refused arguments are tool errors carrying the error object, with the
+// contract's limits on the sources.
+func TestMCPCheckQuotesRefusals(t *testing.T) {
+	t.Parallel()
+	cs := connectInMemory(t, NewMCPServer())
+	many := make([]quotesSource, citecheck.MaxSources+1)
+	for i := range many {
+		many[i] = quotesSource{string(rune('a' + i)), "x"}
+	}
+	for _, c := range []struct {
+		name string
+		args any
+		code string
+	}{
+		{"no text", map[string]any{"sources": []quotesSource{{"1", "x"}}}, citecheck.CodeInvalidInput},
+		{"unknown member", map[string]any{"text": "x", "extra": 1}, citecheck.CodeInvalidInput},
+		{"a source without text", map[string]any{"text": "x", "sources": []map[string]any{{"id": "1"}}}, citecheck.CodeInvalidInput},
+		{"a source twice", map[string]any{"text": "x", "sources": []quotesSource{{"1", "a"}, {"1", "b"}}}, citecheck.CodeInvalidInput},
+		{"JSON of no shape", map[string]any{"text": `{"answer": "no citations"}`}, citecheck.CodeInvalidInput},
+		{"too many sources", map[string]any{"text": "x", "sources": many}, citecheck.CodeLimitExceeded},
+		{"a source too long", map[string]any{"text": "x", "sources": []quotesSource{{"1", strings.Repeat("a", citecheck.MaxTextBytes+1)}}}, citecheck.CodeLimitExceeded},
+		{"a request that is not one", map[string]any{"text": "x", "request": map[string]any{"model": "m"}}, citecheck.CodeInvalidInput},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text, _, isErr := callTool(t, cs, MCPQuotesToolName, c.args)
+			var got quotesAnswer
+			if err := json.Unmarshal([]byte(text), &got); err != nil || !isErr || got.Error == nil || got.Error.Code != c.code || got.Error.Message == "" {
+				t.Fatalf("isError %v, %s; want %s", isErr, text, c.code)
+			}
+		})
+	}
+}
+
+// An Anthropic response with its request: the documents are the sources.
+func TestMCPCheckQuotesReadsAnAnthropicResponse(t *testing.T) {
+	t.Parallel()
+	cs := connectInMemory(t, NewMCPServer())
+	request := map[string]any{"messages": []any{map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "document", "source": map[string]any{"type": "text", "media_type": "text/plain", "data": declaration}}}}}}
+	response := `{"type":"message","content":[{"type":"text","text":"Born free.","citations":[{"type":"char_location","cited_text":"Les hommes naissent et demeurent libres","document_index":0,"start_char_index":10,"end_char_index":49}]}]}`
+	text, _, isErr := callTool(t, cs, MCPQuotesToolName, map[string]any{"text": response, "request": request})
+	var got quotesAnswer
+	if err := json.Unmarshal([]byte(text), &got); err != nil || isErr || got.Quotes == nil || got.Quotes.Shape != "anthropic" || !got.Quotes.Verbatim {
+		t.Fatalf("isError %v: %s", isErr, text)
+	}
+}
