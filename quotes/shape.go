@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/utext"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -90,22 +91,9 @@ func Detect(input []byte) (Shape, error) {
 		return 0, invalid(`a JSON array is not an input quotes reads: a structured answer is an object {"citations": [...]}`)
 	}
 	if !utf8.Valid(b) {
-		return 0, invalid("not UTF-8: invalid byte 0x%02X at byte offset %d", b[invalidAt(b)], invalidAt(b)+len(input)-len(b))
+		return 0, invalid("not UTF-8: invalid byte 0x%02X at byte offset %d", b[utext.InvalidAt(b)], utext.InvalidAt(b)+len(input)-len(b))
 	}
 	return Report, nil
-}
-
-// invalidAt is the offset of the first byte of b that does not start a
-// valid UTF-8 sequence.
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 // jsonMessage is a decoding error in one line, without the package's

@@ -48,7 +48,6 @@ func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx contex
 			" To check every quotation of a draft (a report with [n] markers, a structured answer, an Anthropic response), call " +
 			MCPQuotesToolName + ` with {"text", "sources": [{"id", "text"}]}.`,
 	})
-	no := false
 	srv.AddTool(&mcp.Tool{
 		Name:  MCPToolName,
 		Title: "Run a citecheck tool",
@@ -57,13 +56,7 @@ func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx contex
 			`Answers {"result": …}; a refused input is a tool error carrying {"error": {"code", "message", "path", …}}.`,
 		InputSchema:  json.RawMessage(mcpInputSchema(t)),
 		OutputSchema: json.RawMessage(mcpOutputSchema(t)),
-		Annotations: &mcp.ToolAnnotations{
-			Title:           "Citation batch check",
-			ReadOnlyHint:    true,
-			IdempotentHint:  true,
-			DestructiveHint: &no,
-			OpenWorldHint:   &no, // it checks only the text it is given
-		},
+		Annotations:  readOnlyTool("Citation batch check"),
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, stop := callContext(ctx)
 		defer stop()
@@ -247,4 +240,12 @@ func mcpOutputSchema(t *toolInfo) []byte {
 	b.Write(errorObjectSchema())
 	b.WriteString(`}}`)
 	return b.Bytes()
+}
+
+// readOnlyTool is the annotations of every tool citecheck serves: each
+// reads only the text it is given, changes nothing, and answers the same
+// arguments the same way.
+func readOnlyTool(title string) *mcp.ToolAnnotations {
+	no := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: &no, OpenWorldHint: &no}
 }

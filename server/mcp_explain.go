@@ -17,7 +17,6 @@ const MCPExplainToolName = "explain"
 // refused input a tool error carrying {"error": …}. It runs with the
 // call's context, as execute does (callContext).
 func addExplainTool(srv *mcp.Server, t *toolInfo, onCall func(outcome string), hold func(ctx context.Context)) {
-	no := false
 	srv.AddTool(&mcp.Tool{
 		Name:  MCPExplainToolName,
 		Title: "Explain failing citations and how to fix them",
@@ -32,13 +31,7 @@ func addExplainTool(srv *mcp.Server, t *toolInfo, onCall func(outcome string), h
 			"Positions count Unicode code points, not UTF-16 units or bytes.",
 		InputSchema:  json.RawMessage(mcpInputSchema(t)),
 		OutputSchema: json.RawMessage(mcpExplainOutputSchema()),
-		Annotations: &mcp.ToolAnnotations{
-			Title:           "Explain citation failures",
-			ReadOnlyHint:    true,
-			IdempotentHint:  true,
-			DestructiveHint: &no,
-			OpenWorldHint:   &no,
-		},
+		Annotations:  readOnlyTool("Explain citation failures"),
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, stop := callContext(ctx)
 		defer stop()

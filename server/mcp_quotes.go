@@ -46,7 +46,6 @@ const quotesOutputSchema = `{"type":"object","additionalProperties":false,"minPr
 // max_text_bytes, at most max_sources of them, and the check within
 // max_scan_units (a quotation past it is not_checked).
 func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx context.Context)) {
-	no := false
 	srv.AddTool(&mcp.Tool{
 		Name:  MCPQuotesToolName,
 		Title: "Check every quotation of a draft against the sources",
@@ -59,13 +58,7 @@ func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx c
 			"no_source (the marker names no source), not_checked (over a limit). Positions count Unicode code points.",
 		InputSchema:  json.RawMessage(quotesInputSchema),
 		OutputSchema: json.RawMessage(quotesOutputSchema),
-		Annotations: &mcp.ToolAnnotations{
-			Title:           "Check quotations",
-			ReadOnlyHint:    true,
-			IdempotentHint:  true,
-			DestructiveHint: &no,
-			OpenWorldHint:   &no,
-		},
+		Annotations:  readOnlyTool("Check quotations"),
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, stop := callContext(ctx)
 		defer stop()

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/utext"
 )
 
 // How `annotations` and `quotes` read the sources they check against:
@@ -161,7 +162,7 @@ func validPrefix(b []byte, eof bool) (int, bool) {
 	if utf8.Valid(b[:cut]) {
 		return cut, false
 	}
-	i := invalidAt(b[:cut])
+	i := utext.InvalidAt(b[:cut])
 	return i, true
 }
 
@@ -173,19 +174,6 @@ func isHTML(file string, asHTML bool) bool {
 		return true
 	}
 	return asHTML
-}
-
-// invalidAt returns the offset of the first byte of b that does not start
-// a valid UTF-8 sequence.
-func invalidAt(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
 }
 
 // readManifest reads a sources manifest: a JSON array of {"iri", "file",

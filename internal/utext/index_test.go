@@ -139,3 +139,26 @@ func BenchmarkIndex(b *testing.B) {
 		New(text)
 	}
 }
+
+// InvalidAt is where the longest valid UTF-8 prefix of b ends: every byte
+// before it is part of a valid sequence, and none after the first invalid
+// one can make a longer prefix valid.
+func TestInvalidAtEndsTheLongestValidPrefix(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 3000 {
+		b := []byte(randomUTF8(r, r.IntN(20)))
+		if len(b) > 0 && r.IntN(2) == 0 {
+			b[r.IntN(len(b))] = byte(r.Uint32())
+		}
+		want := 0
+		for i := range len(b) + 1 {
+			if utf8.Valid(b[:i]) {
+				want = i
+			}
+		}
+		if got := InvalidAt(b); got != want {
+			t.Fatalf("InvalidAt(%q) = %d, want %d", b, got, want)
+		}
+	}
+}
