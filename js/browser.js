@@ -8,11 +8,6 @@ export {
   explainRaw, explain, annotations,
 } from './core.js';
 
-const randomFill = (b) => {
-  // getRandomValues fills at most 65536 bytes a call.
-  for (let i = 0; i < b.length; i += 65536) crypto.getRandomValues(b.subarray(i, i + 65536));
-};
-
 /**
  * init loads the engine: fetched from citecheck.wasm beside this module,
  * or from what it is given (a URL or string to fetch, a Response or its
@@ -22,5 +17,5 @@ const randomFill = (b) => {
 export async function init(source) {
   if (source === undefined) source = new URL('./citecheck.wasm', import.meta.url);
   if (source instanceof URL || typeof source === 'string') source = fetch(source);
-  await initFrom(source, randomFill);
+  await initFrom(source, crypto);
 }

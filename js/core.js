@@ -26,8 +26,8 @@ export class CitecheckError extends Error {
 }
 
 // instantiate makes the engine from a WebAssembly.Module, or bytes.
-async function instantiate(source, randomFill) {
-  const wasi = wasiImports(randomFill);
+async function instantiate(source, crypto) {
+  const wasi = wasiImports(crypto);
   const imports = { wasi_snapshot_preview1: wasi.imports };
   let instance;
   if (source instanceof WebAssembly.Module) {
@@ -45,13 +45,13 @@ async function instantiate(source, randomFill) {
  * initFrom sets the package's engine from what init was given (resolved
  * by the entry point to bytes, a Response or a WebAssembly.Module).
  */
-export async function initFrom(source, randomFill) {
+export async function initFrom(source, crypto) {
   if (source && typeof source.then === 'function') source = await source;
   if (isResponse(source)) {
     if (!source.ok) throw new CitecheckError(`citecheck: fetching the engine: ${source.status} ${source.statusText}`);
     if (typeof WebAssembly.instantiateStreaming === 'function' &&
         (source.headers.get('Content-Type') || '').split(';')[0].trim() === 'application/wasm') {
-      const wasi = wasiImports(randomFill);
+      const wasi = wasiImports(crypto);
       const { instance } = await WebAssembly.instantiateStreaming(source, { wasi_snapshot_preview1: wasi.imports });
       wasi.bind(instance.exports.memory);
       instance.exports._initialize();
@@ -63,7 +63,7 @@ export async function initFrom(source, randomFill) {
   if (!(source instanceof WebAssembly.Module) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
     throw new TypeError('citecheck: init takes the module as bytes, a Response, a URL or a WebAssembly.Module');
   }
-  engine = await instantiate(source, randomFill);
+  engine = await instantiate(source, crypto);
 }
 
 // isResponse tells a fetch Response by its shape, without touching the

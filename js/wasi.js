@@ -20,9 +20,10 @@ export class WasiExit extends Error {
  * wasiImports returns the wasi_snapshot_preview1 import object and a bind
  * function to call with the instance's memory once it exists. What the
  * module writes to standard output or error is kept (the last 64 KiB) for
- * the message of a fatal error.
+ * the message of a fatal error. random_get reads crypto, a Web Crypto
+ * object (the browser's global, or node:crypto's webcrypto).
  */
-export function wasiImports(randomFill) {
+export function wasiImports(crypto) {
   let memory = null;
   let stderr = '';
   const decoder = new TextDecoder();
@@ -43,7 +44,11 @@ export function wasiImports(randomFill) {
       view().setBigUint64(out, msToNs(ms), true);
       return ESUCCESS;
     },
-    random_get: (ptr, len) => { randomFill(bytes().subarray(ptr, ptr + len)); return ESUCCESS; },
+    random_get: (ptr, len) => {
+      // getRandomValues fills at most 65536 bytes a call.
+      for (let i = ptr; i < ptr + len; i += 65536) crypto.getRandomValues(bytes().subarray(i, Math.min(i + 65536, ptr + len)));
+      return ESUCCESS;
+    },
     fd_write: (fd, iovs, iovsLen, nwritten) => {
       if (fd !== 1 && fd !== 2) return EBADF;
       const v = view();
