@@ -598,14 +598,14 @@ func refRules(items []refItem) *Error {
 // step 5) and returns the failure of the value that starts first in the
 // body: an array's count from its '[', before a string inside it.
 func refLimits(measures []refMeasure) *Error {
-	max := map[string]int{
+	bound := map[string]int{
 		LimitSources: MaxSources, LimitCitations: MaxCitations, LimitLabelBytes: MaxLabelBytes,
 		LimitTextBytes: MaxTextBytes, LimitQuoteBytes: MaxQuoteBytes, LimitContextBytes: MaxContextBytes,
 	}
 	var first *refMeasure
 	for i := range measures {
 		m := &measures[i]
-		if m.n > max[m.limit] && (first == nil || m.at < first.at) {
+		if m.n > bound[m.limit] && (first == nil || m.at < first.at) {
 			first = m
 		}
 	}
@@ -616,5 +616,5 @@ func refLimits(measures []refMeasure) *Error {
 	if first.items {
 		what = "items"
 	}
-	return limitError(first.path, first.limit, int64(max[first.limit]), int64(first.n), what)
+	return limitError(first.path, first.limit, int64(bound[first.limit]), int64(first.n), what)
 }

@@ -82,7 +82,7 @@ func (x *Text) Searcher() *Searcher {
 }
 
 // byteRanks returns the text's own byte ranks, sampled on first use (by
-// search, only once a scan reaches its rare-byte phase).
+// match, only once a scan reaches its rare-byte phase).
 func (x *Text) byteRanks() *byteRanks {
 	if x.ranks == nil {
 		x.ranks = textRanks(x.text)
