@@ -55,7 +55,7 @@ func decode(body []byte, lim Limits, st strStore) (*Request, *Error) {
 	if len(body) > lim.InputBytes {
 		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
 	}
-	d := decoder{s: scanner{buf: body}, lim: lim, st: st}
+	d := decoder{s: scanner{buf: body[:len(body):len(body)]}, lim: lim, st: st} // strings' raw bytes read ahead up to the body's end, never past it
 	return d.request()
 }
 

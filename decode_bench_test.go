@@ -106,8 +106,12 @@ type decodeClass struct {
 //	              with skin tones and ZWJ sequences, mathematical letters,
 //	              Latin with combining marks, Hebrew, Devanagari
 //	many_small    the many_small workload: 256 citations, 16 small sources
-//	escape_heavy  the multibyte body as Python's json.dumps sends it: every
-//	              non-ASCII code point as \uXXXX, astral ones as pairs
+//	escape_heavy  the multibyte body with every non-ASCII code point as
+//	              \uXXXX, astral ones as pairs, compact
+//	python_dumps  multilingual text (CJK, Latin-1, emoji, quotes, paths,
+//	              tabs, newlines) as Python's json.dumps writes it by default
+//	go_html       English prose marked up as HTML, as Go's encoding/json
+//	              writes it (<, > and & as \u003c, \u003e, \u0026)
 var decodeClasses = sync.OnceValue(func() []decodeClass {
 	corpus := &testkit.Corpus{Rand: testkit.NewRand(1101), ASCII: true}
 	rng := corpus.Rand
@@ -116,24 +120,25 @@ var decodeClasses = sync.OnceValue(func() []decodeClass {
 		prose = strings.ReplaceAll(prose, name, `"`+name+`"`) // names quoted as \"Ada\" in the body
 	}
 	multi := multibyteText(rng, 400*1024)
+	// The later classes draw from their own seed, leaving the earlier
+	// classes' bodies as they were.
+	rng2 := testkit.NewRand(2401)
 	var classes []decodeClass
 	for _, c := range []struct {
 		name, text string
-		ascii      bool
+		encode     func(testkit.Request) []byte
 	}{
-		{"ascii_prose", prose, false},
-		{"multibyte", multi, false},
-		{"escape_heavy", multi, true},
+		{"ascii_prose", prose, testkit.Request.Body},
+		{"multibyte", multi, testkit.Request.Body},
+		{"escape_heavy", multi, func(r testkit.Request) []byte { return ensureASCII(r.Body()) }},
+		{"python_dumps", testkit.MultilingualText(rng2, 400*1024), func(r testkit.Request) []byte { return testkit.PythonDumps(r.Body()) }},
+		{"go_html", testkit.HTMLText(rng2, 400*1024), func(r testkit.Request) []byte { return testkit.GoMarshal(r) }},
 	} {
 		req := testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v1", c.text)}}
 		for i := range 32 {
 			req.Citations = append(req.Citations, testkit.PickSpan(rng, req.Sources[0], fmt.Sprint("c", i), [2]int{20, 400}))
 		}
-		body := req.Body()
-		if c.ascii {
-			body = ensureASCII(body)
-		}
-		classes = append(classes, decodeClass{c.name, body})
+		classes = append(classes, decodeClass{c.name, c.encode(req)})
 	}
 	for _, w := range benchWorkloads() {
 		if w.name == "many_small" {

@@ -92,12 +92,45 @@ func decodeSeeds(t testing.TB) [][]byte {
 	for i := range 100 {
 		many.WriteString(`"n` + strconv.Itoa(i) + `":1,`)
 	}
+	seeds = append(seeds, escapeBlockBodies()...)
 	seeds = append(seeds,
 		[]byte(`{"x":{`+many.String()+`"n\u0037":2}}`),
 		[]byte(`{"x":{`+many.String()+`"n99":2}}`),
 		[]byte(`{"x":{`+many.String()+`"n100":2}}`),
 		[]byte(`{`+many.String()+`"sources":[],"n5":0}`))
 	return seeds
+}
+
+// blockEscapes are the escapes the decoder's block loops must find
+// wherever they fall: each two-byte escape, \uXXXX of each UTF-8 length
+// (and Go's HTML-safe ones), surrogate pairs in either case, and the
+// failures: lone or reversed surrogates, a high half before a letter or a
+// BMP escape, a letter that escapes nothing, a cut or bad hex digit.
+var blockEscapes = []string{`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
+	`\u0000`, `\u0041`, `\u003c`, `\u003E`, `\u0026`, `\u007f`, `\u0080`, `\u00e9`, `\u07ff`, `\u0800`,
+	`\u4e2d`, `\ud7ff`, `\ue000`, `\uffff`, `\u2028`, `\ud83d\ude00`, `\uD83D\uDE00`, `\udbff\udfff`,
+	`\u003cp\u003e`, `\n\t\"`, `\ud83d`, `\ude00`, `\ude00\ud83d`, `\ud83dx`, `\ud83d\u0041`, `\ud83d\n`,
+	`\x`, `\u12`, `\u00G0`, `\`, "\u00e9\xc3\xa9", "\t\x01"}
+
+// escapeBlockBodies puts each of blockEscapes at every offset 0–33 of a
+// string (so at every position of an 8-, 16- and 32-byte block), with 0–17
+// or 40 bytes after it, in a source text and as a citation's exact, and
+// also ends a body right after it.
+func escapeBlockBodies() [][]byte {
+	var bodies [][]byte
+	for _, e := range blockEscapes {
+		for at := 0; at <= 33; at++ {
+			for _, after := range []int{0, 1, 7, 8, 9, 15, 16, 17, 40} {
+				str := strings.Repeat("a", at) + e + strings.Repeat("b", after)
+				bodies = append(bodies,
+					[]byte(testkit.RawBody(`{"source_id":"s","version":"v","text":"`+str+`"}`, "")),
+					[]byte(testkit.RawBody(`{"source_id":"s","version":"v","text":"x"}`,
+						`{"citation_id":"c","source_id":"s","version":"v","selector":{"type":"TextQuoteSelector","exact":"`+str+`"}}`)))
+			}
+			bodies = append(bodies, []byte(`{"sources":[{"source_id":"s","version":"v","text":"`+strings.Repeat("a", at)+e))
+		}
+	}
+	return bodies
 }
 
 // TestDecodeMatchesReferenceOnSeeds: every seed, and every body one edit

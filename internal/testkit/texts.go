@@ -198,3 +198,100 @@ func AllStrings(alphabet string, maxLen int) []string {
 func AdversarialMatchText() string {
 	return strings.Repeat("a", 262140) + "b" + strings.Repeat("a", 262139)
 }
+
+// MultilingualText is what a RAG pipeline in Python sends most often
+// escaped: paragraphs of Chinese (CJKText), of French, German and Spanish
+// with their Latin-1 letters, and of English with emoji (astral, with skin
+// tones and ZWJ sequences), "quoted" phrases, Windows paths with
+// backslashes, and tables whose cells are separated by tabs; paragraphs
+// end with a newline. About n bytes.
+func MultilingualText(rng *rand.Rand, n int) string {
+	latin := [][]string{
+		{"Le", "café", "était", "déjà", "fermé", "à", "l'heure", "où", "nous", "arrivâmes", "près", "de", "la", "forêt", "et", "l'été", "brûlant"},
+		{"Die", "Straße", "führt", "über", "die", "Brücke", "zum", "Schloß", "wo", "Bäcker", "Müller", "größere", "Brötchen", "verkauft"},
+		{"El", "niño", "español", "comió", "piñas", "en", "el", "jardín", "mañana", "según", "su", "tía", "Inés", "¿verdad?", "¡claro!"},
+	}
+	english := (&Corpus{Rand: rng, ASCII: true})
+	emoji := []string{"\U0001F600", "\U0001F44D\U0001F3FD", "\U0001F680", "\U0001F469\u200D\U0001F4BB", "\U0001F4DA", "\u2728", "\U0001F1EB\U0001F1F7", "\U0001F914"}
+	var b strings.Builder
+	for b.Len() < n {
+		switch x := rng.IntN(10); {
+		case x < 4:
+			b.WriteString(CJKText(rng, 200+rng.IntN(600)))
+		case x < 7:
+			words := latin[rng.IntN(len(latin))]
+			for k := range 20 + rng.IntN(60) {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				if rng.IntN(12) == 0 {
+					b.WriteString(`"` + words[rng.IntN(len(words))] + `"`)
+					continue
+				}
+				b.WriteString(words[rng.IntN(len(words))])
+			}
+			b.WriteByte('.')
+		case x < 9:
+			for k := range 2 + rng.IntN(4) {
+				if k > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(english.Sentence())
+				if rng.IntN(3) == 0 {
+					b.WriteString(" " + emoji[rng.IntN(len(emoji))])
+				}
+			}
+			if rng.IntN(3) == 0 {
+				fmt.Fprintf(&b, ` See "C:\Users\ada\Documents\report-%d.pdf".`, rng.IntN(1000))
+			}
+		default:
+			for range 2 + rng.IntN(5) {
+				fmt.Fprintf(&b, "%s\t%d\t%s\t%.2f €\n", english.Word(), rng.IntN(10000), latin[0][rng.IntN(len(latin[0]))], rng.Float64()*100)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return TrimToBytes(b.String(), n)
+}
+
+// HTMLText is English prose marked up as HTML, as a Go client that kept
+// a page's markup sends it: paragraphs in <p>, a link with its href and
+// query every 120 words or so, an <em>, <strong>, <code>, <b> or <i> span
+// every 60, an entity (&amp;, &quot;) every 60, a <br> now and then: a
+// '<', '>' or '&' every 27 bytes or so. About n bytes.
+func HTMLText(rng *rand.Rand, n int) string {
+	english := (&Corpus{Rand: rng, ASCII: true})
+	tags := []string{"em", "strong", "code", "b", "i"}
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString("<p>")
+		for k := range 2 + rng.IntN(5) {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			for j, w := range strings.Fields(english.Sentence()) {
+				if j > 0 {
+					b.WriteByte(' ')
+				}
+				switch x := rng.IntN(120); {
+				case x < 1:
+					fmt.Fprintf(&b, `<a href="https://example.org/wiki/%s?id=%d&amp;lang=en">%s</a>`, w, rng.IntN(1000), w)
+				case x < 3:
+					t := tags[rng.IntN(len(tags))]
+					fmt.Fprintf(&b, "<%s>%s</%s>", t, w, t)
+				case x < 4:
+					b.WriteString(w + " &amp;")
+				case x < 5:
+					b.WriteString("&quot;" + w + "&quot;")
+				default:
+					b.WriteString(w)
+				}
+			}
+			if rng.IntN(8) == 0 {
+				b.WriteString("<br>")
+			}
+		}
+		b.WriteString("</p>\n")
+	}
+	return TrimToBytes(b.String(), n)
+}
