@@ -825,12 +825,12 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 			// a loop of its own. The string is wide only if one stands for
 			// more than ASCII: Go's \u003c, \u003e and \u0026 do not.
 			j, or := i, uint16(0)
-			for j+6 <= len(b) {
-				u := b[j : j+6 : j+6] // one bounds check for the six bytes
-				if binary.LittleEndian.Uint16(u) != backslashU {
+			pb := unsafe.Pointer(unsafe.SliceData(b))
+			for j+6 <= len(b) { // the six bytes tested once, read unchecked
+				if load16(pb, j) != backslashU {
 					break
 				}
-				v, ok := hex4(u[2:])
+				v, ok := hexWord(load32(pb, j+2))
 				if !ok {
 					break
 				}
@@ -1025,8 +1025,11 @@ const notHex = 1 << 16
 
 // hex4 decodes the four hex digits b[0:4]. Cost: four table lookups, their
 // validity tested once.
-func hex4(b []byte) (uint16, bool) {
-	v := hexVal[b[0]]<<12 | hexVal[b[1]]<<8 | hexVal[b[2]]<<4 | hexVal[b[3]]
+func hex4(b []byte) (uint16, bool) { return hexWord(binary.LittleEndian.Uint32(b)) }
+
+// hexWord decodes four hex digits read as a little-endian word.
+func hexWord(w uint32) (uint16, bool) {
+	v := hexVal[byte(w)]<<12 | hexVal[byte(w>>8)]<<8 | hexVal[byte(w>>16)]<<4 | hexVal[byte(w>>24)]
 	return uint16(v), v < notHex
 }
 
@@ -1224,30 +1227,37 @@ func unescape(raw []byte, n int) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// blockBytes is what appendUnescaped copies a step.
-const blockBytes = 16
+// appendUnescaped copies blockBytes a step, and a run of longRunBlocks
+// blocks or more without an escape goes on by the runtime's search.
+const (
+	blockBytes    = 16
+	longRunBlocks = 4
+)
 
 // appendUnescaped appends to b the decoded form of raw, the inside of a
 // string that scanString found valid, within b's capacity (which must
 // hold it). raw's capacity may go on past it: bytes there are read (into
 // b's spare capacity, never kept) but not decoded.
 //
-// Cost: linear; sixteen bytes a step, copied whole and then cut at the
-// first '\' (two loads, two stores, one mask), while b has room for the
-// block and raw's capacity the bytes; per escape a table lookup, or four
-// for \uXXXX; the last bytes one at a time. Escapes are neither
-// searched for by a call nor copied through a buffer: in text that
-// escapes a byte every few (HTML-safe JSON, quotes, newlines) the calls
-// cost more than the bytes.
+// Cost: linear. Sixteen bytes are copied whole and cut at the first '\\'
+// (two loads, two stores, one mask) while b has room for them and raw's
+// capacity the bytes; a run of more than 64 goes on by the runtime's SIMD
+// search and copy; per escape a table lookup, or four for \\uXXXX and
+// one store; the last bytes one at a time. Short runs between escapes
+// (HTML-safe JSON, quotes, newlines) are neither searched for by a call
+// nor copied through a buffer: there the calls cost more than the bytes.
+// Every load and store is within raw's capacity and b's, tested once per
+// block or escape rather than once per access.
 func appendUnescaped(b []byte, raw []byte) []byte {
 	dst, di := b[:cap(b)], len(b)
 	src, si, end := raw[:cap(raw)], 0, len(raw)
+	ps, pd := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
+	blocks := 0 // blocks copied since the last escape
 	for si < end {
 		if si+blockBytes <= len(src) && di+blockBytes <= len(dst) {
-			w0 := binary.LittleEndian.Uint64(src[si:])
-			w1 := binary.LittleEndian.Uint64(src[si+8:])
-			binary.LittleEndian.PutUint64(dst[di:], w0)
-			binary.LittleEndian.PutUint64(dst[di+8:], w1)
+			w0, w1 := load64(ps, si), load64(ps, si+8)
+			store64(pd, di, w0)
+			store64(pd, di+8, w1)
 			k := blockBytes
 			if m := backslashes(w0); m != 0 {
 				k = bits.TrailingZeros64(m) >> 3
@@ -1260,8 +1270,11 @@ func appendUnescaped(b []byte, raw []byte) []byte {
 			}
 			si, di = si+k, di+k
 			if k == blockBytes {
+				if blocks++; blocks < longRunBlocks {
+					continue
+				}
 				// A long run: the rest of it by the runtime's SIMD
-				// search and copy, faster over more than a block.
+				// search and copy, faster over that many bytes.
 				k := bytes.IndexByte(src[si:end], '\\')
 				if k < 0 {
 					k = end - si
@@ -1276,14 +1289,15 @@ func appendUnescaped(b []byte, raw []byte) []byte {
 			continue
 		}
 		// An escape at si: scanString saw it whole and valid.
+		blocks = 0
 		if c := src[si+1]; c != 'u' {
 			dst[di] = unescapedByte[c]
 			si, di = si+2, di+1
 			continue
 		}
-		for { // \uXXXX, as long as they follow one another
-			u := src[si : si+6 : si+6]
-			switch v := must4(u[2:]); {
+		for si+6 <= end { // \\uXXXX, as long as they follow one another
+			v, _ := hexWord(load32(ps, si+2))
+			switch {
 			case v < 0x80:
 				dst[di] = byte(v)
 				di++
@@ -1292,20 +1306,48 @@ func appendUnescaped(b []byte, raw []byte) []byte {
 				d[0], d[1] = 0xC0|byte(v>>6), 0x80|byte(v)&0x3F
 				di += 2
 			case !utf16.IsSurrogate(rune(v)):
-				d := dst[di : di+3 : di+3]
-				d[0], d[1], d[2] = 0xE0|byte(v>>12), 0x80|byte(v>>6)&0x3F, 0x80|byte(v)&0x3F
+				// Three bytes as one store of four where there is room
+				// (the fourth is written over next).
+				w := uint32(0xE0|v>>12) | uint32(0x80|v>>6&0x3F)<<8 | uint32(0x80|v&0x3F)<<16
+				if di+4 <= len(dst) {
+					store32(pd, di, w)
+				} else {
+					d := dst[di : di+3 : di+3]
+					d[0], d[1], d[2] = byte(w), byte(w>>8), byte(w>>16)
+				}
 				di += 3
 			default:
 				di += utf8.EncodeRune(dst[di:], surrogatePair(v, src[si:]))
 				si += 6
 			}
 			si += 6
-			if si+6 > end || binary.LittleEndian.Uint16(src[si:]) != backslashU {
+			if si+2 > end || load16(ps, si) != backslashU {
 				break
 			}
 		}
 	}
 	return dst[:di]
+}
+
+// load16, load32 and load64 read the two, four or eight bytes at p+i as
+// binary.LittleEndian does, and store32 and store64 write them, without a
+// bounds check: their callers have tested the bytes are there (a test per
+// block or escape instead of one per access, which cost a third of the
+// unescaping of escape-dense text).
+func load16(p unsafe.Pointer, i int) uint16 {
+	return binary.LittleEndian.Uint16((*[2]byte)(unsafe.Add(p, i))[:])
+}
+func load32(p unsafe.Pointer, i int) uint32 {
+	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, i))[:])
+}
+func load64(p unsafe.Pointer, i int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+}
+func store32(p unsafe.Pointer, i int, w uint32) {
+	binary.LittleEndian.PutUint32((*[4]byte)(unsafe.Add(p, i))[:], w)
+}
+func store64(p unsafe.Pointer, i int, w uint64) {
+	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(p, i))[:], w)
 }
 
 // backslashes has the top bit set of each byte of w that is '\\', and
@@ -1318,8 +1360,6 @@ func backslashes(w uint64) uint64 {
 
 // unescapedByte is what a two-byte escape stands for, by its second byte.
 var unescapedByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
-func must4(b []byte) uint16 { v, _ := hex4(b); return v }
 
 // utf8Len is the UTF-8 length of a code point of the BMP that is not a
 // surrogate.
