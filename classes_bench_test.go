@@ -112,6 +112,45 @@ var textClasses = []textClass{
 		anchor: cutter([2]int{20, 200}, [2]int{0, 64}, [2]int{0, 64})},
 	{name: "code", text: func(r *rand.Rand) string { return testkit.CodeText(r, MaxTextBytes) },
 		anchor: cutter([2]int{20, 200}, [2]int{0, 64}, [2]int{0, 64})},
+	// Periodic text where one rare byte tells every anchor apart: each
+	// exact, 12–16 KiB, holds the text's one '#'.
+	{name: "periodic_rare_byte", text: periodicRareText,
+		anchor: aroundRare([2]int{12 << 10, MaxQuoteBytes}, [2]int{0, 0}), citations: 32},
+	// Overlapping anchors in periodic text: each exact, 8,000 bytes of the
+	// period, occurs at every period; a prefix or suffix that reaches the
+	// '#' keeps one.
+	{name: "periodic_overlap", text: periodicRareText,
+		anchor: aroundRare([2]int{8000, 8000}, [2]int{1, 64}), citations: 32},
+}
+
+// periodicRareText is MaxTextBytes of a 16-byte unit repeated, with one
+// byte in the middle replaced by '#', which the unit lacks.
+func periodicRareText(*rand.Rand) string {
+	t := []byte(strings.Repeat("the cat sat on. ", MaxTextBytes/16))
+	t[len(t)/2+5] = '#'
+	return string(t)
+}
+
+// aroundRare is an anchor func on periodicRareText: an exact of elen
+// bytes that holds the '#' when ctx is zero; else one that ends (or
+// starts) 1–64 bytes before (after) it, with a suffix (prefix) of ctx
+// bytes that reaches it.
+func aroundRare(elen, ctx [2]int) func(*rand.Rand, []rune, string) (string, string, string, bool) {
+	return func(rng *rand.Rand, _ []rune, text string) (string, string, string, bool) {
+		x := strings.IndexByte(text, '#')
+		l := elen[0] + rng.IntN(elen[1]-elen[0]+1)
+		if ctx[1] == 0 {
+			at := x - rng.IntN(l)
+			return text[at : at+l], "", "", true
+		}
+		gap := ctx[0] + rng.IntN(ctx[1]-ctx[0]+1) // context bytes up to and with the '#'
+		if rng.IntN(2) == 0 {
+			at := x + 1 - gap - l
+			return text[at : at+l], "", text[at+l : x+1], true
+		}
+		at := x + gap
+		return text[at : at+l], text[x:at], "", true
+	}
 }
 
 // classWorkload is the request of one class, decoded, with its scan units.

@@ -242,8 +242,6 @@ func match(o Occurrences, text, pat string, ranks rankSource, slack int, tr *mat
 	case n < qgramMinText:
 		phases = [...]int{phaseRare, phaseQgram, phaseWindow, phaseKMP}
 	}
-	next := 0
-	phase := phases[next]
 	var qt qgramTable // the q-gram phase's table
 	// The rare bytes b1 (at off1) and b2 (at off2) and the window of the
 	// window prefilter, up to windowLen bytes of pat around b1, are found
@@ -252,12 +250,37 @@ func match(o Occurrences, text, pat string, ranks rankSource, slack int, tr *mat
 	var off1, off2, offW int
 	var b1, b2 byte
 	var win string
+	// On a text whose rare bytes earlier scans listed (rareBytes), the
+	// rare phase takes b1's candidates from its list (pos, from pi on)
+	// instead of IndexByte; a pattern that holds a listed byte starts
+	// there, since its few candidates beat any skip.
+	var rare *rareBytes
+	var pos []int32
+	pi := 0
+	if r, ok := ranks.(rareSource); ok && n >= rareListMinText && n <= indexMaxText {
+		rare = r.rareBytes()
+		if off, l := rare.known(pat); l != nil {
+			phases = [...]int{phaseRare, phaseWindow, phaseKMP, phaseKMP}
+			off1, pos = off, l.pos
+		}
+	}
+	next := 0
+	phase := phases[next]
 	setUp := func(phase int) {
 		switch phase {
 		case phaseQgram:
 			qt.init(pat)
 		case phaseRare: // and the window, which always comes after it
-			off1, off2 = rareOffsets(pat, ranks.byteRanks())
+			if pos == nil {
+				off1, off2 = rareOffsets(pat, ranks.byteRanks())
+				if rare != nil {
+					if l := rare.list(text, pat[off1], ranks.byteRanks()); l != nil {
+						pos = l.pos
+					}
+				}
+			} else if off2 = off1 + 1; off2 == m { // a neighbour of the listed byte
+				off2 = off1 - 1
+			}
 			b1, b2 = pat[off1], pat[off2]
 			wlen := min(m, windowLen)
 			offW = max(0, min(off1-wlen/2, m-wlen))
@@ -301,12 +324,23 @@ func match(o Occurrences, text, pat string, ranks rankSource, slack int, tr *mat
 		var c int // the next candidate alignment
 		switch phase {
 		case phaseRare:
-			k := strings.IndexByte(text[a+off1:last+off1+1], b1)
-			if k < 0 {
-				tr.charge(phase, from, n, spent)
-				return o
+			if pos != nil {
+				for pi < len(pos) && int(pos[pi]) < a+off1 {
+					pi++
+				}
+				if pi == len(pos) || int(pos[pi]) > last+off1 {
+					tr.charge(phase, from, from, spent) // no bytes moved over
+					return o
+				}
+				c = int(pos[pi]) - off1
+			} else {
+				k := strings.IndexByte(text[a+off1:last+off1+1], b1)
+				if k < 0 {
+					tr.charge(phase, from, n, spent)
+					return o
+				}
+				c = a + k
 			}
-			c = a + k
 			spent += candidateCost
 			if text[c+off2] != b2 {
 				a = c + 1

@@ -1,9 +1,9 @@
 package search
 
 // Text is one text the check searches many times: it keeps what one
-// search learns about the text for the next ones (its byte ranks, the
-// sparse index once a scan shows it pays, the searcher of explain and
-// hints). Not safe for concurrent use until Share.
+// search learns about the text for the next ones (its byte ranks, where
+// its rare bytes are, the sparse index once a scan shows it pays, the
+// searcher of explain and hints). Not safe for concurrent use until Share.
 type Text struct {
 	text  string
 	ranks *byteRanks // the text's own byte ranks for the matcher, built on first find
@@ -13,6 +13,7 @@ type Text struct {
 	// (see Plan). Both nil for a text scanned once.
 	sparse *sparseIndex
 	plan   *Plan
+	rare   rareBytes // where its rare bytes are, once a scan has looked
 }
 
 // NewText returns text to be searched; plan is what the request will ask
@@ -58,9 +59,10 @@ func (x *Text) decide(plan Plan) {
 	x.plan = nil
 }
 
-// Share makes the text safe for concurrent Finds, so that no Find writes:
-// it decides the plan unmeasured, and samples the byte ranks when finds
-// (a text read only by position needs none).
+// Share makes the text safe for concurrent Finds, so that no Find writes
+// but for the rare-byte lists, which are published atomically: it decides
+// the plan unmeasured, and samples the byte ranks when finds (a text read
+// only by position needs none).
 func (x *Text) Share(finds bool) {
 	if finds {
 		x.byteRanks()
@@ -89,3 +91,5 @@ func (x *Text) byteRanks() *byteRanks {
 	}
 	return x.ranks
 }
+
+func (x *Text) rareBytes() *rareBytes { return &x.rare }
