@@ -497,11 +497,11 @@ func (s *scanner) member() (int, *synErr) {
 		// bit is the lowest one set). Whether they are plain need not be
 		// asked: a name of the set is, and any other is not found.
 		var n int
-		if q0 := quotes(w0); q0 != 0 {
+		if q0 := equalBytes(w0, '"'); q0 != 0 {
 			n = bits.TrailingZeros64(q0) >> 3
 			w0 &= (q0&-q0)>>7 - 1
 			w1 = 0
-		} else if q1 := quotes(w1); q1 != 0 {
+		} else if q1 := equalBytes(w1, '"'); q1 != 0 {
 			n = 8 + bits.TrailingZeros64(q1)>>3
 			w1 &= (q1&-q1)>>7 - 1
 		}
@@ -1103,11 +1103,11 @@ func plainRun(b []byte, i int) int {
 // Seven operations a word.
 func notPlainASCII(w uint64) uint64 { return notPlainRaw(w) & highBits }
 
-// quotes has the top bit set of each byte of w that is '"', and perhaps of
-// bytes above one: the lowest bit set marks the first.
-func quotes(w uint64) uint64 {
+// equalBytes has the top bit set of each byte of w that is c, and perhaps
+// of bytes above one: the lowest bit set marks the first.
+func equalBytes(w uint64, c byte) uint64 {
 	const lo = 0x0101010101010101
-	x := w ^ '"'*lo
+	x := w ^ uint64(c)*lo
 	return (x - lo) &^ x & highBits
 }
 
@@ -1259,9 +1259,9 @@ func appendUnescaped(b []byte, raw []byte) []byte {
 			store64(pd, di, w0)
 			store64(pd, di+8, w1)
 			k := blockBytes
-			if m := backslashes(w0); m != 0 {
+			if m := equalBytes(w0, '\\'); m != 0 {
 				k = bits.TrailingZeros64(m) >> 3
-			} else if m := backslashes(w1); m != 0 {
+			} else if m := equalBytes(w1, '\\'); m != 0 {
 				k = 8 + bits.TrailingZeros64(m)>>3
 			}
 			if si+k >= end { // the string ends in the block
@@ -1348,14 +1348,6 @@ func store32(p unsafe.Pointer, i int, w uint32) {
 }
 func store64(p unsafe.Pointer, i int, w uint64) {
 	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(p, i))[:], w)
-}
-
-// backslashes has the top bit set of each byte of w that is '\\', and
-// perhaps of bytes above one: the lowest bit set marks the first.
-func backslashes(w uint64) uint64 {
-	const lo = 0x0101010101010101
-	x := w ^ '\\'*lo
-	return (x - lo) &^ x & highBits
 }
 
 // unescapedByte is what a two-byte escape stands for, by its second byte.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Decode per body class (ASCII prose, multi-byte text, many small strings,
-# \uXXXX-escaped text) beside the previous decoder (jsontext, kept in the
+# \uXXXX-escaped text, bodies written by Python's json.dumps and by Go's
+# encoding/json) beside the previous decoder (jsontext, kept in the
 # tests as the reference) and encoding/json, in one run; benchstat prints
 # the medians per decoder side by side, then the fastest of the runs per
 # benchmark: MB/s of wall time, of the process's CPU time (the garbage
