@@ -7,7 +7,8 @@
 # or checking thread's CPU time, which a shared machine disturbs least),
 # their ratio, and each check class's cost over max_limits (prose) of the
 # same side. Writes the table between "beside:begin" and "beside:end" in
-# docs/performance.md; raw runs stay in bench/out/beside/.
+# docs/performance.md; benchstat of all runs in bench/out/beside.txt, raw
+# runs in bench/out/beside/.
 #
 #   bench/beside.sh [BASE] [ROUNDS]      (default b999bf9, 6; ~8 minutes)
 #
@@ -36,6 +37,9 @@ for i in $(seq "$rounds"); do
     "$out/$side.test" -test.run '^$' -test.bench 'CheckClass' -test.benchtime 200x >> "$out/$side.txt"
   done
 done
+# benchstat of every run, both sides (installed by go install if missing).
+command -v benchstat >/dev/null || go install golang.org/x/perf/cmd/benchstat@latest
+"$(command -v benchstat || echo "$(go env GOPATH)/bin/benchstat")" base="$out/base.txt" head="$out/new.txt" > bench/out/beside.txt
 python3 - "$out/base.txt" "$out/new.txt" "$base" "$rounds" > "$out/table.md" <<'PY'
 import datetime, os, re, subprocess, sys
 base_txt, new_txt, base, rounds = sys.argv[1:5]
