@@ -815,45 +815,6 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, saved != 0, i - pos - 1 - saved, nil
-		case c == '\\':
-			if i+1 < len(b) && shortEscape[b[i+1]] { // \n, \" and the like
-				i += 2
-				saved++
-				break // out of the switch, to the ASCII run after it
-			}
-			// A run of \uXXXX (as json.dumps writes all non-ASCII text) in
-			// a loop of its own. The string is wide only if one stands for
-			// more than ASCII: Go's \u003c, \u003e and \u0026 do not.
-			j, or := i, uint16(0)
-			pb := unsafe.Pointer(unsafe.SliceData(b))
-			for j+6 <= len(b) { // the six bytes tested once, read unchecked
-				if load16(pb, j) != backslashU {
-					break
-				}
-				v, ok := hexWord(load32(pb, j+2))
-				if !ok {
-					break
-				}
-				if utf16.IsSurrogate(rune(v)) {
-					if surrogatePair(v, b[j:]) < 0 {
-						break
-					}
-					j += 12
-					saved += 12 - utf8.UTFMax
-					or |= v
-					continue
-				}
-				j += 6
-				saved += 6 - utf8Len(v)
-				or |= v
-			}
-			if j == i {
-				return 0, false, 0, s.escapeError(i)
-			}
-			if or >= utf8.RuneSelf {
-				s.wide = true
-			}
-			i = j
 		case c >= utf8.RuneSelf:
 			// plainRun stops where asciiRun would not start: on to what
 			// it stopped at.
@@ -866,19 +827,69 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 				return 0, false, 0, s.eofAt(i, +1)
 			}
 			return 0, false, 0, s.fail("invalid UTF-8", i, +1)
-		default: // a control character
+		case c != '\\': // a control character
 			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
 		}
-		// After escapes, which often come in runs, and with short runs of
-		// plain ASCII between them: sixteen bytes inline, as above.
-		if i+16 <= len(b) {
-			if j := plain16(b[i : i+16 : i+16]); j < 16 {
-				i += j
-				continue
+		// Escapes, and the short runs of plain ASCII between them, in a
+		// loop of their own while an escape follows a run: text that
+		// escapes a byte every few (Python's json.dumps, Go's HTML-safe
+		// escapes) stays in it.
+		for {
+			if i+1 < len(b) && shortEscape[b[i+1]] { // \n, \" and the like
+				i += 2
+				saved++
+			} else {
+				// A run of \uXXXX (as json.dumps writes all non-ASCII
+				// text) in a loop of its own. The string is wide only if
+				// one stands for more than ASCII: Go's \u003c, \u003e and
+				// \u0026 do not.
+				j, or := i, uint16(0)
+				pb := unsafe.Pointer(unsafe.SliceData(b))
+				for j+6 <= len(b) { // the six bytes tested once, read unchecked
+					if load16(pb, j) != backslashU {
+						break
+					}
+					v, ok := hexWord(load32(pb, j+2))
+					if !ok {
+						break
+					}
+					if utf16.IsSurrogate(rune(v)) {
+						if surrogatePair(v, b[j:]) < 0 {
+							break
+						}
+						j += 12
+						saved += 12 - utf8.UTFMax
+						or |= v
+						continue
+					}
+					j += 6
+					saved += 6 - utf8Len(v)
+					or |= v
+				}
+				if j == i {
+					return 0, false, 0, s.escapeError(i)
+				}
+				if or >= utf8.RuneSelf {
+					s.wide = true
+				}
+				i = j
 			}
-			i = asciiRun(b, i+16)
-		} else if i < len(b) && b[i] != '\\' {
-			i = asciiRun(b, i)
+			// The run after it: sixteen bytes inline, as above; another
+			// escape right after them is read here.
+			if i+16 > len(b) {
+				if i < len(b) && b[i] != '\\' {
+					i = asciiRun(b, i)
+				}
+				break
+			}
+			j := plain16(b[i : i+16 : i+16])
+			if j == 16 {
+				i = asciiRun(b, i+16)
+				break
+			}
+			if i += j; b[i] != '\\' {
+				break
+			}
 		}
 	}
 }
