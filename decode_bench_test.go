@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -130,7 +129,7 @@ var decodeClasses = sync.OnceValue(func() []decodeClass {
 	}{
 		{"ascii_prose", prose, testkit.Request.Body},
 		{"multibyte", multi, testkit.Request.Body},
-		{"escape_heavy", multi, func(r testkit.Request) []byte { return ensureASCII(r.Body()) }},
+		{"escape_heavy", multi, func(r testkit.Request) []byte { return testkit.EscapeNonASCII(r.Body()) }},
 		{"python_dumps", testkit.MultilingualText(rng2, 400*1024), func(r testkit.Request) []byte { return testkit.PythonDumps(r.Body()) }},
 		{"go_html", testkit.HTMLText(rng2, 400*1024), func(r testkit.Request) []byte { return testkit.GoMarshal(r) }},
 	} {
@@ -169,27 +168,4 @@ func multibyteText(rng *rand.Rand, nbytes int) string {
 		t = t[:len(t)-size]
 	}
 	return t
-}
-
-// ensureASCII rewrites a JSON body as Python's json.dumps writes it by
-// default (ensure_ascii): every non-ASCII code point, which can only be in
-// a string, as \uXXXX, astral ones as a surrogate pair.
-func ensureASCII(body []byte) []byte {
-	const hex = "0123456789abcdef"
-	u := func(b []byte, r rune) []byte {
-		return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-	}
-	var b []byte
-	for _, r := range string(body) {
-		switch {
-		case r < utf8.RuneSelf:
-			b = append(b, byte(r))
-		case r > 0xFFFF:
-			hi, lo := utf16.EncodeRune(r)
-			b = u(u(b, hi), lo)
-		default:
-			b = u(b, r)
-		}
-	}
-	return b
 }

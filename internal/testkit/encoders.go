@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -62,12 +63,35 @@ func appendPythonValue(b []byte, dec *jsontext.Decoder) ([]byte, error) {
 	}
 }
 
+// EscapeNonASCII rewrites a JSON text with every non-ASCII code point
+// (which can only be in a string) as a lowercase \uXXXX, astral ones as a
+// surrogate pair, and every other byte as it is: json.dumps's escapes
+// with compact separators.
+func EscapeNonASCII(body []byte) []byte {
+	var b []byte
+	for _, r := range string(body) {
+		if r < utf8.RuneSelf {
+			b = append(b, byte(r))
+		} else {
+			b = appendU(b, r)
+		}
+	}
+	return b
+}
+
+// appendU appends r as \uXXXX in lowercase hex, an astral r as a
+// surrogate pair of them.
+func appendU(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	if r > 0xFFFF {
+		hi, lo := utf16.EncodeRune(r)
+		return appendU(appendU(b, hi), lo)
+	}
+	return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
+}
+
 // appendPythonString appends s as json.dumps quotes it (py_encode_basestring_ascii).
 func appendPythonString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	u := func(b []byte, r rune) []byte {
-		return append(b, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
-	}
 	b = append(b, '"')
 	for _, r := range s {
 		switch {
@@ -85,11 +109,8 @@ func appendPythonString(b []byte, s string) []byte {
 			b = append(b, '\\', 't')
 		case r >= ' ' && r <= '~':
 			b = append(b, byte(r))
-		case r > 0xFFFF:
-			hi, lo := utf16.EncodeRune(r)
-			b = u(u(b, hi), lo)
 		default:
-			b = u(b, r)
+			b = appendU(b, r)
 		}
 	}
 	return append(b, '"')
