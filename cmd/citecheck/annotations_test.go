@@ -451,13 +451,15 @@ func TestAnnotationsGuideShowsTheRealOutput(t *testing.T) {
 
 // Memory stays bounded on a large export: a Hypothesis search response of
 // 40,000 rows (about 43 MB) streams through, checked and rewritten, with
-// the heap far below the input's size (about 10 MiB whatever the rows).
+// the live heap far below the input's size (2–4 MiB whatever the rows). Live: measured after a collection, since the garbage a collector
+// starved of CPU (the whole suite on two cores) lets pile up says nothing
+// of what the run keeps.
 func TestAnnotationsMemoryStaysFlatOnALargeExport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("streams 86 MB")
 	}
 	const rows = 40000
-	const bound = 24 << 20
+	const bound = 12 << 20
 	text := readFile(t, fixtures+"estuary-v1.txt")
 	row := strings.SplitN(readFile(t, fixtures+"hypothesis.jsonl"), "\n", 3)[1] // the UTF-16 one: moved, repaired
 	for _, fix := range []bool{false, true} {
@@ -469,8 +471,9 @@ func TestAnnotationsMemoryStaysFlatOnALargeExport(t *testing.T) {
 			fmt.Fprintf(w, `{"total":%d,"rows":[`, rows)
 			for i := range rows {
 				if i%2000 == 0 {
+					runtime.GC()
 					runtime.ReadMemStats(&ms)
-					peak = max(peak, ms.HeapInuse)
+					peak = max(peak, ms.HeapAlloc)
 				}
 				if i > 0 {
 					w.WriteByte(',')
@@ -489,9 +492,9 @@ func TestAnnotationsMemoryStaysFlatOnALargeExport(t *testing.T) {
 		if err != nil || st.total() != rows || st.by[annotation.Moved] != rows {
 			t.Fatalf("fix %v: %v, %d annotations, %d moved", fix, err, st.total(), st.by[annotation.Moved])
 		}
-		t.Logf("fix %v: peak HeapInuse %d MiB for %d MiB of input", fix, peak>>20, (rows*len(row))>>20)
+		t.Logf("fix %v: peak live heap %d MiB for %d MiB of input", fix, peak>>20, (rows*len(row))>>20)
 		if peak > bound {
-			t.Errorf("fix %v: peak HeapInuse %d MiB, over %d MiB", fix, peak>>20, bound>>20)
+			t.Errorf("fix %v: peak live heap %d MiB, over %d MiB", fix, peak>>20, bound>>20)
 		}
 	}
 }
