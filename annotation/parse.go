@@ -566,7 +566,7 @@ func index(ptr *path, name string, m member) (int, error) {
 	}
 	f, err := strconv.ParseFloat(string(m.v), 64)
 	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53-1 {
-		return 0, refuse(ptr.add(name), string(m.v)+" is not a non-negative integer")
+		return 0, refuse(ptr.add(name), m.v.String()+" is not a non-negative integer")
 	}
 	return int(f), nil
 }
