@@ -47,7 +47,7 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 //
 // The engine's messages are built with strconv and concatenation, not
 // fmt: the WebAssembly module links the engine, and fmt's printing
-// would add about 80 KB to it gzipped (docs/javascript.md, "Size and
+// would add about 85 KB to it gzipped (docs/javascript.md, "Size and
 // speed"; js/wasm's TestWasmLinksNoFmtPrinting holds it).
 func invalid(path, msg string) *Error {
 	return &Error{Code: CodeInvalidInput, Path: path, Message: msg}

@@ -153,11 +153,11 @@ export function explain(body) { return JSON.parse(explainRaw(body)); }
  * warm readies a loaded engine for a large first body: it checks a body
  * of its own (warmBody) twice, yielding to the event loop after each, so
  * that V8 has compiled the checking code with its optimising compiler
- * before the caller's first check. A first check of a 1 MB body then
- * takes about what later ones do (docs/performance.md). It costs about
- * that: some tens of milliseconds, most of it two synchronous checks.
- * init does not call it: a page that checks small bodies has no need of
- * it (docs/javascript.md, "The first call").
+ * before the caller's first check, which for a 1 MB body is then several
+ * times faster (docs/performance.md). It costs about 100 ms, most of it
+ * the two checks, which block the thread. init does not call it: a page
+ * that checks small bodies has no need of it (docs/javascript.md, "The
+ * first call").
  */
 export async function warm() {
   need();

@@ -30,7 +30,7 @@ func TestWasmLinksNeitherNetNorServer(t *testing.T) {
 
 // TestWasmLinksNoFmtPrinting: no function the module can reach prints
 // with fmt. fmt's printer, with the reflection it walks values by, is
-// about 80 KB of the module gzipped (docs/javascript.md, "Size and
+// about 85 KB of the module gzipped (docs/javascript.md, "Size and
 // speed"), so the engine and the annotation reader build their messages
 // with strconv. fmt is still imported (golang.org/x/text/unicode/norm
 // imports it, and Echo implements fmt.Formatter), which costs only its
