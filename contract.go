@@ -1,9 +1,6 @@
 package citecheck
 
-import (
-	_ "embed"
-	"fmt"
-)
+import _ "embed"
 
 // Tool identity, as the contract names it.
 const (
@@ -31,10 +28,10 @@ func LookupTool(id, version string) error {
 	if id == ToolID && version == ToolVersion {
 		return nil
 	}
-	what := fmt.Sprintf("tool %q", Echo(id))
+	what := "tool " + Echo(id).quoted()
 	if id == ToolID {
-		what = fmt.Sprintf("version %q of %s", Echo(version), id)
+		what = "version " + Echo(version).quoted() + " of " + id
 	}
 	return &Error{Code: CodeNotFound, Path: "",
-		Message: fmt.Sprintf("no %s; available: %s %s", what, ToolID, ToolVersion)}
+		Message: "no " + what + "; available: " + ToolID + " " + ToolVersion}
 }

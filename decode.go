@@ -1,7 +1,6 @@
 package citecheck
 
 import (
-	"fmt"
 	"io"
 	"math/bits"
 	"strconv"
@@ -66,7 +65,7 @@ func decode(body []byte, lim Limits, st strStore) (*Request, *Error) {
 func ReadBody(r io.Reader) ([]byte, error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 	if err != nil {
-		return nil, invalidf("", "body: could not be read: %v", err)
+		return nil, invalid("", "body: could not be read: "+err.Error())
 	}
 	if len(body) > MaxInputBytes {
 		return nil, BodyTooLarge(int64(len(body)))
@@ -150,7 +149,7 @@ func (d *decoder) request() (*Request, *Error) {
 // secondValue is the I-JSON failure of a body holding more than one value;
 // the decoder is at the end of the first.
 func (d *decoder) secondValue() *Error {
-	return invalidf("", "body: not one JSON text: another value follows the one that ends at byte %d", d.s.inputOffset())
+	return invalid("", "body: not one JSON text: another value follows the one that ends at byte "+strconv.FormatInt(d.s.inputOffset(), 10))
 }
 
 // syntaxError turns a scanner failure (malformed JSON, invalid UTF-8, a
@@ -159,7 +158,7 @@ func (d *decoder) secondValue() *Error {
 // blame: the second of two names, the string that holds a bad surrogate.
 func syntaxError(e *synErr) *Error {
 	if e.rawEOF {
-		return invalidf("", "body: not one complete JSON text (unexpected end of input)")
+		return invalid("", "body: not one complete JSON text (unexpected end of input)")
 	}
 	msg, path := e.msg, ""
 	switch {
@@ -170,13 +169,13 @@ func syntaxError(e *synErr) *Error {
 		msg = "string contains an unpaired surrogate escape (" + msg + ")"
 	}
 	msg += " at byte " + strconv.Itoa(e.offset)
-	return invalidf(path, "%s: not I-JSON: %s", where(path), msg)
+	return invalid(path, where(path)+": not I-JSON: "+msg)
 }
 
 func (d *decoder) syn(e *synErr) *fault { return &fault{syn: e} }
 
-func (d *decoder) fail(path, format string, args ...any) *fault {
-	return &fault{schema: invalidf(path, format, args...)}
+func (d *decoder) fail(path, msg string) *fault {
+	return &fault{schema: invalid(path, msg)}
 }
 
 // noteRule remembers the first rule-across-members failure.
@@ -282,7 +281,7 @@ func (d *decoder) body() (*Request, *fault) {
 		return nil, f
 	}
 	if m := firstIndex((1<<bodySources | 1<<bodyCitations) &^ seen); m >= 0 {
-		return nil, d.fail("", "body: required member %q is missing", bodyMembers.names[m])
+		return nil, d.fail("", "body: required member "+strconv.Quote(bodyMembers.names[m])+" is missing")
 	}
 	return req, nil
 }
@@ -307,7 +306,7 @@ func (d *decoder) sourceRules(i int, l loc, req *Request) {
 	s := req.Sources[i]
 	if j, ok := d.sourceIDs.add([2]string{s.SourceID, s.Version}, hashPair(s.SourceID, s.Version), i); !ok {
 		path := l.path()
-		d.noteRule(invalidf(path, "%s: sources/%d has the same (source_id, version) pair %q, %q; each pair must be unique", path[1:], j, Echo(s.SourceID), Echo(s.Version)))
+		d.noteRule(invalid(path, path[1:]+": sources/"+strconv.Itoa(j)+" has the same (source_id, version) pair "+Echo(s.SourceID).quoted()+", "+Echo(s.Version).quoted()+"; each pair must be unique"))
 	}
 }
 
@@ -411,7 +410,7 @@ func mix(h uint64) uint32 {
 // requiredMissing is the failure of object l without its member name.
 func (d *decoder) requiredMissing(l loc, name string) *fault {
 	path := l.path()
-	return d.fail(path, "%s: required member %q is missing", path[1:], name)
+	return d.fail(path, path[1:]+": required member "+strconv.Quote(name)+" is missing")
 }
 
 // unknown is the failure of the member just read in object l, not one of
@@ -419,7 +418,7 @@ func (d *decoder) requiredMissing(l loc, name string) *fault {
 func (d *decoder) unknown(l loc) *fault {
 	name := d.s.lastName()
 	p := l.member(jsonenc.EscapePointer(name))
-	return d.fail(p, "%s: member %q is not allowed", where(p), Echo(name))
+	return d.fail(p, where(p)+": member "+Echo(name).quoted()+" is not allowed")
 }
 
 // The member names of each object the walk knows, by index: the order of
@@ -479,7 +478,7 @@ func (d *decoder) open(l loc, t *memberSet) *fault {
 			return d.peekError()
 		}
 		path := l.path()
-		return d.fail(path, "%s: must be an object, not %s", where(path), jsonenc.KindName(byte(k)))
+		return d.fail(path, where(path)+": must be an object, not "+jsonenc.KindName(byte(k)))
 	}
 	if err := d.s.openObject(t); err != nil {
 		return d.syn(err)
@@ -526,7 +525,7 @@ func (d *decoder) array(l loc, limit string, max int, item func(i int) *fault) *
 			return d.peekError()
 		}
 		path := l.path()
-		return d.fail(path, "%s: must be an array, not %s", where(path), jsonenc.KindName(byte(k)))
+		return d.fail(path, where(path)+": must be an array, not "+jsonenc.KindName(byte(k)))
 	}
 	at := d.s.inputOffset()
 	if _, err := d.s.readToken(); err != nil {
@@ -547,7 +546,7 @@ func (d *decoder) array(l loc, limit string, max int, item func(i int) *fault) *
 	}
 	if n == 0 {
 		path := l.path()
-		return d.fail(path, "%s: must have at least 1 item", path[1:])
+		return d.fail(path, path[1:]+": must have at least 1 item")
 	}
 	if n > max {
 		d.noteLimit(at, limitError(l.path(), limit, int64(max), int64(n), "items"))
@@ -608,7 +607,7 @@ func (d *decoder) notString(l loc, name string) *fault {
 		return d.peekError()
 	}
 	p := l.member(name)
-	return d.fail(p, "%s: must be a string, not %s", where(p), jsonenc.KindName(byte(k)))
+	return d.fail(p, where(p)+": must be a string, not "+jsonenc.KindName(byte(k)))
 }
 
 // badString is the failure of a string member value that is not well
@@ -618,7 +617,7 @@ func (d *decoder) badString(l loc, name string, minLen int, err *synErr) *fault 
 		return d.syn(err)
 	}
 	p := l.member(name)
-	return d.fail(p, "%s: must not be empty (minLength %d)", where(p), minLen)
+	return d.fail(p, where(p)+": must not be empty (minLength "+strconv.Itoa(minLen)+")")
 }
 
 // label reads a source_id, version or citation_id: non-empty, and noted
@@ -637,7 +636,7 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 			return 0, d.peekError()
 		}
 		p := l.member(name)
-		return 0, d.fail(p, "%s: must be an integer, not %s", where(p), jsonenc.KindName(byte(k)))
+		return 0, d.fail(p, where(p)+": must be an integer, not "+jsonenc.KindName(byte(k)))
 	}
 	if n, ok := d.s.smallInteger(); ok {
 		return n, nil
@@ -650,13 +649,13 @@ func (d *decoder) integer(l loc, name string) (int, *fault) {
 	switch class {
 	case notInteger:
 		p := l.member(name)
-		return 0, d.fail(p, "%s: %s is not an integer", where(p), Echo(v))
+		return 0, d.fail(p, where(p)+": "+Echo(v).String()+" is not an integer")
 	case outOfRange:
 		p := l.member(name)
-		return 0, d.fail(p, "%s: not I-JSON: integer %s is outside ±(2^53−1)", where(p), Echo(v))
+		return 0, d.fail(p, where(p)+": not I-JSON: integer "+Echo(v).String()+" is outside ±(2^53−1)")
 	case negative:
 		p := l.member(name)
-		return 0, d.fail(p, "%s: %s is negative (minimum 0)", where(p), Echo(v))
+		return 0, d.fail(p, where(p)+": "+Echo(v).String()+" is negative (minimum 0)")
 	}
 	return n, nil
 }
@@ -746,13 +745,13 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 	switch {
 	case c.Selector.Type == PositionSelector && !quoteSeen:
 		path := l.path()
-		d.noteRule(invalidf(path, "%s: a TextPositionSelector citation needs a 'quote' (what T[start:end] reads)", path[1:]))
+		d.noteRule(invalid(path, path[1:]+": a TextPositionSelector citation needs a 'quote' (what T[start:end] reads)"))
 	case c.Selector.Type == QuoteSelector && quoteSeen:
 		path := l.path()
-		d.noteRule(invalidf(path+"/quote", "%s/quote: a TextQuoteSelector citation takes no 'quote' (its selector's 'exact' is the quote)", path[1:]))
+		d.noteRule(invalid(path+"/quote", path[1:]+"/quote: a TextQuoteSelector citation takes no 'quote' (its selector's 'exact' is the quote)"))
 	case c.Selector.Type == PositionSelector && c.HasClaimedStart:
 		path := l.path()
-		d.noteRule(invalidf(path+"/claimed_start", "%s/claimed_start: a TextPositionSelector citation takes no 'claimed_start'", path[1:]))
+		d.noteRule(invalid(path+"/claimed_start", path[1:]+"/claimed_start: a TextPositionSelector citation takes no 'claimed_start'"))
 	}
 	if l.item == 0 {
 		// As many as a body of citations of some 400 bytes holds (more
@@ -761,7 +760,7 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 	}
 	if j, ok := d.citeIDs.add(c.CitationID, hashString(c.CitationID), l.item); !ok {
 		path := l.path()
-		d.noteRule(invalidf(path+"/citation_id", "%s/citation_id: another citation (citations/%d) has the same citation_id %q", path[1:], j, Echo(c.CitationID)))
+		d.noteRule(invalid(path+"/citation_id", path[1:]+"/citation_id: another citation (citations/"+strconv.Itoa(j)+") has the same citation_id "+Echo(c.CitationID).quoted()))
 	}
 }
 
@@ -813,27 +812,27 @@ func (d *decoder) selector(l loc, s *Selector) *fault {
 		s.Type = PositionSelector
 		if m := firstIndex(seen & (1<<selectorExact | 1<<selectorPrefix | 1<<selectorSuffix)); m >= 0 {
 			name := selectorMembers.names[m]
-			return d.fail(l.path()+"/"+name, "%s/%s: a TextPositionSelector takes no %q (that is a TextQuoteSelector member)", l.path()[1:], name, name)
+			return d.fail(l.path()+"/"+name, l.path()[1:]+"/"+name+": a TextPositionSelector takes no "+strconv.Quote(name)+" (that is a TextQuoteSelector member)")
 		}
 		if m := firstIndex((1<<selectorStart | 1<<selectorEnd) &^ seen); m >= 0 {
-			return d.fail(l.path(), "%s: a TextPositionSelector needs %q", l.path()[1:], selectorMembers.names[m])
+			return d.fail(l.path(), l.path()[1:]+": a TextPositionSelector needs "+strconv.Quote(selectorMembers.names[m]))
 		}
 	case "TextQuoteSelector":
 		s.Type = QuoteSelector
 		if m := firstIndex(seen & (1<<selectorStart | 1<<selectorEnd)); m >= 0 {
 			name := selectorMembers.names[m]
-			return d.fail(l.path()+"/"+name, "%s/%s: a TextQuoteSelector takes no %q (that is a TextPositionSelector member)", l.path()[1:], name, name)
+			return d.fail(l.path()+"/"+name, l.path()[1:]+"/"+name+": a TextQuoteSelector takes no "+strconv.Quote(name)+" (that is a TextPositionSelector member)")
 		}
 		if seen&(1<<selectorExact) == 0 {
-			return d.fail(l.path(), "%s: a TextQuoteSelector needs \"exact\"", l.path()[1:])
+			return d.fail(l.path(), l.path()[1:]+": a TextQuoteSelector needs \"exact\"")
 		}
 		d.checkBytes(contextAt[0], l, "prefix", s.Prefix, LimitContextBytes, d.lim.ContextBytes)
 		d.checkBytes(contextAt[1], l, "suffix", s.Suffix, LimitContextBytes, d.lim.ContextBytes)
 	default:
 		if seen&(1<<selectorType) == 0 {
-			return d.fail(l.path(), "%s: required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)", l.path()[1:])
+			return d.fail(l.path(), l.path()[1:]+": required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)")
 		}
-		return d.fail(l.path()+"/type", "%s/type: %q is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"", l.path()[1:], Echo(typ))
+		return d.fail(l.path()+"/type", l.path()[1:]+"/type: "+Echo(typ).quoted()+" is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"")
 	}
 	return nil
 }
@@ -1003,7 +1002,8 @@ func where(path string) string {
 	var b strings.Builder
 	for _, r := range path[1:] {
 		if isLineBreaking(r) {
-			fmt.Fprintf(&b, "\\u%04X", r)
+			b.WriteString(`\u`)
+			b.WriteString(upperHex4(r))
 		} else {
 			b.WriteRune(r)
 		}
@@ -1013,6 +1013,19 @@ func where(path string) string {
 
 // isLineBreaking reports whether r could break or garble a one-line message:
 // a C0 or C1 control, DEL, or a Unicode line or paragraph separator.
+// upperHex4 is r in upper-case hexadecimal, at least four digits (as
+// %04X writes it).
+func upperHex4(r rune) string {
+	const digits = "0123456789ABCDEF"
+	var b [8]byte
+	i := len(b)
+	for v := uint32(r); v > 0 || i > len(b)-4; v >>= 4 {
+		i--
+		b[i] = digits[v&15]
+	}
+	return string(b[i:])
+}
+
 func isLineBreaking(r rune) bool {
 	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 }

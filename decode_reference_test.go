@@ -14,6 +14,7 @@ package citecheck
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"strconv"
@@ -22,6 +23,13 @@ import (
 	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/go-json-experiment/json/jsontext"
 )
+
+// invalidf is the invalid_input error at path, its message written by
+// fmt: the reference words its messages as the spec does, with fmt's
+// verbs, and Decode (which builds them without fmt) must say the same.
+func invalidf(path, format string, args ...any) *Error {
+	return &Error{Code: CodeInvalidInput, Path: path, Message: fmt.Sprintf(format, args...)}
+}
 
 // refDecode is the decoder Decode replaced (jsontext's tokens under the
 // same walk), kept as the reference FuzzDecodeAgainstReference compares

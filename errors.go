@@ -43,8 +43,14 @@ func (e *Error) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil), nil }
 // Error implements the error interface with the message.
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-func invalidf(path, format string, args ...any) *Error {
-	return &Error{Code: CodeInvalidInput, Path: path, Message: fmt.Sprintf(format, args...)}
+// invalid is the invalid_input error at path with message msg.
+//
+// The engine's messages are built with strconv and concatenation, not
+// fmt: the WebAssembly module links the engine, and fmt's printing
+// would add about 85 KB to it gzipped (docs/javascript.md, "Size and
+// speed"; js/wasm's TestWasmLinksNoFmtPrinting holds it).
+func invalid(path, msg string) *Error {
+	return &Error{Code: CodeInvalidInput, Path: path, Message: msg}
 }
 
 // limitError reports that the value at path measures actual against max.
@@ -56,7 +62,7 @@ func limitError(path, limit string, max, actual int64, what string) *Error {
 	}
 	return &Error{
 		Code: CodeLimitExceeded, Path: path, Limit: limit, Max: max, Actual: actual,
-		Message: fmt.Sprintf("%s is %d %s; %s is %d", where, actual, what, limit, max),
+		Message: where + " is " + strconv.FormatInt(actual, 10) + " " + what + "; " + limit + " is " + strconv.FormatInt(max, 10),
 	}
 }
 
@@ -81,26 +87,39 @@ type Echo string
 
 // Format implements fmt.Formatter for %s, %v and %q.
 func (e Echo) Format(f fmt.State, verb rune) {
-	s := string(e)
-	cut := len(s) > MaxEchoBytes
-	if cut {
-		n := MaxEchoBytes
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n] + "…"
-	}
 	if verb == 'q' {
-		s = strconv.Quote(s)
-	}
-	io.WriteString(f, s)
-	if cut {
-		fmt.Fprintf(f, " (%d bytes)", len(e))
+		io.WriteString(f, e.quoted())
+	} else {
+		io.WriteString(f, e.String())
 	}
 }
 
 // String is the %s form.
-func (e Echo) String() string { return fmt.Sprint(e) }
+func (e Echo) String() string {
+	s, after := e.cut()
+	return s + after
+}
+
+// quoted is the %q form.
+func (e Echo) quoted() string {
+	s, after := e.cut()
+	return strconv.Quote(s) + after
+}
+
+// cut returns e as a message repeats it: s is e itself, or at most its
+// first MaxEchoBytes bytes, cut at a code point boundary, and an
+// ellipsis; after is then " (N bytes)", else "".
+func (e Echo) cut() (s, after string) {
+	s = string(e)
+	if len(s) <= MaxEchoBytes {
+		return s, ""
+	}
+	n := MaxEchoBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…", " (" + strconv.Itoa(len(e)) + " bytes)"
+}
 
 // AsError returns err as the *Error every interface answers with: err
 // itself when it is one or wraps one (errors.As), nil for nil (and for an

@@ -1,7 +1,7 @@
 package annotation
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -126,7 +126,7 @@ func NewChecker(sources []Source, lim citecheck.Limits) (*Checker, error) {
 	for i := range sources {
 		s := &sources[i]
 		if _, dup := c.sources[s.IRI]; dup {
-			return nil, fmt.Errorf("source %q is supplied twice", s.IRI)
+			return nil, errors.New("source " + strconv.Quote(s.IRI) + " is supplied twice")
 		}
 		c.sources[s.IRI] = s
 	}
@@ -329,7 +329,7 @@ func (c *Checker) plan(t *Target, r *TargetReport, locate bool) *plan {
 		for in, ref := s, s.RefinedBy; ref != nil; in, ref = ref, ref.RefinedBy {
 			why := "refines the segment of the " + typeName(in.Type) + " it is in; refinements are not checked"
 			if ref.RefinedBy == nil && ref.Refinements > 0 { // the chain goes deeper than is kept
-				why += fmt.Sprintf(" (nor the %d more within it, not listed)", ref.Refinements)
+				why += " (nor the " + strconv.Itoa(ref.Refinements) + " more within it, not listed)"
 			}
 			r.Unchecked = append(r.Unchecked, Skipped{ref.Pointer, ref.Type, why})
 		}
@@ -350,7 +350,7 @@ func (c *Checker) plan(t *Target, r *TargetReport, locate bool) *plan {
 	}
 	if e := p.src.Err; e != nil {
 		r.Outcome = NoSource
-		r.err = &citecheck.Error{Code: e.Code, Path: t.Pointer, Message: fmt.Sprintf("%s: its source %q could not be read: %s", t.Pointer, t.Source, e.Message)}
+		r.err = &citecheck.Error{Code: e.Code, Path: t.Pointer, Message: t.Pointer + ": its source " + strconv.Quote(t.Source) + " could not be read: " + e.Message}
 		return nil
 	}
 	r.Version = p.src.Version

@@ -2,7 +2,6 @@ package annotation
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"strconv"
 
@@ -119,16 +118,17 @@ type refusal struct{ e *citecheck.Error }
 
 func (r refusal) Error() string { return r.e.Message }
 
-func refuse(ptr *path, format string, args ...any) error {
+// refuse is the refusal of the member at ptr, msg saying why.
+func refuse(ptr *path, msg string) error {
 	s := ptr.String()
-	return refusal{invalid(s, "%s: %s", where(s), fmt.Sprintf(format, args...))}
+	return refusal{invalid(s, where(s)+": "+msg)}
 }
 
 // duplicate is the refusal of a member named twice in one object: the
 // engine reads JSON as I-JSON (RFC 7493 §2.3), and readers disagree on
 // which of the two counts (JavaScript and Python take the last).
 func duplicate(ptr string, name string) error {
-	return refusal{invalid(ptr, "%s: the member %q is named twice in one object (I-JSON, RFC 7493 §2.3)", where(ptr), name)}
+	return refusal{invalid(ptr, where(ptr)+": the member "+strconv.Quote(name)+" is named twice in one object (I-JSON, RFC 7493 §2.3)")}
 }
 
 // at is the decoder's position relative to the annotation.
@@ -310,7 +310,7 @@ func (p *parser) targets(ptr *path, out *[]Target, nesting int) error {
 	case '{':
 		return p.target(ptr, out, nesting)
 	default:
-		return refuse(ptr, "a target is an IRI or an object, not %s", jsonenc.KindName(byte(k)))
+		return refuse(ptr, "a target is an IRI or an object, not "+jsonenc.KindName(byte(k)))
 	}
 }
 
@@ -332,7 +332,7 @@ func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
 				return p.skip()
 			}
 			if nesting == maxTargetNesting {
-				return refuse(mp, "Composite, List or Independents resources nested more than %d deep", maxTargetNesting)
+				return refuse(mp, "Composite, List or Independents resources nested more than "+strconv.Itoa(maxTargetNesting)+" deep")
 			}
 			hasItems = true
 			return p.targets(mp, &items, nesting+1)
@@ -402,7 +402,7 @@ func (p *parser) resourceIRI(ptr *path) (string, error) {
 		})
 		return id.value(), err
 	default:
-		return "", refuse(ptr, "a source is an IRI or a resource object, not %s", jsonenc.KindName(byte(k)))
+		return "", refuse(ptr, "a source is an IRI or a resource object, not "+jsonenc.KindName(byte(k)))
 	}
 }
 
@@ -460,7 +460,7 @@ func (p *parser) selector(ptr *path, level int) (Selector, error) {
 		return s, err
 	case '{':
 	default:
-		return s, refuse(ptr, "a selector is an object (or an IRI), not %s", jsonenc.KindName(byte(k)))
+		return s, refuse(ptr, "a selector is an object (or an IRI), not "+jsonenc.KindName(byte(k)))
 	}
 	s.at = -1 // set once the '{' is read
 	var m struct{ typ, exact, prefix, suffix, start, end member }
@@ -542,11 +542,11 @@ func (p *parser) selector(ptr *path, level int) (Selector, error) {
 func text(ptr *path, name string, m member, required bool) (string, error) {
 	switch {
 	case !m.seen && required:
-		return "", refuse(ptr, "a %s needs %q", TextQuote, name)
+		return "", refuse(ptr, "a "+TextQuote+" needs "+strconv.Quote(name))
 	case !m.seen:
 		return "", nil
 	case m.kind != '"':
-		return "", refuse(ptr.add(name), "must be a string, not %s", jsonenc.KindName(byte(m.kind)))
+		return "", refuse(ptr.add(name), "must be a string, not "+jsonenc.KindName(byte(m.kind)))
 	}
 	s := unquote(m.v)
 	if required && s == "" {
@@ -559,14 +559,14 @@ func text(ptr *path, name string, m member, required bool) (string, error) {
 // number whose value is one (12, 12.0, 1.2e1), up to 2^53-1.
 func index(ptr *path, name string, m member) (int, error) {
 	if !m.seen {
-		return 0, refuse(ptr, "a %s needs %q", TextPosition, name)
+		return 0, refuse(ptr, "a "+TextPosition+" needs "+strconv.Quote(name))
 	}
 	if m.kind != '0' {
-		return 0, refuse(ptr.add(name), "must be a number, not %s", jsonenc.KindName(byte(m.kind)))
+		return 0, refuse(ptr.add(name), "must be a number, not "+jsonenc.KindName(byte(m.kind)))
 	}
 	f, err := strconv.ParseFloat(string(m.v), 64)
 	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53-1 {
-		return 0, refuse(ptr.add(name), "%s is not a non-negative integer", m.v)
+		return 0, refuse(ptr.add(name), m.v.String()+" is not a non-negative integer")
 	}
 	return int(f), nil
 }
@@ -592,11 +592,11 @@ func parse(raw []byte, ptr string) (*Annotation, *citecheck.Error) {
 		if e, ok := err.(*citecheck.Error); ok {
 			ce = e
 		} else {
-			ce = invalid(ptr, "%v", err)
+			ce = invalid(ptr, err.Error())
 		}
 		return nil, ce
 	case got == nil || s.index != 1 || !bytes.HasPrefix(bytes.TrimLeft(raw, " \t\r\n\uFEFF"), []byte("{")):
-		return nil, invalid(ptr, "%s: not one annotation", where(ptr))
+		return nil, invalid(ptr, where(ptr)+": not one annotation")
 	case got.Err != nil:
 		return nil, got.Err
 	}

@@ -123,7 +123,11 @@ func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
 	if r.Repair == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = fmt.Appendf(dst, `{"start":%d,"end":%d}`, r.Repair.Start, r.Repair.End)
+		dst = append(dst, `{"start":`...)
+		dst = strconv.AppendInt(dst, int64(r.Repair.Start), 10)
+		dst = append(dst, `,"end":`...)
+		dst = strconv.AppendInt(dst, int64(r.Repair.End), 10)
+		dst = append(dst, '}')
 	}
 	return append(dst, '}')
 }

@@ -13,7 +13,6 @@ package annotation
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -26,9 +25,16 @@ import (
 // invalid is the error of a value that is not an annotation, or of input
 // that is not JSON: citecheck's one error type, invalid_input, its path
 // the value's JSON Pointer.
-func invalid(ptr, format string, args ...any) *citecheck.Error {
-	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: ptr, Message: fmt.Sprintf(format, args...)}
+func invalid(ptr, msg string) *citecheck.Error {
+	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: ptr, Message: msg}
 }
+
+// readError is an error of the reader the input comes from, which
+// errors.Is and errors.As see through.
+type readError struct{ err error }
+
+func (e readError) Error() string { return "reading the input: " + e.err.Error() }
+func (e readError) Unwrap() error { return e.err }
 
 // Scanner reads annotations from a stream, in one pass: each annotation's
 // members are read as they stream past, those the checks do not use
@@ -110,9 +116,9 @@ func (s *Scanner) syntax(err error) error {
 	case errors.As(err, &se):
 		at, msg = se.ByteOffset+s.tee.shift, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
 	case s.tee.err != nil:
-		return fmt.Errorf("reading the input: %w", s.tee.err)
+		return readError{s.tee.err}
 	}
-	return invalid("", "input is not JSON at byte %d (value %d): %s", at, s.value, msg)
+	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at, 10)+" (value "+strconv.Itoa(s.value)+"): "+msg)
 }
 
 // scanFailure carries fn's error through the walk untouched.
@@ -174,14 +180,14 @@ func (s *Scanner) node(ptr string, nesting int, fn func(Item) error) error {
 				return s.syntax(err)
 			}
 		}
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation but an array (lists of items nest %d deep at most)", where(ptr), maxContainerNesting)})
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": not an annotation but an array (lists of items nest "+strconv.Itoa(maxContainerNesting)+" deep at most)")})
 	default:
 		v, err := s.dec.ReadValue()
 		if err != nil {
 			return s.syntax(err)
 		}
 		at := s.off() - int64(len(v))
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation but %s", where(ptr), jsonenc.KindName(byte(k)))})
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": not an annotation but "+jsonenc.KindName(byte(k)))})
 	}
 }
 
@@ -284,9 +290,9 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	case fail != nil:
 		return s.emit(fn, Item{Offset: at, Err: fail})
 	case (typ == "AnnotationCollection" || typ == "AnnotationPage") && first != "":
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: an %s whose first page is only referenced (%q): pass the pages themselves", where(ptr), typ, first)})
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": an "+typ+" whose first page is only referenced ("+strconv.Quote(first)+"): pass the pages themselves")})
 	case !haveTarget:
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, "%s: not an annotation: it has no \"target\"", where(ptr))})
+		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": not an annotation: it has no \"target\"")})
 	}
 	a.Value, a.Offset, a.size = s.value, at, s.off()-at
 	if s.tee.copyAt >= 0 {

@@ -3,7 +3,7 @@ package annotation
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strconv"
 
 	"github.com/citecheck/citecheck"
 )
@@ -67,7 +67,7 @@ func (c *Checker) Stream(ctx context.Context, sc *Scanner, each func(Item, *Repo
 	}
 	var ce *citecheck.Error
 	if errors.As(err, &ce) {
-		err = fmt.Errorf("reading the annotations after %d items: %s", handed, ce.Message)
+		err = errors.New("reading the annotations after " + strconv.Itoa(handed) + " items: " + ce.Message)
 	}
 	return err
 }

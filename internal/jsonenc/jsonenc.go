@@ -22,16 +22,14 @@ func AppendString(dst []byte, s string) []byte {
 	return out
 }
 
-// pointerEscaper escapes '~' as "~0" and '/' as "~1" (RFC 6901 §3).
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
 // EscapePointer escapes a member name as one token of an RFC 6901 JSON
-// Pointer.
+// Pointer: '~' as "~0", then '/' as "~1" (§3), in that order so that no
+// "~1" is escaped again.
 func EscapePointer(name string) string {
 	if !strings.ContainsAny(name, "~/") {
 		return name
 	}
-	return pointerEscaper.Replace(name)
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
 
 // KindName names a JSON value by its kind, for a message ("a string", "an

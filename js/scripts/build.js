@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // npm run build: the engine's WebAssembly module, citecheck.wasm, built
 // by the go command from wasm/ (a reactor: GOOS=wasip1, c-shared), with
-// -trimpath so that the same source and Go release give the same bytes.
+// -trimpath so that the same source and Go release give the same bytes,
+// and its data segments joined (data-segments.js: the same module,
+// smaller compressed).
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { joinDataSegments } from './data-segments.js';
 
 const here = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(here, 'citecheck.wasm');
@@ -13,3 +17,4 @@ execFileSync('go', ['build', '-buildmode=c-shared', '-trimpath', '-buildvcs=fals
   stdio: 'inherit',
   env: { ...process.env, GOOS: 'wasip1', GOARCH: 'wasm', CGO_ENABLED: '0' },
 });
+writeFileSync(out, joinDataSegments(readFileSync(out)));

@@ -159,11 +159,33 @@ test('an export that is not JSON: the CLI\'s message, and the lines before it', 
   assert.equal(cc.annotations('[]', { sources: { a: 'x' } }), '');
 });
 
+test('warm refuses to run before init, holds on its own body, and changes no answer', async () => {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    import { warm } from ${JSON.stringify(join(jsDir, 'node.js'))};
+    warm().then(() => console.log('ran'), (e) => console.log(e.name + ': ' + e.message));`]);
+  assert.equal(r.stdout.toString(), 'CitecheckError: citecheck: call and await init() first\n');
+  const cc = await import('../node.js');
+  const { warmBody } = await import('../core.js');
+  await cc.init();
+  const body = warmBody();
+  assert.equal(body, warmBody(), 'the warm-up body differs between two calls');
+  assert.ok(body.length > 128 * 1024, `the warm-up body is ${body.length} bytes`);
+  const file = join(scratch, 'warm.json');
+  writeFileSync(file, body);
+  const want = goRun(file);
+  assert.match(want, /^\{"result":\{"valid":true/);
+  assert.equal(await cc.warm(), undefined);
+  assert.equal(cc.checkRaw(body), want);
+  assert.equal(cc.checkRaw(example), goRun(join(repoDir, 'examples', 'version-mismatch.json')));
+});
+
 test('the types compile against a use of every function', () => {
   const file = join(scratch, 'use.mts');
   writeFileSync(file, `
-import { init, checkRaw, check, checkAll, explain, annotations, MAX_INPUT_BYTES, CitecheckError, type Request, type Reason, type Finding } from ${JSON.stringify(join(jsDir, 'index.js'))};
+import { init, warm, checkRaw, check, checkAll, explain, annotations, MAX_INPUT_BYTES, CitecheckError, type Request, type Reason, type Finding } from ${JSON.stringify(join(jsDir, 'index.js'))};
 await init();
+const warmed: Promise<void> = warm();
+await warmed;
 const req: Request = { sources: [{ source_id: 's', version: 'v', text: 't' }], citations: [{ citation_id: 'c', source_id: 's', version: 'v', selector: { type: 'TextQuoteSelector', exact: 't' } }] };
 const raw: string = checkRaw(req);
 const env = check(new Uint8Array(0));
