@@ -141,6 +141,11 @@ func (r *byteRanks) byteRanks() *byteRanks { return r }
 //     c' >= x-d+1 > x-m, i.e. past x. They are disjoint; total <= n.
 //  4. kmpScan is O(n+m) (the matched length j rises at most once a byte and
 //     every failure step lowers it); its table is O(m) time and memory.
+//  5. Where the rare phase reads b1's offsets from a rare-byte list
+//     (rarebytes.go) instead of calling IndexByte, its walk over the list
+//     only moves forward: at most the list's length, n/1024+16, in all;
+//     the list's one pass, made once per byte value a text's scans pick,
+//     is an IndexByte pass over the text as in 1.
 
 const (
 	// prefilterSlack is the prefilter work (in units of about one KMP byte
