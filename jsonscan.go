@@ -796,6 +796,7 @@ func (s *scanner) shortString(pos int) (end int) {
 // every valid escape without a call: a run of \uXXXX in a loop of its own.
 func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
 	b := s.buf
+	pb := unsafe.Pointer(unsafe.SliceData(b)) // for the escapes' unchecked reads
 	i := pos + 1
 	saved := 0 // what the escapes so far take beyond what they stand for: each at least 1
 	// The first sixteen bytes inline: most strings, names and labels above
@@ -844,7 +845,6 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 				// one stands for more than ASCII: Go's \u003c, \u003e and
 				// \u0026 do not.
 				j, or := i, uint16(0)
-				pb := unsafe.Pointer(unsafe.SliceData(b))
 				for j+6 <= len(b) { // the six bytes tested once, read unchecked
 					if load16(pb, j) != backslashU {
 						break

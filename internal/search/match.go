@@ -283,8 +283,8 @@ func match(o Occurrences, text, pat string, ranks rankSource, slack int, tr *mat
 						pos = l.pos
 					}
 				}
-			} else if off2 = off1 + 1; off2 == m { // a neighbour of the listed byte
-				off2 = off1 - 1
+			} else {
+				off2 = neighbour(off1, m)
 			}
 			b1, b2 = pat[off1], pat[off2]
 			wlen := min(m, windowLen)
@@ -723,10 +723,7 @@ func kmpTable(pat string) []int32 {
 // each occurrence of its rarest byte in the text (by the sample that
 // ranks counted), and IndexByte's bytes between them.
 func rareFaster(pat string, ranks *byteRanks, rate float64) bool {
-	sampled := uint32(0)
-	for _, r := range ranks {
-		sampled += r >> 8
-	}
+	sampled := ranks.sampled()
 	if sampled == 0 {
 		return false // static ranks: no counts to weigh by
 	}
@@ -773,10 +770,7 @@ func rareOffsets(pat string, rank *byteRanks) (off1, off2 int) {
 		}
 	}
 	if off2 < 0 {
-		off2 = off1 + 1
-		if off2 == m {
-			off2 = off1 - 1
-		}
+		off2 = neighbour(off1, m)
 	}
 	return off1, off2
 }
@@ -808,6 +802,25 @@ var byteRank = [256]uint8{
 // byteRanks orders byte values for the prefilter: a smaller rank is a
 // rarer byte. Only the order matters.
 type byteRanks [256]uint32
+
+// sampled is how many bytes the text's sample counted (the sum of the
+// counts above each rank's low byte); 0 for the static ranks.
+func (r *byteRanks) sampled() uint32 {
+	n := uint32(0)
+	for _, c := range r {
+		n += c >> 8
+	}
+	return n
+}
+
+// neighbour is the offset next to off1 in a pattern of m >= 2 bytes: the
+// second byte to check when the first is the only one chosen.
+func neighbour(off1, m int) int {
+	if off1+1 < m {
+		return off1 + 1
+	}
+	return off1 - 1
+}
 
 // textSample is how many bytes of a text textRanks counts at most.
 const textSample = 16 << 10

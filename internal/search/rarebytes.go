@@ -23,8 +23,6 @@ import (
 type rareBytes struct {
 	lists [rareLists]atomic.Pointer[rareList]
 	dense [4]atomic.Uint64 // bit b: byte value b is not rare
-	// sampled is 1 + the bytes the text's ranks counted; 0 until known.
-	sampled atomic.Uint32
 }
 
 // rareList is the offsets of one byte value b in a text, increasing.
@@ -85,22 +83,10 @@ func (r *rareBytes) known(pat string) (int, *rareList) {
 // once in rareSampleShare bytes is taken as common without a pass; the
 // pass stops at the first offset too many. Either way b is then marked
 // dense, and never asked about again. Cost: the first time, one IndexByte
-// pass over text at most, stopping within rareMax(len(text)) hits; after
-// that, at most rareLists loads.
+// pass over text at most, stopping within rareMax(len(text)) hits, and the
+// sample's 256 counts summed; after that, at most rareLists loads.
 func (r *rareBytes) list(text string, b byte, ranks *byteRanks) *rareList {
 	if r.dense[b/64].Load()&(1<<(b%64)) != 0 {
-		return nil
-	}
-	sampled := r.sampled.Load()
-	if sampled == 0 {
-		sampled = 1
-		for _, c := range ranks {
-			sampled += c >> 8
-		}
-		r.sampled.Store(sampled)
-	}
-	if ranks[b]>>8*rareSampleShare >= sampled {
-		r.markDense(b)
 		return nil
 	}
 	free := -1
@@ -115,6 +101,10 @@ func (r *rareBytes) list(text string, b byte, ranks *byteRanks) *rareList {
 		}
 	}
 	if free < 0 {
+		return nil
+	}
+	if ranks[b]>>8*rareSampleShare > ranks.sampled() {
+		r.markDense(b)
 		return nil
 	}
 	most := rareMax(len(text))
@@ -143,11 +133,4 @@ func (r *rareBytes) list(text string, b byte, ranks *byteRanks) *rareList {
 }
 
 // markDense records that b is not rare in the text.
-func (r *rareBytes) markDense(b byte) {
-	for d := &r.dense[b/64]; ; {
-		old := d.Load()
-		if d.CompareAndSwap(old, old|1<<(b%64)) {
-			return
-		}
-	}
-}
+func (r *rareBytes) markDense(b byte) { r.dense[b/64].Or(1 << (b % 64)) }
