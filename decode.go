@@ -54,7 +54,7 @@ func decode(body []byte, lim Limits, st strStore) (*Request, *Error) {
 	if len(body) > lim.InputBytes {
 		return nil, limitError("", LimitInputBytes, int64(lim.InputBytes), int64(len(body)), "bytes")
 	}
-	d := decoder{s: scanner{buf: body[:len(body):len(body)]}, lim: lim, st: st} // strings' raw bytes read ahead up to the body's end, never past it
+	d := decoder{s: scanner{buf: body[:len(body):len(body)], st: st}, lim: lim} // strings' raw bytes read ahead up to the body's end, never past it
 	return d.request()
 }
 
@@ -85,7 +85,6 @@ func BodyTooLarge(actual int64) *Error {
 // limit failures are remembered, earliest first, and reported after the walk.
 type decoder struct {
 	s   scanner
-	st  strStore
 	lim Limits // the bounds of spec §1 steps 5 and 6
 
 	rule      *Error           // first rule-across-members failure (spec §1 step 4)
@@ -592,7 +591,7 @@ func (d *decoder) str(l loc, name string, minLen int, limit string, max int) (s 
 	if err != nil || n < minLen {
 		return "", at, d.badString(l, name, minLen, err)
 	}
-	s = d.st.keep(raw, escaped, n, len(d.s.buf)-int(at))
+	s = d.s.st.keep(raw, escaped, n, len(d.s.buf)-int(at))
 	if max >= 0 {
 		d.checkBytes(at, l, name, s, limit, max)
 	}
@@ -842,7 +841,7 @@ func (d *decoder) selector(l loc, s *Selector) *fault {
 func selectorTypeName(raw []byte, escaped bool, n int) string {
 	switch {
 	case escaped:
-		return unescape(raw, n)
+		return string(raw)
 	case string(raw) == "TextPositionSelector":
 		return "TextPositionSelector"
 	case string(raw) == "TextQuoteSelector":

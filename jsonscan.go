@@ -60,6 +60,11 @@ type scanner struct {
 	// without either decodes to ASCII, whose length in UTF-16 code units
 	// is its length in bytes.
 	wide bool
+
+	// st keeps the Request's strings. scanString writes a string with an
+	// escape, decoded, just past the end of its chunk (st.pending), where
+	// keep takes it without a copy.
+	st strStore
 }
 
 // kind is a token's first byte, normalised as jsontext does: every number
@@ -464,8 +469,8 @@ func (s *scanner) name(pos int) (int, []byte, *synErr) {
 		}
 	}
 	name := s.buf[pos+1 : end-1]
-	if escaped { // rare: two allocations are fine
-		name = []byte(unescape(name, n))
+	if escaped { // rare: an allocation is fine
+		name = bytes.Clone(s.st.pending(n))
 	}
 	f := s.top
 	m := -1
@@ -592,11 +597,10 @@ func (s *scanner) frameName(f *nameFrame) string {
 	wide := s.wide
 	end, escaped, n, _ := s.scanString(f.lastPos) // valid: it was read
 	s.wide = wide
-	raw := s.buf[f.lastPos+1 : end-1]
 	if escaped {
-		return unescape(raw, n)
+		return string(s.st.pending(n))
 	}
-	return string(raw)
+	return string(s.buf[f.lastPos+1 : end-1])
 }
 
 // pointer is jsontext's stack pointer: where 0 names the last value read
@@ -648,7 +652,10 @@ func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	s.last++
 	s.prevEnd = end
 	s.peekAfterValue(end)
-	return s.buf[pos+1 : end-1], escaped, n, nil
+	if escaped {
+		return s.st.pending(n), true, n, nil
+	}
+	return s.buf[pos+1 : end-1], false, n, nil
 }
 
 // peekAfterValue caches the token after a value that ends at end (the
@@ -796,9 +803,7 @@ func (s *scanner) shortString(pos int) (end int) {
 // every valid escape without a call: a run of \uXXXX in a loop of its own.
 func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr) {
 	b := s.buf
-	pb := unsafe.Pointer(unsafe.SliceData(b)) // for the escapes' unchecked reads
 	i := pos + 1
-	saved := 0 // what the escapes so far take beyond what they stand for: each at least 1
 	// The first sixteen bytes inline: most strings, names and labels above
 	// all, end within them, and are spared the call.
 	if i+16 <= len(b) {
@@ -815,7 +820,7 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		}
 		switch c := b[i]; {
 		case c == '"':
-			return i + 1, saved != 0, i - pos - 1 - saved, nil
+			return i + 1, false, i - pos - 1, nil
 		case c >= utf8.RuneSelf:
 			// plainRun stops where asciiRun would not start: on to what
 			// it stopped at.
@@ -831,14 +836,69 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 		case c != '\\': // a control character
 			return 0, false, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
 		}
+		end, n, err := s.decodeFrom(pos, i)
+		return end, true, n, err
+	}
+}
+
+// decodeFrom goes on with the string at pos from its first escape, at i:
+// it validates the rest as scanString does and, in the same pass, writes
+// the string decoded just past the end of s.st's chunk: st.pending(n) is
+// the string on return.
+//
+// Cost: linear, one pass: the checks of scanString, and sixteen bytes a
+// step stored whole between escapes (cut at the first byte that is not
+// plain ASCII), an escape's bytes in one store. The chunk's room is tested
+// once per escape or run; a string that outgrows it moves once, to a chunk
+// that holds the rest of the body (st.grow).
+func (s *scanner) decodeFrom(pos, i int) (end int, n int, err *synErr) {
+	b := s.buf
+	pb := unsafe.Pointer(unsafe.SliceData(b)) // for unchecked reads
+	c := s.st.chunk
+	dst, base := c[:cap(c)], len(c) // the string is dst[base:di]
+	if base+(i-pos-1)+decodeSlack > len(dst) {
+		dst, base, _ = s.st.grow(dst, base, base, i-pos-1+decodeSlack, len(b)-pos)
+	}
+	di := base + copy(dst[base:], b[pos+1:i])
+	pd := unsafe.Pointer(unsafe.SliceData(dst))
+	for {
+		if i >= len(b) {
+			return 0, 0, s.eofAt(len(b), +1)
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, di - base, nil
+		case c >= utf8.RuneSelf:
+			s.wide = true
+			j := plainRun(b, i)
+			if j == i {
+				if !utf8.FullRune(b[i:]) {
+					return 0, 0, s.eofAt(i, +1)
+				}
+				return 0, 0, s.fail("invalid UTF-8", i, +1)
+			}
+			if di+(j-i)+decodeSlack > len(dst) {
+				dst, base, di = s.st.grow(dst, base, di, j-i+decodeSlack, len(b)-i)
+				pd = unsafe.Pointer(unsafe.SliceData(dst))
+			}
+			di += copy(dst[di:], b[i:j])
+			i = j
+			continue
+		case c != '\\': // a control character
+			return 0, 0, s.fail(invalidCharacter(b[i:], "in string (expecting non-control character)"), i, +1)
+		}
 		// Escapes, and the short runs of plain ASCII between them, in a
 		// loop of their own while an escape follows a run: text that
 		// escapes a byte every few (Python's json.dumps, Go's HTML-safe
 		// escapes) stays in it.
 		for {
+			if di+decodeSlack > len(dst) {
+				dst, base, di = s.st.grow(dst, base, di, decodeSlack, len(b)-i)
+				pd = unsafe.Pointer(unsafe.SliceData(dst))
+			}
 			if i+1 < len(b) && shortEscape[b[i+1]] { // \n, \" and the like
-				i += 2
-				saved++
+				dst[di] = unescapedByte[b[i+1]]
+				i, di = i+2, di+1
 			} else {
 				// A run of \uXXXX (as json.dumps writes all non-ASCII
 				// text) in a loop of its own. The string is wide only if
@@ -853,46 +913,80 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 					if !ok {
 						break
 					}
-					if utf16.IsSurrogate(rune(v)) {
-						if surrogatePair(v, b[j:]) < 0 {
-							break
+					or |= v
+					switch {
+					case v < 0x80:
+						dst[di] = byte(v)
+						di++
+					case v < 0x800:
+						store32(pd, di, uint32(0xC0|v>>6)|uint32(0x80|v&0x3F)<<8)
+						di += 2
+					case !utf16.IsSurrogate(rune(v)):
+						store32(pd, di, uint32(0xE0|v>>12)|uint32(0x80|v>>6&0x3F)<<8|uint32(0x80|v&0x3F)<<16)
+						di += 3
+					default:
+						r := surrogatePair(v, b[j:])
+						if r < 0 {
+							return 0, 0, s.escapeError(j)
 						}
-						j += 12
-						saved += 12 - utf8.UTFMax
-						or |= v
-						continue
+						store32(pd, di, uint32(0xF0|r>>18)|uint32(0x80|r>>12&0x3F)<<8|uint32(0x80|r>>6&0x3F)<<16|uint32(0x80|r&0x3F)<<24)
+						di += 4
+						j += 6
 					}
 					j += 6
-					saved += 6 - utf8Len(v)
-					or |= v
+					if di+decodeSlack > len(dst) {
+						dst, base, di = s.st.grow(dst, base, di, decodeSlack, len(b)-j)
+						pd = unsafe.Pointer(unsafe.SliceData(dst))
+					}
 				}
 				if j == i {
-					return 0, false, 0, s.escapeError(i)
+					return 0, 0, s.escapeError(i)
 				}
 				if or >= utf8.RuneSelf {
 					s.wide = true
 				}
 				i = j
 			}
-			// The run after it: sixteen bytes inline, as above; another
-			// escape right after them is read here.
+			// The run after it: sixteen bytes stored whole and cut at the
+			// first that is not plain ASCII; another escape right after
+			// them is read here.
 			if i+16 > len(b) {
 				if i < len(b) && b[i] != '\\' {
-					i = asciiRun(b, i)
+					j := asciiRun(b, i)
+					di += copy(dst[di:], b[i:j]) // under sixteen: within the slack
+					i = j
 				}
 				break
 			}
-			j := plain16(b[i : i+16 : i+16])
+			w0, w1 := load64(pb, i), load64(pb, i+8)
+			store64(pd, di, w0)
+			store64(pd, di+8, w1)
+			t0, t1 := notPlainASCII(w0), notPlainASCII(w1)
+			j := 8 + bits.TrailingZeros64(t1)>>3 // 16 when t1 is 0 too
+			if t0 != 0 {
+				j = bits.TrailingZeros64(t0) >> 3
+			}
 			if j == 16 {
-				i = asciiRun(b, i+16)
+				k := asciiRun(b, i+16)
+				if di+(k-i)+decodeSlack > len(dst) {
+					dst, base, di = s.st.grow(dst, base, di, k-i+decodeSlack, len(b)-i)
+					pd = unsafe.Pointer(unsafe.SliceData(dst))
+				}
+				di += copy(dst[di:], b[i:k])
+				i = k
 				break
 			}
-			if i += j; b[i] != '\\' {
+			if i, di = i+j, di+j; b[i] != '\\' {
 				break
 			}
 		}
 	}
 }
+
+// decodeSlack is the room decodeFrom keeps past what it has written: a
+// block of sixteen bytes stored whole, or an escape's four bytes stored
+// as one word.
+const decodeSlack = 32
 
 const backslashU = '\\' | 'u'<<8 // `\u` read as a little-endian uint16
 
@@ -1227,119 +1321,6 @@ var utfDFA = func() (t [256]uint64) {
 	return t
 }()
 
-// unescape returns the decoded form of raw, n bytes long: the inside of a
-// string that scanString found valid. Its memory is allocated at exactly n
-// bytes and written once (newChunk's memory is not zeroed).
-func unescape(raw []byte, n int) string {
-	if n == 0 {
-		return ""
-	}
-	b := appendUnescaped(newChunk(n), raw)
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// appendUnescaped copies blockBytes a step, and a run of longRunBlocks
-// blocks or more without an escape goes on by the runtime's search.
-const (
-	blockBytes    = 16
-	longRunBlocks = 4
-)
-
-// appendUnescaped appends to b the decoded form of raw, the inside of a
-// string that scanString found valid, within b's capacity (which must
-// hold it). raw's capacity may go on past it: bytes there are read (into
-// b's spare capacity, never kept) but not decoded.
-//
-// Cost: linear. Sixteen bytes are copied whole and cut at the first '\\'
-// (two loads, two stores, one mask) while b has room for them and raw's
-// capacity the bytes; a run of more than 64 goes on by the runtime's SIMD
-// search and copy; per escape a table lookup, or four for \\uXXXX and
-// one store; the last bytes one at a time. Short runs between escapes
-// (HTML-safe JSON, quotes, newlines) are neither searched for by a call
-// nor copied through a buffer: there the calls cost more than the bytes.
-// Every load and store is within raw's capacity and b's, tested once per
-// block or escape rather than once per access.
-func appendUnescaped(b []byte, raw []byte) []byte {
-	dst, di := b[:cap(b)], len(b)
-	src, si, end := raw[:cap(raw)], 0, len(raw)
-	ps, pd := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
-	blocks := 0 // blocks copied since the last escape
-	for si < end {
-		if si+blockBytes <= len(src) && di+blockBytes <= len(dst) {
-			w0, w1 := load64(ps, si), load64(ps, si+8)
-			store64(pd, di, w0)
-			store64(pd, di+8, w1)
-			k := blockBytes
-			if m := equalBytes(w0, '\\'); m != 0 {
-				k = bits.TrailingZeros64(m) >> 3
-			} else if m := equalBytes(w1, '\\'); m != 0 {
-				k = 8 + bits.TrailingZeros64(m)>>3
-			}
-			if si+k >= end { // the string ends in the block
-				di += end - si
-				break
-			}
-			si, di = si+k, di+k
-			if k == blockBytes {
-				if blocks++; blocks < longRunBlocks {
-					continue
-				}
-				// A long run: the rest of it by the runtime's SIMD
-				// search and copy, faster over that many bytes.
-				k := bytes.IndexByte(src[si:end], '\\')
-				if k < 0 {
-					k = end - si
-				}
-				di += copy(dst[di:], src[si:si+k])
-				si += k
-				continue
-			}
-		} else if src[si] != '\\' {
-			dst[di] = src[si]
-			si, di = si+1, di+1
-			continue
-		}
-		// An escape at si: scanString saw it whole and valid.
-		blocks = 0
-		if c := src[si+1]; c != 'u' {
-			dst[di] = unescapedByte[c]
-			si, di = si+2, di+1
-			continue
-		}
-		for si+6 <= end { // \\uXXXX, as long as they follow one another
-			v, _ := hexWord(load32(ps, si+2))
-			switch {
-			case v < 0x80:
-				dst[di] = byte(v)
-				di++
-			case v < 0x800:
-				d := dst[di : di+2 : di+2]
-				d[0], d[1] = 0xC0|byte(v>>6), 0x80|byte(v)&0x3F
-				di += 2
-			case !utf16.IsSurrogate(rune(v)):
-				// Three bytes as one store of four where there is room
-				// (the fourth is written over next).
-				w := uint32(0xE0|v>>12) | uint32(0x80|v>>6&0x3F)<<8 | uint32(0x80|v&0x3F)<<16
-				if di+4 <= len(dst) {
-					store32(pd, di, w)
-				} else {
-					d := dst[di : di+3 : di+3]
-					d[0], d[1], d[2] = byte(w), byte(w>>8), byte(w>>16)
-				}
-				di += 3
-			default:
-				di += utf8.EncodeRune(dst[di:], surrogatePair(v, src[si:]))
-				si += 6
-			}
-			si += 6
-			if si+2 > end || load16(ps, si) != backslashU {
-				break
-			}
-		}
-	}
-	return dst[:di]
-}
-
 // load16, load32 and load64 read the two, four or eight bytes at p+i as
 // binary.LittleEndian does, and store32 and store64 write them, without a
 // bounds check: their callers have tested the bytes are there (a test per
@@ -1364,23 +1345,19 @@ func store64(p unsafe.Pointer, i int, w uint64) {
 // unescapedByte is what a two-byte escape stands for, by its second byte.
 var unescapedByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// utf8Len is the UTF-8 length of a code point of the BMP that is not a
-// surrogate.
-func utf8Len(v uint16) int {
-	switch {
-	case v < 0x80:
-		return 1
-	case v < 0x800:
-		return 2
-	}
-	return 3
-}
-
 // strStore holds the strings of one Request, each written once, straight
-// from the body, into memory that is not zeroed first: a string of more
-// than ownBytes gets an allocation of its own, exactly its size; shorter
-// ones are appended to a chunk whose capacity is never exceeded, so the
-// strings cut from it stay where they are.
+// from the body, into memory that is not zeroed first. A string without
+// escapes of more than ownBytes gets an allocation of its own, exactly its
+// size (or is the body's own bytes: shared); every other string is
+// appended to a chunk whose capacity is never exceeded, so the strings cut
+// from it stay where they are.
+//
+// A string with an escape is decoded in the pass that validates it
+// (scanner.decodeFrom), before its length is known, straight into the
+// chunk's room; keep then takes it where it is. One that outgrows the
+// room moves, once, to a chunk that holds the rest of the body decoded, so
+// no later string needs another: the strings then take at most the
+// body's bytes (docs/decoder.md, "One copy of each text").
 type strStore struct {
 	chunk []byte // the strings so far of the current chunk
 	// shared: a string of more than ownBytes without escapes is the
@@ -1404,33 +1381,61 @@ const (
 	chunkBytes = 16 << 10
 )
 
-// keep stores raw, the inside of a string scanString found valid and n
-// bytes long decoded, as a string. bound is an upper limit on the bytes
-// that all strings from this one on can need (the rest of the body), so
-// that no chunk is bigger than what can be used.
+// pending is the string of n bytes that decodeFrom last wrote past the
+// chunk's end: valid until the next string is read.
+func (st *strStore) pending(n int) []byte {
+	c := st.chunk
+	return c[len(c) : len(c)+n]
+}
+
+// grow gives the string being decoded, dst[base:di], a new chunk with room
+// for need bytes more, and returns the chunk's memory and where the string
+// now starts and ends in it. rest is the body's bytes not yet read, which
+// decode to at most as many. A string that has not yet taken a quarter of
+// chunkBytes gets a chunk of chunkBytes, as short strings do; a longer one
+// a chunk for all the rest of the body, which no string after it
+// outgrows. The old chunk's strings stay where they are.
+func (st *strStore) grow(dst []byte, base, di, need, rest int) ([]byte, int, int) {
+	w := di - base
+	size := w + rest + decodeSlack
+	if w+need <= chunkBytes/4 {
+		size = min(size, chunkBytes)
+	}
+	size = max(size, w+need)
+	d := newChunk(size)[:size]
+	copy(d, dst[base:di])
+	st.chunk = d[:0]
+	return d, 0, w
+}
+
+// keep stores a string that scanString found valid, n bytes long decoded,
+// and returns it: raw is its inside as written, or for a string with an
+// escape (escaped) its decoded bytes, st.pending(n), which keep takes
+// where they are. bound is an upper limit on the bytes that all strings
+// from this one on can need (the rest of the body), so that no chunk is
+// bigger than what can be used.
 func (st *strStore) keep(raw []byte, escaped bool, n, bound int) string {
 	switch {
 	case n == 0:
 		return ""
-	case n > ownBytes && escaped:
-		return unescape(raw, n)
+	case escaped:
+		c := st.chunk
+		st.chunk = c[:len(c)+n]
+		return unsafe.String(&raw[0], n)
 	case n > ownBytes && st.shared:
-		return unsafe.String(&raw[0], len(raw))
-	case n > ownBytes:
-		return string(raw)
+		return unsafe.String(&raw[0], n)
 	}
 	c := st.chunk
 	if cap(c)-len(c) < n {
+		if n > ownBytes {
+			return string(raw)
+		}
 		c = newChunk(min(chunkBytes, max(bound, n)))
 	}
 	start := len(c)
-	if escaped {
-		c = appendUnescaped(c, raw)
-	} else {
-		c = append(c, raw...)
-	}
+	c = append(c, raw...)
 	st.chunk = c
-	return unsafe.String(&c[start], len(c)-start)
+	return unsafe.String(&c[start], n)
 }
 
 // invalidCharacter, invalidEscape and quoteWhat give jsontext's (its
