@@ -20,14 +20,15 @@ const maxSafeInteger = 1<<53 - 1
 // members, limits, scan budget.
 //
 // The body is not modified or retained: the Request's strings are copies,
-// so the caller may reuse the body at once ([DecodeShared] does not copy). Each string is copied once,
-// decoded; together they take about the memory of the strings themselves.
+// so the caller may reuse the body at once ([DecodeShared] does not copy).
+// Each string is written once, decoded; together they take at most the
+// body's bytes (about their own size when nothing is escaped).
 //
-// Cost: linear in the body, one pass over each string to validate and
-// measure it and one to copy it. Decoding stops at the first I-JSON or
-// schema failure; limit failures are only reported once the whole body is
-// known to be well formed, because every invalid_input outranks every
-// limit_exceeded.
+// Cost: linear in the body: one pass over each string to validate it and
+// one to copy it, or for a string with an escape one pass that does both.
+// Decoding stops at the first I-JSON or schema failure; limit failures
+// are only reported once the whole body is known to be well formed,
+// because every invalid_input outranks every limit_exceeded.
 func Decode(body []byte) (*Request, error) { return DecodeWith(body, DefaultLimits()) }
 
 // DecodeWith is [Decode] under lim instead of the contract's limits: the

@@ -30,10 +30,11 @@ import (
 // to it.
 //
 // Unlike jsontext, which validates a string and then unescapes it rune by
-// rune into a buffer of its own, it validates and measures each string in
-// one pass (asciiRun: thirty-two ASCII bytes per step; plainRun: one
-// multi-byte code point per step) and then writes it once, decoded, into
-// the memory the Request keeps (strStore).
+// rune into a buffer of its own, it validates each string in one pass
+// (asciiRun: thirty-two ASCII bytes per step; plainRun: one multi-byte
+// code point per step) and writes it once, decoded, into the memory the
+// Request keeps (strStore): a string without escapes copied after that
+// pass, one with an escape written in it (decodeFrom).
 type scanner struct {
 	buf []byte
 
@@ -635,8 +636,9 @@ func (s *scanner) pointer(where int) string {
 }
 
 // readString reads the string value peekKind has just found (it returned
-// '"') and returns its inside as written (valid while the body is),
-// whether it holds an escape, and its length decoded.
+// '"') and returns its inside as written (valid while the body is) or, when
+// it holds an escape (escaped), decoded (s.st.pending: valid until the next
+// string is read), and its length decoded.
 func (s *scanner) readString() ([]byte, bool, int, *synErr) {
 	s.peeked = false
 	pos := s.peekPos
@@ -794,7 +796,9 @@ func (s *scanner) shortString(pos int) (end int) {
 
 // scanString validates the string at pos (s.buf[pos] is '"') and returns
 // the offset just after its closing quote, whether it holds an escape, and
-// its length in bytes once decoded. Failures are jsontext's: the first
+// its length in bytes once decoded. A string with an escape it also
+// writes, decoded, from its first escape on (decodeFrom): s.st.pending(n),
+// until the next string is read. Failures are jsontext's: the first
 // invalid byte, escape or control character; a body that ends inside the
 // string, at the start of a cut escape or sequence.
 //
