@@ -115,13 +115,18 @@ var blockEscapes = []string{`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`,
 // escapeBlockBodies puts each of blockEscapes at every offset 0–33 of a
 // string (so at every position of an 8-, 16- and 32-byte block), with 0–17
 // or 40 bytes after it, in a source text and as a citation's exact, and
-// also ends a body right after it.
+// also ends a body right after it. The offset counts from the string's
+// start, or from an escape before it: the blocks of the pass that writes
+// a string start after each escape.
 func escapeBlockBodies() [][]byte {
 	var bodies [][]byte
 	for _, e := range blockEscapes {
 		for at := 0; at <= 33; at++ {
 			for _, after := range []int{0, 1, 7, 8, 9, 15, 16, 17, 40} {
 				str := strings.Repeat("a", at) + e + strings.Repeat("b", after)
+				if after%2 == 1 {
+					str = `\u003c` + str
+				}
 				bodies = append(bodies,
 					[]byte(testkit.RawBody(`{"source_id":"s","version":"v","text":"`+str+`"}`, "")),
 					[]byte(testkit.RawBody(`{"source_id":"s","version":"v","text":"x"}`,
