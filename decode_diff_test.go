@@ -232,7 +232,21 @@ func TestDecodeSharedSharesLongPlainStringsOnly(t *testing.T) {
 // with an escape is decoded before its length is known, into a chunk that
 // holds the rest of the body decoded: that chunk is the bound.
 func TestDecodeAllocatesAtMostTheBodyAndNoSecondCopy(t *testing.T) {
-	for _, c := range decodeClasses() {
+	// Beside the benchmark's classes, the shapes that would leave chunks
+	// half used if strings with escapes moved to chunks of their size:
+	// 256 exacts of 3,300 bytes with one escape at the end or the start,
+	// and 256 short ones.
+	exacts := func(name string, exact func(i int) string) decodeClass {
+		return decodeClass{name, []byte(testkit.RawBody(`{"source_id":"s","version":"v","text":"x"}`,
+			testkit.JoinN(MaxCitations, func(i int) string {
+				return `{"citation_id":"c` + strconv.Itoa(i) + `","source_id":"s","version":"v","selector":{"type":"TextQuoteSelector","exact":"` + exact(i) + `"}}`
+			})))}
+	}
+	classes := append(decodeClasses(),
+		exacts("escape_last", func(i int) string { return strings.Repeat("a", 3300+i%7) + `\"` }),
+		exacts("escape_first", func(i int) string { return `\"` + strings.Repeat("a", 3300+i%7) }),
+		exacts("escape_short", func(i int) string { return strings.Repeat("a", 10+i%40) + `\n` }))
+	for _, c := range classes {
 		t.Run("decode/allocation is at most the body, one copy: "+c.name, func(t *testing.T) {
 			req, err := Decode(c.body)
 			if err != nil {
