@@ -1395,17 +1395,16 @@ func (st *strStore) pending(n int) []byte {
 // grow gives the string being decoded, dst[base:di], a new chunk with room
 // for need bytes more, and returns the chunk's memory and where the string
 // now starts and ends in it. rest is the body's bytes not yet read, which
-// decode to at most as many. A string whose first plain bytes do not fit
-// in the chunk's room gets a chunk of chunkBytes if they are few (need at
-// most ownBytes and the slack), as a short string without escapes would;
-// any other, and one that outgrows its chunk, gets a chunk for all the
-// rest of the body, which no later string outgrows. So every chunk left
-// behind but one leaves less than ownBytes and the slack of its room
-// unused, as keep's do.
+// decode to at most as many. A string still short when it outgrows the
+// chunk's room (with what it needs next, at most ownBytes and the slack)
+// gets a chunk of chunkBytes, as a short string without escapes would; a
+// longer one a chunk for all the rest of the body, which no later string
+// outgrows. So every chunk left behind but one leaves less than ownBytes
+// and the slack of its room unused, as keep's do.
 func (st *strStore) grow(dst []byte, base, di, need, rest int) ([]byte, int, int) {
 	w := di - base
 	size := w + rest + decodeSlack
-	if w == 0 && need <= ownBytes+decodeSlack {
+	if w+need <= ownBytes+decodeSlack {
 		size = min(size, chunkBytes)
 	}
 	size = max(size, w+need)
