@@ -26,8 +26,9 @@ import (
 // the collector's background workers). The CPU figures are the ones a
 // machine shared with other work disturbs far less.
 // kept-B/op is the bytes of the strings the Request keeps, to compare B/op
-// with: the decoder should allocate about that much, and no second copy of
-// any text.
+// with: the decoder allocates about that much for a body without escapes,
+// at most the body's bytes for one with them, and no second copy of any
+// text.
 func BenchmarkDecodeClass(b *testing.B) {
 	for _, c := range decodeClasses() {
 		for _, dec := range []struct {
