@@ -233,7 +233,7 @@ func TestDecodeSharedSharesLongPlainStringsOnly(t *testing.T) {
 // holds the rest of the body decoded: that chunk is the bound.
 func TestDecodeAllocatesAtMostTheBodyAndNoSecondCopy(t *testing.T) {
 	// Beside the benchmark's classes, the shapes that would leave chunks
-	// half used if strings with escapes moved to chunks of their size:
+	// a quarter empty if strings with escapes moved to chunks of 16 KiB:
 	// 256 exacts of 3,300 bytes with one escape at the end or the start,
 	// and 256 short ones.
 	exacts := func(name string, exact func(i int) string) decodeClass {
@@ -332,7 +332,7 @@ func TestDecodeWritesStringsAcrossChunkEdgesAsTheReference(t *testing.T) {
 		n := rng.IntN(64)
 		switch rng.IntN(6) {
 		case 0:
-			n = chunkBytes/4 - 64 + rng.IntN(128) // about where a string takes a chunk of its own
+			n = ownBytes - 64 + rng.IntN(128) // about where a string outgrowing its chunk takes one for the body
 		case 1:
 			n = rng.IntN(maxBytes)
 		case 2:
