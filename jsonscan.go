@@ -858,12 +858,9 @@ func (s *scanner) scanString(pos int) (end int, escaped bool, n int, err *synErr
 func (s *scanner) decodeFrom(pos, i int) (end int, n int, err *synErr) {
 	b := s.buf
 	pb := unsafe.Pointer(unsafe.SliceData(b)) // for unchecked reads
+	// The string is dst[base:di], its first plain bytes first.
 	c := s.st.chunk
-	dst, base := c[:cap(c)], len(c) // the string is dst[base:di]
-	if base+(i-pos-1)+decodeSlack > len(dst) {
-		dst, base, _ = s.st.grow(dst, base, base, i-pos-1+decodeSlack, len(b)-pos)
-	}
-	di := base + copy(dst[base:], b[pos+1:i])
+	dst, base, di := s.st.appendRun(c[:cap(c)], len(c), len(c), b[pos+1:i], len(b)-pos)
 	pd := unsafe.Pointer(unsafe.SliceData(dst))
 	for {
 		if i >= len(b) {
@@ -881,11 +878,8 @@ func (s *scanner) decodeFrom(pos, i int) (end int, n int, err *synErr) {
 				}
 				return 0, 0, s.fail("invalid UTF-8", i, +1)
 			}
-			if di+(j-i)+decodeSlack > len(dst) {
-				dst, base, di = s.st.grow(dst, base, di, j-i+decodeSlack, len(b)-i)
-				pd = unsafe.Pointer(unsafe.SliceData(dst))
-			}
-			di += copy(dst[di:], b[i:j])
+			dst, base, di = s.st.appendRun(dst, base, di, b[i:j], len(b)-i)
+			pd = unsafe.Pointer(unsafe.SliceData(dst))
 			i = j
 			continue
 		case c != '\\': // a control character
@@ -972,11 +966,8 @@ func (s *scanner) decodeFrom(pos, i int) (end int, n int, err *synErr) {
 			}
 			if j == 16 {
 				k := asciiRun(b, i+16)
-				if di+(k-i)+decodeSlack > len(dst) {
-					dst, base, di = s.st.grow(dst, base, di, k-i+decodeSlack, len(b)-i)
-					pd = unsafe.Pointer(unsafe.SliceData(dst))
-				}
-				di += copy(dst[di:], b[i:k])
+				dst, base, di = s.st.appendRun(dst, base, di, b[i:k], len(b)-i)
+				pd = unsafe.Pointer(unsafe.SliceData(dst))
 				i = k
 				break
 			}
@@ -1390,6 +1381,17 @@ const (
 func (st *strStore) pending(n int) []byte {
 	c := st.chunk
 	return c[len(c) : len(c)+n]
+}
+
+// appendRun appends run, plain bytes, to the string being decoded,
+// dst[base:di], and returns it as grow does: moved first when the chunk
+// has no room for run and decodeSlack after it. rest is the body's bytes
+// not yet read from run's start.
+func (st *strStore) appendRun(dst []byte, base, di int, run []byte, rest int) ([]byte, int, int) {
+	if di+len(run)+decodeSlack > len(dst) {
+		dst, base, di = st.grow(dst, base, di, len(run)+decodeSlack, rest)
+	}
+	return dst, base, di + copy(dst[di:], run)
 }
 
 // grow gives the string being decoded, dst[base:di], a new chunk with room
