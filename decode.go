@@ -1001,9 +1001,9 @@ func where(path string) string {
 	}
 	var b strings.Builder
 	for _, r := range path[1:] {
-		if isLineBreaking(r) {
-			b.WriteString(`\u`)
-			b.WriteString(upperHex4(r))
+		if isLineBreaking(r) { // all of them under U+FFFF: four hex digits, as %04X writes them
+			h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+			b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
 		} else {
 			b.WriteRune(r)
 		}
@@ -1013,19 +1013,6 @@ func where(path string) string {
 
 // isLineBreaking reports whether r could break or garble a one-line message:
 // a C0 or C1 control, DEL, or a Unicode line or paragraph separator.
-// upperHex4 is r in upper-case hexadecimal, at least four digits (as
-// %04X writes it).
-func upperHex4(r rune) string {
-	const digits = "0123456789ABCDEF"
-	var b [8]byte
-	i := len(b)
-	for v := uint32(r); v > 0 || i > len(b)-4; v >>= 4 {
-		i--
-		b[i] = digits[v&15]
-	}
-	return string(b[i:])
-}
-
 func isLineBreaking(r rune) bool {
 	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 }

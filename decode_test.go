@@ -3,6 +3,7 @@ package citecheck
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -656,5 +657,24 @@ func TestErrorObjectJSON(t *testing.T) {
 				t.Fatalf("got  %s\nwant %s", got, want)
 			}
 		})
+	}
+}
+
+// TestWhereSpellsLineBreakingRunesAsEscapes: a path in a one-line message
+// shows each rune that could break the line (every C0 and C1 control,
+// DEL, U+2028 and U+2029) as \u and four upper-case hex digits, as %04X
+// writes them, and every other rune as it is.
+func TestWhereSpellsLineBreakingRunesAsEscapes(t *testing.T) {
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		want := "a" + string(r) + "b"
+		if isLineBreaking(r) {
+			want = "a" + fmt.Sprintf(`\u%04X`, r) + "b"
+		}
+		if got := where("/a" + string(r) + "b"); got != want {
+			t.Fatalf("where of a path holding U+%04X = %q, want %q", r, got, want)
+		}
 	}
 }
