@@ -15,7 +15,7 @@ export async function launch() {
     '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
     '--disable-dev-shm-usage', '--disable-extensions', '--disable-sync', '--disable-background-networking',
     '--disable-component-update', '--disable-quic', `--user-data-dir=${profile}`, '--remote-debugging-pipe', 'about:blank',
-  ], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+  ], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true }); // its own process group: close ends its helpers too
   const toBrowser = proc.stdio[3];
   const fromBrowser = proc.stdio[4];
   let stderr = '';
@@ -76,9 +76,24 @@ export async function launch() {
       try { await Promise.race([send('Browser.close'), new Promise((r) => setTimeout(r, 2000))]); } catch { /* gone already */ }
       proc.kill();
       await exited;
-      // Chromium's helper processes may still be writing the profile as
-      // the browser exits: retry the removal rather than fail the run.
+      // Chromium's helper processes can outlive the browser and go on
+      // writing the profile: end the whole group, and wait until none is
+      // left (at most 5 s), before the profile is removed.
+      for (let i = 0; i < 50 && groupAlive(proc.pid); i++) {
+        try { process.kill(-proc.pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
+        await new Promise((r) => setTimeout(r, 100));
+      }
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
+}
+
+/** groupAlive reports whether any process of the group led by pid is left. */
+function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
