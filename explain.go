@@ -249,7 +249,7 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 	for j, qs := range quotes {
 		if len(qs) >= shortQuotesAtOnce {
 			// What countAll adds to the searcher's work, admitted whole.
-			if e.budget.Afford(len(e.req.Sources[j].Text) + 64*len(qs)) {
+			if e.budget.Grant(len(e.req.Sources[j].Text) + 64*len(qs)) {
 				e.searcher(j).CountAll(qs, MaxHintStarts)
 			}
 		}
@@ -372,7 +372,7 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 	sk := e.skeletons[j]
 	if sk == nil {
 		text := e.req.Sources[j].Text
-		if !e.budget.Afford(e.sourceFoldWork(j) / 4) { // a quarter of the folding (internal/fold/skeleton.go)
+		if !e.budget.Grant(e.sourceFoldWork(j) / 4) { // a quarter of the folding (internal/fold/skeleton.go)
 			return false // and the citation is cut
 		}
 		src := fold.NewSkeletonizer(len(text))
@@ -389,7 +389,7 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 // afford the folding.
 func (e *explainer) foldedSource(j int) *foldedSearch {
 	if e.folded[j] == nil {
-		if !e.budget.Afford(e.sourceFoldWork(j)) {
+		if !e.budget.Grant(e.sourceFoldWork(j)) {
 			return nil
 		}
 		f := fold.NewSource(e.req.Sources[j].Text)

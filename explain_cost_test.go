@@ -14,7 +14,8 @@ import (
 )
 
 // workBound is what the bound of docs/explain.md allows explaining req:
-// its pool plus one step (maxStepWork) of its longest text and claim.
+// its pool plus one step (maxStepWork) of its longest text and claim,
+// plus what was granted; and grantBound, what may be granted.
 func workBound(req *Request, b *search.Budget) int {
 	n, m := 0, 0
 	for _, s := range req.Sources {
@@ -23,7 +24,26 @@ func workBound(req *Request, b *search.Budget) int {
 	for k := range req.Citations {
 		m = max(m, len(claimOf(&req.Citations[k])))
 	}
-	return b.Pool() + maxStepWork(n, m)
+	return b.Pool() + b.Granted() + maxStepWork(n, m)
+}
+
+// grantBound is what docs/explain.md#the-bound allows granting for req:
+// sourceGrantWork of each source (all of them, as if each were cited),
+// and the quotes counted in one pass.
+func grantBound(req *Request) int {
+	g := 64 * len(req.Citations)
+	for _, s := range req.Sources {
+		g += sourceGrantWork(len(s.Text), len(fold.NewSource(s.Text).Folded()))
+	}
+	return g
+}
+
+// checkGranted holds what b granted to grantBound.
+func checkGranted(t testing.TB, req *Request, b *search.Budget) {
+	t.Helper()
+	if g := grantBound(req); b.Granted() > g {
+		t.Errorf("explaining was granted %d units; the bound is %d", b.Granted(), g)
+	}
 }
 
 // checkCostRules holds one explanation of req to the rules of the bound:
@@ -35,6 +55,7 @@ func checkCostRules(t testing.TB, req *Request, ex *Explanation, b *search.Budge
 	if bound := workBound(req, b); b.Spent() > bound {
 		t.Errorf("explaining spent %d units; the bound is %d (pool %d)", b.Spent(), bound, b.Pool())
 	}
+	checkGranted(t, req, b)
 	if all := CheckAll(req); !reflect.DeepEqual(ex.All, all) {
 		t.Errorf("explain's verdicts differ from CheckAll's")
 	}
@@ -66,8 +87,10 @@ func TestExplainWorkIsBoundedByTheRequest(t *testing.T) {
 				t.Errorf("pool %d for a body of %d bytes", b.Pool(), len(body))
 			}
 			if bound := workBound(req, b); b.Spent() > bound {
-				t.Errorf("explaining spent %d units; the bound is %d (pool %d)", b.Spent(), bound, b.Pool())
+				t.Errorf("explaining spent %d units; the bound is %d (pool %d, granted %d)", b.Spent(), bound, b.Pool(), b.Granted())
 			}
+			checkGranted(t, req, b)
+			t.Logf("pool %d, granted %d of at most %d, spent %d", b.Pool(), b.Granted(), grantBound(req), b.Spent())
 			if !reflect.DeepEqual(ex.All, CheckAll(req)) {
 				t.Errorf("explain's verdicts differ from CheckAll's")
 			}

@@ -48,3 +48,18 @@ const explainWorkMin = 256 << 10
 func maxStepWork(n, m int) int {
 	return 36*(n+m) + 4096 + search.QuestionWork + 2*uniqueCandidates*(MaxContextBytes+1)
 }
+
+// sourceGrantWork bounds what explaining a request is granted
+// (search.Budget.Grant) for one source of n bytes whose reading under
+// every fold has f bytes: its folding (foldWorkOf: at most 26 units a
+// byte), its skeleton (a quarter of that), and an index of each of its
+// readings, the text, the folded one and the skeleton (at most n bytes):
+// the gram index's 2 units a byte and the short index's
+// shortIndexScans/IndexBytesPerStep, under 3; and the one pass that counts
+// its short quotes (a unit a byte; and 64 a quote, which the caller
+// adds). f is at most 11n (U+FDFA, 3 bytes, reads as 33 under NFKC),
+// about n on real text. Once a source a request, or, for
+// ExplainEachContext, a failing citation.
+func sourceGrantWork(n, f int) int {
+	return 26*n + 7*n + 5*(2*n+f) + n
+}

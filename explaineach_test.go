@@ -29,8 +29,8 @@ func explainOneByOne(t *testing.T, req *Request, k int) CitationExplanation {
 
 // TestExplainEachVerdictDoesNotDependOnNeighbours: each of sixty
 // upper-cased quotations of one large source in one request is explained
-// as it is alone (issue #34: one shared budget explained 1 of them and
-// cut 59).
+// as it is alone, normalized under case with nothing left unsearched
+// (issue #34: one shared budget explained 1 of them and cut 59).
 func TestExplainEachVerdictDoesNotDependOnNeighbours(t *testing.T) {
 	c := testkit.NewCorpus(34)
 	text := c.Prose(500 << 10)
@@ -49,6 +49,10 @@ func TestExplainEachVerdictDoesNotDependOnNeighbours(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range req.Citations {
+		fs := ex.Citations[k].Findings
+		if len(fs) != 1 || fs[0].Kind != FindingNormalized || fs[0].Folds&FoldCase == 0 {
+			t.Fatalf("citation %d: findings %+v, want one normalized under case", k, fs)
+		}
 		if want := explainOneByOne(t, req, k); !reflect.DeepEqual(ex.Citations[k], want) {
 			t.Fatalf("citation %d: in the batch %+v, alone %+v", k, ex.Citations[k], want)
 		}

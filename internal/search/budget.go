@@ -18,11 +18,15 @@ const PollEvery = 64 << 10
 // its share is refused its next question, and the citations after it
 // still get theirs. A question is admitted while its citation is under
 // its share, so the request never spends more than its pool plus one
-// Step (maxStepWork).
+// Step (maxStepWork) on its questions. The work done once for a source,
+// linear in it (its folding, its skeleton, its indexes), is granted
+// beside the pool (Grant): never refused, it leaves the pool whole for
+// the questions, whose count is what can grow beyond linear.
 type Budget struct {
 	ctx      context.Context // nil: never cancelled
 	pool     int             // the request's units
-	spent    int             // charged so far
+	spent    int             // charged to the pool so far
+	granted  int             // charged by Grant so far
 	share    int             // spent may reach this for the current citation
 	nextPoll int             // spent at which ctx is next looked at
 	err      error           // ctx.Err() once it is not nil
@@ -78,27 +82,26 @@ func (b *Budget) Admit() bool {
 	return true
 }
 
-// Afford charges units of work about to be done once for the request
-// (the folding of a source, say) and reports true if the pool has them
-// left, whatever the citation's share, which it leaves as it was; else
-// it marks the citation cut and charges nothing.
-func (b *Budget) Afford(units int) bool {
+// Grant charges units of work about to be done once for a source of the
+// request and linear in it (its folding, its skeleton, an index of one
+// of its readings, a one-pass count of its short quotes), beside the
+// pool: whatever the pool has left, so that no diagnosis is cut for
+// want of a linear pass, and the pool is left to the questions. It
+// reports false, charging nothing and marking the citation cut, only
+// once the context is done. The caller bounds what it grants
+// (docs/explain.md#the-bound).
+func (b *Budget) Grant(units int) bool {
 	if b == nil {
 		return true
 	}
-	if b.err != nil || b.spent+units > b.pool {
+	if b.err != nil {
 		b.cut = true
 		return false
 	}
-	b.Charge(units)
-	b.share += units // the request's, not the citation's
+	b.granted += units
+	b.polled()
 	return true
 }
-
-// Has reports whether the pool has units left, for what a step may do
-// on the way if it can (build an index) and else does without. A nil
-// budget has everything.
-func (b *Budget) Has(units int) bool { return b == nil || b.spent+units <= b.pool }
 
 // Charge counts units of work done, and looks at the context every
 // PollEvery units.
@@ -107,8 +110,14 @@ func (b *Budget) Charge(units int) {
 		return
 	}
 	b.spent += units
-	if b.ctx != nil && b.spent >= b.nextPoll {
-		b.nextPoll = b.spent + PollEvery
+	b.polled()
+}
+
+// polled looks at the context when PollEvery units have been charged,
+// granted ones included, since the last look.
+func (b *Budget) polled() {
+	if b.ctx != nil && b.spent+b.granted >= b.nextPoll {
+		b.nextPoll = b.spent + b.granted + PollEvery
 		b.Poll()
 	}
 }
@@ -125,8 +134,11 @@ func (b *Budget) Poll() {
 // refused: what it answered (nothing) is not sure.
 func (b *Budget) Refused() bool { return b != nil && b.cut }
 
-// Spent returns the units charged so far.
-func (b *Budget) Spent() int { return b.spent }
+// Spent returns the units charged so far, granted ones included.
+func (b *Budget) Spent() int { return b.spent + b.granted }
+
+// Granted returns the units charged by Grant so far.
+func (b *Budget) Granted() int { return b.granted }
 
 // Pool returns the request's units.
 func (b *Budget) Pool() int { return b.pool }

@@ -43,6 +43,7 @@ type Searcher struct {
 	own   *byteRanks
 	spent int        // the scans' work (see matchTrace.work)
 	work  int        // the other questions' work: the indexes', the one-pass counts'
+	built int        // the indexes' building, granted (Budget.Grant) rather than charged
 	index *gramIndex // built once the scans have done enough
 	// short counts the patterns too short for index, built once their
 	// scans have read the text shortIndexScans times (shortRead: the
@@ -105,8 +106,9 @@ func (s *Searcher) ask(q question, keep []int, answer func() Occurrences) Occurr
 	if !s.Budget.Admit() {
 		return Occurrences{First: [2]int{-1, -1}, Kept: keep[:0]}
 	}
-	before := s.spent + s.work
+	before, built := s.spent+s.work, s.built
 	o := answer()
+	s.Budget.Grant(s.built - built)
 	s.Budget.Charge(s.spent + s.work - before + QuestionWork + len(q.pattern)/8)
 	if s.asked == nil {
 		s.asked = make(map[question]Occurrences)
@@ -165,11 +167,12 @@ func (s *Searcher) byteRanks() *byteRanks {
 
 // indexed returns the text's index, building it once the scans have done
 // enough, or nil. (Within the budget or not: without it, the questions
-// left would be scans, dearer than the build.)
+// left would be scans, dearer than the build; once a text, linear in it,
+// it is granted, not charged to the pool.)
 func (s *Searcher) indexed() *gramIndex {
 	if s.index == nil && s.spent*indexWorkShare >= len(s.text) && len(s.text) >= indexMinText && len(s.text) <= indexMaxText {
 		s.index = newGramIndex(s.text)
-		s.work += 2 * len(s.text) // two passes and a counting sort
+		s.built += 2 * len(s.text) // two passes and a counting sort
 	}
 	return s.index
 }
@@ -178,7 +181,9 @@ func (s *Searcher) indexed() *gramIndex {
 // within the budget; false when the text is not indexed or the question
 // was refused.
 func (s *Searcher) LongestPrefix(claimed string) (length, first, sure int, ok bool) {
+	built := s.built
 	g := s.indexed()
+	s.Budget.Grant(s.built - built)
 	if g == nil || !s.Budget.Admit() {
 		return 0, -1, 0, false
 	}
@@ -190,13 +195,12 @@ func (s *Searcher) LongestPrefix(claimed string) (length, first, sure int, ok bo
 
 // shortIndexed returns the text's shortIndex, building it once the scans
 // for patterns too short for the gram index have read the text
-// shortIndexScans times and the budget has what the sort costs left, or
-// nil.
+// shortIndexScans times, or nil. (Once a text, linear in it, what the
+// sort costs is granted, as the gram index's is.)
 func (s *Searcher) shortIndexed() *shortIndex {
-	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText &&
-		s.Budget.Has(shortIndexScans*len(s.text)/IndexBytesPerStep) {
+	if s.short == nil && s.shortRead >= shortIndexScans*len(s.text) && len(s.text) >= indexMinText {
 		s.short = newShortIndex(s.text)
-		s.work += shortIndexScans * len(s.text) / IndexBytesPerStep // about that many scans
+		s.built += shortIndexScans * len(s.text) / IndexBytesPerStep // about that many scans
 	}
 	return s.short
 }
