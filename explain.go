@@ -407,15 +407,15 @@ type foldedSearch struct {
 }
 
 // foldWork is what folding s is charged, in the budget's unit: a table
-// a byte on ASCII (two units a byte), a cached lookup a code point
-// elsewhere (about 24 a byte of it: up to 32 on random code points below
-// U+0800, marks among them, the binary family of BenchmarkExplainHostile;
-// 16 on the testkit's many scripts). Linear in s,
-// at memory speed.
+// a byte on ASCII (four units a byte), a cached lookup a code point
+// elsewhere (about 48 a byte of it beyond ASCII: measured at 2–3 ns a
+// unit-pair on random code points below U+0800, marks among them, the
+// binary family of BenchmarkExplainHostile, where the unit is 1–2 ns
+// elsewhere). At most 52 units a byte. Linear in s, at memory speed.
 func foldWork(s string) int { return foldWorkOf(len(s), utext.RuneCount(s)) }
 
 // foldWorkOf is foldWork of a string of n bytes and cps code points.
-func foldWorkOf(n, cps int) int { return 2*n + 24*(n-cps) }
+func foldWorkOf(n, cps int) int { return 4*n + 48*(n-cps) }
 
 // sourceFoldWork is foldWork of source j, from its index: O(1).
 func (e *explainer) sourceFoldWork(j int) int {

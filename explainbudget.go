@@ -28,30 +28,28 @@ const explainWorkPerKiB = 2048
 // explainWorkPerKiB alone (docs/explain.md#the-bound).
 const explainWorkMin = 256 << 10
 
-// maxStepWork bounds what one admitted step charges, in the budget's
-// unit, for a text of n bytes and a claim or pattern of m: a question
-// (the matcher's scan is linear, at most about 2.2n + 1.4m + 3·1024
-// units, see search.match; the gram index's buckets n/16 candidates and 2n
-// bytes compared; building the gram index n and the short index
-// shortIndexScans scans of n), a claim's folding (26m), a fold set
-// compared over a span of the text and the claim (26(n+m)), an elided
+// maxStepWork bounds what one admitted step charges to the pool, in the
+// budget's unit, for a text of n bytes and a claim or pattern of m: a
+// question (the matcher's scan is linear, at most about 2.2n + 1.4m +
+// 3·1024 units, see search.match; the gram index's buckets n/16
+// candidates and 2n bytes compared), a claim's folding (52m), a fold set
+// compared over a span of the text and the claim (52(n+m)), an elided
 // claim's split (elisionWorkPerByte·m), a leading part compared at its
 // candidates (8m), an anchor's contexts read at its occurrences (two
-// stretches of max_context_bytes at each of uniqueCandidates); the short
-// index is built on the way only when the pool has what it costs left.
-// Every
-// charge comes right after its step's admission (admit, or afford for
-// what is admitted whole within the pool), and a step is admitted only
-// while less than the pool is spent, so a request is charged at most its
-// pool plus maxStepWork of its longest text and claim. The tests hold
-// every request to it.
+// stretches of max_context_bytes at each of uniqueCandidates). Every
+// charge to the pool comes right after its step's admission, and a step
+// is admitted only while less than the pool is spent, so a request is
+// charged at most its pool plus maxStepWork of its longest text and
+// claim, plus what is granted beside the pool (search.Budget.Grant, at
+// most sourceGrantWork of each source). The tests hold every request to
+// it.
 func maxStepWork(n, m int) int {
-	return 36*(n+m) + 4096 + search.QuestionWork + 2*uniqueCandidates*(MaxContextBytes+1)
+	return 56*(n+m) + 4096 + search.QuestionWork + 2*uniqueCandidates*(MaxContextBytes+1)
 }
 
 // sourceGrantWork bounds what explaining a request is granted
 // (search.Budget.Grant) for one source of n bytes whose reading under
-// every fold has f bytes: its folding (foldWorkOf: at most 26 units a
+// every fold has f bytes: its folding (foldWorkOf: at most 52 units a
 // byte), its skeleton (a quarter of that), and an index of each of its
 // readings, the text, the folded one and the skeleton (at most n bytes):
 // the gram index's 2 units a byte and the short index's
@@ -61,5 +59,5 @@ func maxStepWork(n, m int) int {
 // about n on real text. Once a source a request, or, for
 // ExplainEachContext, a failing citation.
 func sourceGrantWork(n, f int) int {
-	return 26*n + 7*n + 5*(2*n+f) + n
+	return 52*n + 13*n + 5*(2*n+f) + n
 }

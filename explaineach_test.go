@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,18 +33,7 @@ func explainOneByOne(t *testing.T, req *Request, k int) CitationExplanation {
 // as it is alone, normalized under case with nothing left unsearched
 // (issue #34: one shared budget explained 1 of them and cut 59).
 func TestExplainEachVerdictDoesNotDependOnNeighbours(t *testing.T) {
-	c := testkit.NewCorpus(34)
-	text := c.Prose(500 << 10)
-	req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}}
-	for i := range 60 {
-		cit := testkit.PickSpan(c.Rand, testkit.NewSource("s", "v1", text), fmt.Sprint("c", i), [2]int{40, 80})
-		q := strings.ToUpper(*cit.Quote)
-		if q == *cit.Quote || strings.Contains(text, q) {
-			continue
-		}
-		req.Citations = append(req.Citations, Citation{CitationID: fmt.Sprint("c", i), SourceID: "s", Version: "v1",
-			Selector: Selector{Type: QuoteSelector, Exact: q}})
-	}
+	req := upperCasedQuotations(60)
 	ex, err := ExplainEachContext(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -56,5 +46,56 @@ func TestExplainEachVerdictDoesNotDependOnNeighbours(t *testing.T) {
 		if want := explainOneByOne(t, req, k); !reflect.DeepEqual(ex.Citations[k], want) {
 			t.Fatalf("citation %d: in the batch %+v, alone %+v", k, ex.Citations[k], want)
 		}
+	}
+}
+
+// upperCasedQuotations is a request of n quotations of 40 to 80 code
+// points of a 500 KB source, each upper-cased (so found nowhere exactly).
+func upperCasedQuotations(n int) *Request {
+	c := testkit.NewCorpus(34)
+	text := c.Prose(500 << 10)
+	req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}}
+	for i := range n {
+		cit := testkit.PickSpan(c.Rand, testkit.NewSource("s", "v1", text), fmt.Sprint("c", i), [2]int{40, 80})
+		q := strings.ToUpper(*cit.Quote)
+		if q == *cit.Quote || strings.Contains(text, q) {
+			continue
+		}
+		req.Citations = append(req.Citations, Citation{CitationID: fmt.Sprint("c", i), SourceID: "s", Version: "v1",
+			Selector: Selector{Type: QuoteSelector, Exact: q}})
+	}
+	return req
+}
+
+// TestExplainNeverClaimsNotFoundForTextNotSearched: the contract's
+// ExplainContext, whose budget is the request's, keeps CheckAll's
+// verdicts, and a citation whose text is there (upper-cased) either has
+// it found or says that the search for it was cut (partial, with
+// normalized among not_searched): never a finding that reads as
+// "nowhere".
+func TestExplainNeverClaimsNotFoundForTextNotSearched(t *testing.T) {
+	req := upperCasedQuotations(60)
+	ex, b, err := explainBudgeted(context.Background(), req, true, explainWorkMin, explainWorkPerKiB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ex.All, CheckAll(req)) {
+		t.Fatal("the verdicts are not CheckAll's")
+	}
+	found, cut := 0, 0
+	for k, ce := range ex.Citations {
+		switch fs := ce.Findings; {
+		case len(fs) > 0 && fs[0].Kind == FindingNormalized && fs[0].NotSearched == nil:
+			found++
+		case len(fs) > 0 && slices.Contains(fs[len(fs)-1].NotSearched, FindingNormalized) && ce.Fix == nil:
+			cut++
+		default:
+			t.Fatalf("citation %d: findings %+v: neither found nor said to be cut", k, fs)
+		}
+	}
+	checkCostRules(t, req, ex, b)
+	t.Logf("%d found, %d cut (pool %d, granted %d, spent %d)", found, cut, b.Pool(), b.Granted(), b.Spent())
+	if found == 0 {
+		t.Fatal("none found")
 	}
 }
