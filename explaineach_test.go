@@ -99,3 +99,40 @@ func TestExplainNeverClaimsNotFoundForTextNotSearched(t *testing.T) {
 		t.Fatal("none found")
 	}
 }
+
+// FuzzExplainEach builds hostile requests of every family in sizes the
+// fuzzer picks: ExplainEachContext keeps CheckAll's verdicts, its findings
+// and fixes are right (checkExplanation), and each failing citation's
+// explanation is what ExplainContext gives it alone with its source.
+func FuzzExplainEach(f *testing.F) {
+	for i := range testkit.HostileFamilies {
+		f.Add(uint8(i), uint64(i), uint16(4<<10), uint16(300), uint8(12))
+		f.Add(uint8(i), uint64(i)+7, uint16(1<<10), uint16(64), uint8(4))
+	}
+	f.Add(uint8(0), uint64(1), uint16(65535), uint16(65535), uint8(255))
+	f.Add(uint8(3), uint64(1<<63), uint16(0), uint16(0), uint8(0))
+	f.Fuzz(func(t *testing.T, family uint8, seed uint64, text, block uint16, citations uint8) {
+		fam := testkit.HostileFamilies[int(family)%len(testkit.HostileFamilies)]
+		shape := testkit.HostileShape{BodyBytes: 2*int(text) + 4<<10, TextBytes: int(text), Block: int(block), Citations: int(citations % 32)}
+		req, derr := Decode(testkit.HostileRequest(fam, seed, shape).Body())
+		if derr != nil {
+			t.Fatalf("%s: %v", fam, derr)
+		}
+		ex, err := ExplainEachContext(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ex.All, CheckAll(req)) {
+			t.Fatal("the verdicts are not CheckAll's")
+		}
+		checkExplanation(t, req, ex)
+		for k := range req.Citations {
+			if ex.All.Citations[k].Valid() {
+				continue
+			}
+			if want := explainOneByOne(t, req, k); !reflect.DeepEqual(ex.Citations[k], want) {
+				t.Fatalf("%s citation %d: in the batch %+v, alone %+v", fam, k, ex.Citations[k], want)
+			}
+		}
+	})
+}
