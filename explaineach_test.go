@@ -114,7 +114,11 @@ func FuzzExplainEach(f *testing.F) {
 	f.Fuzz(func(t *testing.T, family uint8, seed uint64, text, block uint16, citations uint8) {
 		fam := testkit.HostileFamilies[int(family)%len(testkit.HostileFamilies)]
 		shape := testkit.HostileShape{BodyBytes: 2*int(text) + 4<<10, TextBytes: int(text), Block: int(block), Citations: int(citations % 32)}
-		req, derr := Decode(testkit.HostileRequest(fam, seed, shape).Body())
+		hr := testkit.HostileRequest(fam, seed, shape)
+		if len(hr.Citations) == 0 {
+			t.Skip("a text too small for the family's citations")
+		}
+		req, derr := Decode(hr.Body())
 		if derr != nil {
 			t.Fatalf("%s: %v", fam, derr)
 		}
