@@ -447,9 +447,13 @@ func skip(b []byte, i int) int {
 	}
 }
 
-// members calls f with each member of object n, in order, and stops at
+// members calls f with each member of object n (none when n is not an
+// object), in order, and stops at
 // the first error. Cost: linear in the object's bytes.
 func (n node) members(f func(name string, v node) error) error {
+	if n.start < 0 || n.kind() != '{' {
+		return nil
+	}
 	v := &validator{b: n.b}
 	i := v.ws(n.start + 1)
 	for n.b[i] != '}' {
@@ -468,9 +472,13 @@ func (n node) members(f func(name string, v node) error) error {
 	return nil
 }
 
-// items calls f with each item of array n, in order, and stops at the
+// items calls f with each item of array n (none when n is not an
+// array), in order, and stops at the
 // first error. Cost: linear in the array's bytes.
 func (n node) items(f func(k int, v node) error) error {
+	if n.start < 0 || n.kind() != '[' {
+		return nil
+	}
 	v := &validator{b: n.b}
 	i := v.ws(n.start + 1)
 	for k := 0; n.b[i] != ']'; k++ {
