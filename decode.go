@@ -11,9 +11,11 @@ import (
 	"github.com/citecheck/citecheck/internal/utext"
 )
 
-// maxSafeInteger is 2^53−1, the largest integer I-JSON (RFC 7493 §2.2) lets
-// an implementation rely on.
-const maxSafeInteger = 1<<53 - 1
+// MaxSafeInteger is 2^53−1, the largest integer I-JSON (RFC 7493 §2.2) lets
+// an implementation rely on: every integer citecheck reads, in a request or
+// in the inputs its commands and tools read around one, is within
+// ±MaxSafeInteger, so that sums of a few of them never overflow an int.
+const MaxSafeInteger = 1<<53 - 1
 
 // Decode reads a request body and returns the validated Request, or the
 // first failure of spec §1, in its order: size, I-JSON, schema, rules across
@@ -890,6 +892,29 @@ func scanBudget(req *Request, index *idSet[[2]string], ascii []bool, maxUnits in
 	return nil
 }
 
+// Integer judges a JSON number literal (already known to be valid JSON) as
+// Decode judges an integer member: by its exact decimal value, so 4.0, 4e0
+// and 40e-1 are 4 and -0 is 0, while 4.5 and 1e-400 are not integers. It
+// returns the value and "" for an integer in [0, MaxSafeInteger], else the
+// words that follow the literal in a message saying why not ("is not an
+// integer", "is outside ±(2^53−1)", "is negative"). The readers around the
+// engine (quotes, annotations, tool arguments) use it so that every
+// integer is read by one rule.
+//
+// Cost: linear in len(lit), whatever its exponent.
+func Integer(lit []byte) (int, string) {
+	n, class := parseInteger(lit)
+	switch class {
+	case notInteger:
+		return 0, "is not an integer"
+	case outOfRange:
+		return 0, "is outside ±(2^53−1)"
+	case negative:
+		return 0, "is negative"
+	}
+	return n, ""
+}
+
 // integerClass is how parseInteger judged a number literal.
 type integerClass uint8
 
@@ -980,7 +1005,7 @@ general:
 	for ; exp > 0; exp-- {
 		v *= 10
 	}
-	if v > maxSafeInteger {
+	if v > MaxSafeInteger {
 		return 0, outOfRange
 	}
 	if neg {

@@ -554,7 +554,7 @@ func refParseInteger(lit []byte) (int, integerClass) {
 	}
 	v, _ := new(big.Int).SetString(sig, 10)
 	v.Mul(v, new(big.Int).Exp(big.NewInt(10), exp, nil))
-	if v.Cmp(big.NewInt(maxSafeInteger)) > 0 {
+	if v.Cmp(big.NewInt(MaxSafeInteger)) > 0 {
 		return 0, outOfRange
 	}
 	if neg {

@@ -576,7 +576,7 @@ func FuzzCheckQuoteAgainstReference(f *testing.F) {
 		c := testkit.Citation{CitationID: "q", SourceID: "s", Version: "v",
 			Selector: testkit.Selector{Type: "TextQuoteSelector", Exact: &exact, Prefix: &prefix, Suffix: &suffix}}
 		if claimed >= 0 {
-			c.ClaimedStart = ptr(min(claimed, maxSafeInteger))
+			c.ClaimedStart = ptr(min(claimed, MaxSafeInteger))
 		}
 		runChecked(t, &testkit.Request{Sources: []testkit.Source{testkit.NewSource("s", "v", text)}, Citations: []testkit.Citation{c}})
 		// Absent context is the same as empty context: check that side too.

@@ -256,7 +256,7 @@ func genRequest(r *rand.Rand) *testkit.Request {
 			case 1:
 				c.ClaimedStart = ptr(r.IntN(n + 3))
 			case 2:
-				c.ClaimedStart = ptr(maxSafeInteger)
+				c.ClaimedStart = ptr(MaxSafeInteger)
 			}
 		}
 		req.Citations = append(req.Citations, c)
@@ -590,7 +590,7 @@ func refAccepts(t testing.TB, body []byte) (ok bool, why string) {
 	if err != nil {
 		t.Fatalf("schema-valid body does not decode: %v", err)
 	}
-	limit := new(big.Rat).SetInt64(maxSafeInteger)
+	limit := new(big.Rat).SetInt64(MaxSafeInteger)
 	inRange := func(n *json.Number) bool {
 		if n == nil {
 			return true

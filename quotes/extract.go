@@ -139,9 +139,11 @@ func isBlank(b []byte) bool {
 	return true
 }
 
-// blockquoteText returns the text of a blockquote line: after up to three
-// spaces, '>', and one space after it when there is one; ok false when the
-// line is not a blockquote line.
+// blockquoteText returns where the text of a blockquote line starts:
+// after up to three spaces, '>', and one space after it when there is
+// one, and so on for each nested '>' (a quotation inside a quotation, as
+// in a reply, "> > text", is read as its innermost text); ok false when
+// the line is not a blockquote line.
 func blockquoteText(b []byte) (int, bool) {
 	i := 0
 	for i < len(b) && i < 3 && b[i] == ' ' {
@@ -150,9 +152,11 @@ func blockquoteText(b []byte) (int, bool) {
 	if i >= len(b) || b[i] != '>' {
 		return 0, false
 	}
-	i++
-	if i < len(b) && b[i] == ' ' {
+	for i < len(b) && b[i] == '>' {
 		i++
+		if i < len(b) && b[i] == ' ' {
+			i++
+		}
 	}
 	return i, true
 }

@@ -128,6 +128,10 @@ func TestRule3ABlockquoteIsOneQuotation(t *testing.T) {
 		{"a blockquote line ends a paragraph: a mark does not close across it", "“It was the best\n> of times\nit was” [1]",
 			[]string{"of times (blockquote)"}},
 		{"white space at a line's end is left out", "> Call me Ishmael.   \n> Some years ago\u00a0", []string{"Call me Ishmael. Some years ago (blockquote)"}},
+		{"a nested '>' is stripped like the first", "> > Call me Ishmael. [1]", []string{"Call me Ishmael. [1] (blockquote)"}},
+		{"nested '>' without spaces", ">>> Все счастливые семьи\n>> похожи друг на друга [6]", []string{"Все счастливые семьи похожи друг на друга [6] (blockquote)"}},
+		{"a reply quoting a quotation joins both levels", "> Ishmael wrote:\n> > Call me Ishmael. [1]", []string{"Ishmael wrote: Call me Ishmael. [1] (blockquote)"}},
+		{"a '>' after text is text", "> 1 > 0 [m]", []string{"1 > 0 [m] (blockquote)"}},
 	})
 }
 

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
@@ -50,46 +52,172 @@ func sameQuotations(a, b []Quotation) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// FuzzRead: shape detection and the JSON readers never panic, answer
-// either quotations or a *citecheck.Error, and tell JSON apart exactly:
-// an input detected as a JSON shape is valid JSON.
-func FuzzRead(f *testing.F) {
-	for _, s := range []string{
+// extremeNumbers are the integers at and past every bound a reader
+// holds: ±(2^53−1) and one past, ±2^63, an exponent past binary64, -0,
+// and integers written as fractions and exponents.
+var extremeNumbers = []string{"9007199254740991", "9007199254740992", "-9007199254740992", "9223372036854775807",
+	"9223372036854775808", "-9223372036854775808", "1e400", "-1e400", "1e-400", "-0", "1.0", "1e3", "0.5", "18446744073709551616"}
+
+// readSeeds are inputs of each JSON shape, with extreme numbers in every
+// integer member and sizes at and past the nesting bound.
+func readSeeds() []string {
+	seeds := []string{
 		`{"type":"message","content":[{"type":"text","text":"x","citations":[{"type":"char_location","cited_text":"ab","document_index":0,"start_char_index":0,"end_char_index":2}]}]}`,
 		`{"type":"message","content":[{"type":"text","citations":[{"type":"content_block_location","cited_text":"ab","document_index":1,"start_block_index":0,"end_block_index":1},{"type":"web_search_result_location","cited_text":"w","url":"u"}]}]}`,
+		`{"type":"message","content":[{"type":"text","citations":null},{"type":"tool_use","citations":7}]}`,
 		`{"answer":"x","citations":[{"source_id":1,"quote":"q"},{"source_id":"a","quote":"r"},{"quote":"s"}]}`,
-		`{"citations":[{"source_id":1.5,"quote":"q"}]}`,
+		`{"citations":[{"source_id":1.5,"quote":"q"}]}`, `{"citations":[{"quote":"q"},]}`, `{"citations":[{"quote":"a\ud800b"}]}`,
 		`{"messages":[{"role":"user","content":[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"abc"}},{"type":"document","source":{"type":"content","content":[{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}]}}]}]}`,
-		`{"type":"message","type":"message"}`,
-		`["a"]`, `{`, "\uFEFF{\"citations\":[]}", "plain “text” here",
-	} {
+		`{"messages":[{"content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0="}}]}]}`,
+		`{"type":"message","type":"message"}`, `{"citations":` + strings.Repeat("[", maxNesting-1) + strings.Repeat("]", maxNesting-1) + `}`,
+		`{"citations":` + strings.Repeat("[", maxNesting) + strings.Repeat("]", maxNesting) + `}`,
+		`["a"]`, `{`, "\uFEFF{\"citations\":[]}", "plain “text” here", "{\"citations\":[{\"quote\":\"\xff\"}]}",
+	}
+	for _, n := range extremeNumbers {
+		for _, m := range []string{"document_index", "start_char_index", "end_char_index", "start_block_index", "end_page_number"} {
+			seeds = append(seeds, `{"type":"message","content":[{"type":"text","citations":[{"type":"char_location","cited_text":"ab","document_index":0,"start_char_index":0,"end_char_index":2,"`+m+`":`+n+`}]}]}`)
+		}
+		seeds = append(seeds, `{"citations":[{"source_id":`+n+`,"quote":"q"}]}`)
+	}
+	return seeds
+}
+
+// checkQuotations holds what every read that succeeds yields: texts and
+// markers valid UTF-8, the shape's fields and no other's, and every
+// number of a location within [0, 2^53−1].
+func checkQuotations(t *testing.T, sh Shape, qs []Quotation) {
+	t.Helper()
+	for _, q := range qs {
+		if !utf8.ValidString(q.Text) || !utf8.ValidString(q.Marker) {
+			t.Fatalf("a quotation that is not UTF-8: %q [%q]", q.Text, q.Marker)
+		}
+		if sh == Anthropic && q.Location == nil || sh != Anthropic && q.Location != nil {
+			t.Fatalf("%s quotation with location %v", sh, q.Location)
+		}
+		if l := q.Location; l != nil {
+			for _, n := range []int{l.Block, l.Document, l.Start, l.End} {
+				if n < 0 || n > citecheck.MaxSafeInteger {
+					t.Fatalf("a location number %d out of range: %+v", n, l)
+				}
+			}
+		}
+	}
+}
+
+// FuzzDetect: shape detection never panics, answers a *citecheck.Error
+// in plain words, and tells JSON apart exactly: an input detected as a
+// JSON shape is valid JSON, one refused as not JSON is not.
+func FuzzDetect(f *testing.F) {
+	for _, s := range readSeeds() {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sh, err := Detect(b)
+		valid := jsontext.Value(trimBOM(b)).IsValid(jsontext.AllowDuplicateNames(false))
 		if err != nil {
 			mustBeInvalid(t, err)
-		} else {
-			if sh != Report && !jsontext.Value(trimBOM(b)).IsValid() {
-				t.Fatalf("%q detected as %s but not JSON", b, sh)
+			mustBePlain(t, err.Error())
+			if strings.Contains(err.Error(), "not JSON") && valid {
+				t.Fatalf("%q refused as not JSON: %v", b, err)
 			}
-			qs, err := Read(b, sh)
-			if err != nil {
-				mustBeInvalid(t, err)
-			}
-			for _, q := range qs {
-				if sh == Anthropic && q.Location == nil || sh != Anthropic && q.Location != nil {
-					t.Fatalf("%s quotation with location %v", sh, q.Location)
-				}
+			return
+		}
+		if sh != Report && !valid {
+			t.Fatalf("%q detected as %s but not JSON", b, sh)
+		}
+	})
+}
+
+// FuzzReadStructured: a structured answer is read or refused in plain
+// words, never with a panic; what is read is UTF-8, and every integer
+// source_id is a marker within ±(2^53−1).
+func FuzzReadStructured(f *testing.F) {
+	for _, s := range readSeeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		qs, err := Read(b, Structured)
+		if err != nil {
+			mustBeInvalid(t, err)
+			mustBePlain(t, err.Error())
+			return
+		}
+		checkQuotations(t, Structured, qs)
+		for _, q := range qs {
+			if n, err := strconv.ParseInt(q.Marker, 10, 64); err == nil && (n > citecheck.MaxSafeInteger || n < -citecheck.MaxSafeInteger) {
+				t.Fatalf("marker %s out of range", q.Marker)
 			}
 		}
+	})
+}
+
+// FuzzReadAnthropic: an Anthropic response is read or refused in plain
+// words; every location's numbers are within [0, 2^53−1], and checking
+// what was read against a small document never panics.
+func FuzzReadAnthropic(f *testing.F) {
+	for _, s := range readSeeds() {
+		f.Add([]byte(s))
+	}
+	srcs := []Source{{ID: "0", Text: "abc"}, {ID: "1", Text: "ab", Blocks: []int{0, 1, 2}}}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		qs, err := Read(b, Anthropic)
+		if err != nil {
+			mustBeInvalid(t, err)
+			mustBePlain(t, err.Error())
+			return
+		}
+		checkQuotations(t, Anthropic, qs)
+		if len(qs) <= 64 {
+			if _, err := CheckQuotations(context.Background(), qs, srcs, Options{Explain: true}); err != nil {
+				mustBeInvalid(t, err)
+			}
+		}
+	})
+}
+
+// FuzzReadRequest: a Messages request is read or refused in plain words;
+// each document's blocks end at its text's end, and a document without
+// text says how to give it.
+func FuzzReadRequest(f *testing.F) {
+	for _, s := range readSeeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
 		docs, err := ReadRequest(b)
 		if err != nil {
 			mustBeInvalid(t, err)
+			mustBePlain(t, err.Error())
+			return
 		}
 		for _, d := range docs {
 			if d.Blocks != nil && d.Blocks[len(d.Blocks)-1] != len([]rune(d.Text)) {
 				t.Fatalf("blocks %v for a text of %d code points", d.Blocks, len([]rune(d.Text)))
+			}
+			if !utf8.ValidString(d.Text) || d.HasText == (d.NoText() != "") {
+				t.Fatalf("document %+v", d)
+			}
+		}
+	})
+}
+
+// FuzzReadReport: a report is read whole, its offsets, lines and columns
+// inside the input, and its texts UTF-8 wherever the input is.
+func FuzzReadReport(f *testing.F) {
+	for _, s := range extractSeeds {
+		f.Add([]byte(s))
+		f.Add([]byte("\uFEFF" + s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		qs, err := Read(b, Report)
+		if err != nil {
+			t.Fatalf("a report refused: %v", err)
+		}
+		for _, q := range qs {
+			if q.Offset < 0 || q.Offset >= len(b) || q.Line < 1 || q.Column < 1 || q.Line > len(b)+1 {
+				t.Fatalf("%+v outside %d bytes", q, len(b))
+			}
+			if utf8.Valid(b) && !utf8.ValidString(q.Text) {
+				t.Fatalf("%q from UTF-8", q.Text)
 			}
 		}
 	})

@@ -124,7 +124,7 @@ const ws = `\t\v\f \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}
 
 var (
 	lineEnd        = regexp.MustCompile(`\r\n|\r|\n`)
-	blockquoteLine = regexp.MustCompile(`^ {0,3}> ?((?s).*)$`)
+	blockquoteLine = regexp.MustCompile(`^ {0,3}(?:> ?)+((?s).*)$`)
 	softBreak      = regexp.MustCompile(`[ \t]*(?:\r\n|\r|\n)[ \t]*`)
 	markerRE       = regexp.MustCompile(`^[` + ws + `]*(?:[.,;:][` + ws + `]*)?\[(?:\^([^\[\]\r\n]+)|([^\^\[\]\r\n][^\[\]\r\n]*))\]`)
 	endMarkerRE    = regexp.MustCompile(`^((?s).*)\[(?:\^([^\[\]]+)|([^\^\[\]][^\[\]]*))\]$`)

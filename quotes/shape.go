@@ -8,9 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	"github.com/citecheck/citecheck/internal/utext"
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Shape is which of the three inputs a quotes check reads (spec §5.13),
@@ -58,71 +57,113 @@ func invalid(format string, args ...any) *citecheck.Error {
 
 var bom = []byte("\uFEFF")
 
+// parseJSON checks that b, the input after a byte order mark of base
+// bytes, is one JSON text, and returns its value; the error names what
+// is wrong and where in plain words, after what (e.g. "not JSON").
+func parseJSON(b []byte, base int, what string) (node, error) {
+	if err := checkJSON(b, base); err != nil {
+		return node{}, invalid("%s: %s", what, err)
+	}
+	v := &validator{b: b}
+	i := v.ws(0)
+	return node{b: b, start: i, end: skip(b, i)}, nil
+}
+
+// pick returns the values of object n's members names, in one walk of
+// it; a member absent or null (null is read as absent, as the APIs write
+// it) has no value (start -1).
+func (n node) pick(names ...string) []node {
+	out := make([]node, len(names))
+	for k := range out {
+		out[k].start = -1
+	}
+	n.members(func(m string, v node) error {
+		for k, name := range names {
+			if m == name && v.kind() != 'n' {
+				out[k] = v
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+// member returns the value of object n's member name, and whether it is
+// there and not null.
+func (n node) member(name string) (node, bool) {
+	v := n.pick(name)[0]
+	return v, v.start >= 0
+}
+
+// has reports whether a value picked is there.
+func (n node) has() bool { return n.start >= 0 }
+
+// kindName names a value's kind for a message.
+func (n node) kindName() string { return jsonenc.KindName(n.kind()) }
+
 // Detect says which shape input is: a JSON object with "type": "message"
 // is an Anthropic response, a JSON object with a "citations" array a
 // structured answer, and anything else a report, except that input which
 // starts with '{' (after white space and a byte order mark) must be one of
 // the two JSON shapes, and JSON text that is an array is neither. A
 // report must be UTF-8. The error is a *citecheck.Error, invalid_input,
-// saying what is wrong in one line.
+// saying what is wrong and where (byte offset, JSON Pointer) in one line.
 //
-// Cost: linear in len(input): one reading of the JSON (or one UTF-8
-// validation of a report).
+// Cost: linear in len(input): one validation of the JSON and one walk of
+// its top-level members (or one UTF-8 validation of a report).
 func Detect(input []byte) (Shape, error) {
 	b := bytes.TrimPrefix(input, bom)
+	base := len(input) - len(b)
 	t := bytes.TrimLeft(b, " \t\r\n")
 	switch {
 	case len(t) > 0 && t[0] == '{':
-		var head struct {
-			Type      jsontext.Value `json:"type"`
-			Citations jsontext.Value `json:"citations"`
+		top, err := parseJSON(b, base, "not JSON")
+		if err != nil {
+			return 0, err
 		}
-		if err := json.Unmarshal(b, &head); err != nil {
-			return 0, invalid("not JSON: %s", jsonMessage(err))
-		}
-		if string(head.Type) == `"message"` {
+		m := top.pick("type", "citations")
+		if typ := m[0]; typ.has() && typ.kind() == '"' && typ.text() == "message" {
 			return Anthropic, nil
 		}
-		if head.Citations.Kind() == '[' {
+		if c := m[1]; c.has() && c.kind() == '[' {
 			return Structured, nil
 		}
 		return 0, invalid(`a JSON object that is neither an Anthropic response ("type": "message") nor a structured answer (a "citations" array)`)
-	case len(t) > 0 && t[0] == '[' && jsontext.Value(b).IsValid():
+	case len(t) > 0 && t[0] == '[' && checkJSON(b, base) == nil:
 		return 0, invalid(`a JSON array is not an input quotes reads: a structured answer is an object {"citations": [...]}`)
 	}
 	if !utf8.Valid(b) {
-		return 0, invalid("not UTF-8: invalid byte 0x%02X at byte offset %d", b[utext.InvalidAt(b)], utext.InvalidAt(b)+len(input)-len(b))
+		return 0, invalid("not UTF-8: invalid byte 0x%02X at byte offset %d", b[utext.InvalidAt(b)], utext.InvalidAt(b)+base)
 	}
 	return Report, nil
-}
-
-// jsonMessage is a decoding error in one line, without the package's
-// "json: " prefix.
-func jsonMessage(err error) string {
-	s := strings.TrimPrefix(err.Error(), "json: ")
-	s = strings.NewReplacer("Go string", "a string", "Go int", "an integer", "Go []", "an array", "\n", " ").Replace(s)
-	return s
 }
 
 // Read returns the quotations of input, whose shape is sh: for a report,
 // every quotation rule 5 has checked; for a structured answer, every
 // citation; for an Anthropic response, every citation of every text block,
-// in order. The error is a *citecheck.Error, invalid_input, naming the
-// JSON Pointer of the value at fault in its message.
+// in order. A UTF-8 byte order mark at the start is not text: a
+// report's lines and columns are those an editor shows, and Offset
+// counts the bytes of input as given, the mark included. The error is
+// a *citecheck.Error, invalid_input, naming the JSON Pointer of the value
+// at fault (and for JSON that is not well formed, the byte offset) in its
+// message.
 //
-// Cost: linear in len(input).
+// Cost: linear in len(input): a JSON input is validated once and walked
+// once per level of nesting the reader descends (at most five).
 func Read(input []byte, sh Shape) ([]Quotation, error) {
 	b := bytes.TrimPrefix(input, bom)
+	base := len(input) - len(b)
 	switch sh {
 	case Structured:
-		return readStructured(b)
+		return readStructured(b, base)
 	case Anthropic:
-		return readAnthropic(b)
+		return readAnthropic(b, base)
 	}
 	all := Extract(b)
 	qs := all[:0]
 	for _, q := range all {
 		if q.Checked() {
+			q.Offset += base // the offset in the input as given
 			qs = append(qs, q)
 		}
 	}
@@ -130,125 +171,201 @@ func Read(input []byte, sh Shape) ([]Quotation, error) {
 }
 
 // readStructured reads {"citations": [{"source_id", "quote"}, …]}: quote a
-// string, source_id a string, an integer (LangChain's QuotedAnswer numbers
-// its sources), null or absent (no marker). Other members are the
+// string, source_id a string, an integer within ±(2^53−1) by the engine's
+// rule (LangChain's QuotedAnswer numbers its sources; 1.0 and 1e0 are
+// the marker "1"), null or absent (no marker). Other members are the
 // answer's own and are not read.
-func readStructured(b []byte) ([]Quotation, error) {
-	var ans struct {
-		Citations []struct {
-			SourceID jsontext.Value `json:"source_id"`
-			Quote    *string        `json:"quote"`
-		} `json:"citations"`
+func readStructured(b []byte, base int) ([]Quotation, error) {
+	top, err := parseJSON(b, base, "the structured answer is not JSON")
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &ans); err != nil {
-		return nil, invalid("the structured answer: %s", jsonMessage(err))
+	cits, ok := top.member("citations")
+	if top.kind() != '{' || !ok || cits.kind() != '[' {
+		return nil, invalid(`the structured answer has no "citations" array`)
 	}
-	qs := make([]Quotation, 0, len(ans.Citations))
-	for i, c := range ans.Citations {
-		if c.Quote == nil {
-			return nil, invalid(`the structured answer: /citations/%d has no "quote" string`, i)
+	var qs []Quotation
+	err = cits.items(func(i int, c node) error {
+		if c.kind() != '{' {
+			return invalid(`the structured answer: %s is %s, not a citation {"source_id", "quote"}`, c.ptr, c.kindName())
 		}
-		q := Quotation{Text: *c.Quote}
-		switch c.SourceID.Kind() {
-		case 0, 'n':
-		case '"':
-			var s string
-			json.Unmarshal(c.SourceID, &s)
-			q.Marker, q.Marked = s, true
-		case '0':
-			if _, err := strconv.ParseInt(string(c.SourceID), 10, 64); err != nil {
-				return nil, invalid("the structured answer: /citations/%d/source_id is %s, not a string or an integer", i, citecheck.Echo(c.SourceID))
+		m := c.pick("quote", "source_id")
+		quote := m[0]
+		if !quote.has() {
+			return invalid(`the structured answer: %s has no "quote" string`, c.ptr)
+		}
+		if quote.kind() != '"' {
+			return invalid(`the structured answer: %s is %s, not a string`, quote.ptr, quote.kindName())
+		}
+		q := Quotation{Text: quote.text()}
+		if sid := m[1]; sid.has() {
+			switch sid.kind() {
+			case '"':
+				q.Marker, q.Marked = sid.text(), true
+			case '0':
+				m, why := marker(sid.raw())
+				if why != "" {
+					return invalid("the structured answer: %s is %s, which %s; a source_id is a string or an integer", sid.ptr, citecheck.Echo(sid.raw()), why)
+				}
+				q.Marker, q.Marked = m, true
+			default:
+				return invalid("the structured answer: %s is %s, not a string or an integer", sid.ptr, sid.kindName())
 			}
-			q.Marker, q.Marked = string(c.SourceID), true
-		default:
-			return nil, invalid("the structured answer: /citations/%d/source_id is not a string or an integer", i)
 		}
 		qs = append(qs, q)
-	}
-	return qs, nil
+		return nil
+	})
+	return qs, err
 }
 
-// anthropicCitation is a citation of a text block of a Messages response.
-// The numbers are pointers so that a missing one is told from 0.
-type anthropicCitation struct {
-	Type            string  `json:"type"`
-	CitedText       *string `json:"cited_text"`
-	DocumentIndex   *int    `json:"document_index"`
-	StartCharIndex  *int    `json:"start_char_index"`
-	EndCharIndex    *int    `json:"end_char_index"`
-	StartBlockIndex *int    `json:"start_block_index"`
-	EndBlockIndex   *int    `json:"end_block_index"`
-	StartPageNumber *int    `json:"start_page_number"`
-	EndPageNumber   *int    `json:"end_page_number"`
+// marker is the marker an integer source_id names: its decimal form, by
+// the engine's integer rule, negative ones included ("-0" is "0").
+func marker(lit []byte) (string, string) {
+	n, why := citecheck.Integer(lit)
+	if why == "is negative" {
+		if n, why = citecheck.Integer(lit[1:]); why == "" {
+			if n == 0 {
+				return "0", ""
+			}
+			return "-" + strconv.Itoa(n), ""
+		}
+	}
+	if why != "" {
+		return "", why
+	}
+	return strconv.Itoa(n), ""
 }
+
+// anthropicNumbers are the integer members of an Anthropic citation: all
+// are read, whatever the citation's type, each a non-negative integer
+// within 2^53−1 by the engine's rule (spec §1), so that no number of a
+// response can overflow what is computed from it.
+var anthropicNumbers = [...]string{"document_index", "start_char_index", "end_char_index", "start_block_index", "end_block_index", "start_page_number", "end_page_number"}
 
 // readAnthropic reads the citations of a Messages response's text blocks.
 // A citation of a document (char_location, page_location,
 // content_block_location) must have cited_text, document_index and its
-// two numbers, none negative; a citation of another type (a search
-// result, a web page) is read with its cited_text, and is not checked.
-func readAnthropic(b []byte) ([]Quotation, error) {
-	var msg struct {
-		Content []struct {
-			Type      string           `json:"type"`
-			Citations []jsontext.Value `json:"citations"`
-		} `json:"content"`
+// two numbers; a citation of another type (a search result, a web page)
+// is read with its cited_text, and is not checked. Every number present
+// is an integer in [0, 2^53−1]; null is read as absent.
+func readAnthropic(b []byte, base int) ([]Quotation, error) {
+	top, err := parseJSON(b, base, "the Anthropic response is not JSON")
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(b, &msg); err != nil {
-		return nil, invalid("the Anthropic response: %s", jsonMessage(err))
+	if top.kind() != '{' {
+		return nil, invalid("the Anthropic response is %s, not an object", top.kindName())
+	}
+	content, ok := top.member("content")
+	if !ok {
+		return nil, nil
+	}
+	if content.kind() != '[' {
+		return nil, invalid("the Anthropic response: %s is %s, not an array of content blocks", content.ptr, content.kindName())
 	}
 	var qs []Quotation
-	for bi, block := range msg.Content {
-		if block.Type != "text" {
+	err = content.items(func(bi int, block node) error {
+		if block.kind() != '{' {
+			return invalid("the Anthropic response: %s is %s, not a content block (an object)", block.ptr, block.kindName())
+		}
+		if typ, err := stringMember(block, "type", "the Anthropic response"); err != nil || typ != "text" {
+			return err
+		}
+		cits, ok := block.member("citations")
+		if !ok {
+			return nil
+		}
+		if cits.kind() != '[' {
+			return invalid("the Anthropic response: %s is %s, not an array of citations", cits.ptr, cits.kindName())
+		}
+		return cits.items(func(_ int, c node) error {
+			q, err := anthropicCitation(c, bi)
+			if err == nil {
+				qs = append(qs, q)
+			}
+			return err
+		})
+	})
+	return qs, err
+}
+
+// stringMember returns object n's member name as a string, "" when it is
+// absent or null.
+func stringMember(n node, name, what string) (string, error) {
+	return stringValue(n.pick(name)[0], what)
+}
+
+// stringValue is a picked value as a string, "" when it is absent.
+func stringValue(v node, what string) (string, error) {
+	switch {
+	case !v.has():
+		return "", nil
+	case v.kind() != '"':
+		return "", invalid("%s: %s is %s, not a string", what, v.ptr, v.kindName())
+	}
+	return v.text(), nil
+}
+
+// anthropicCitation reads citation c of content block bi.
+func anthropicCitation(c node, bi int) (Quotation, error) {
+	const what = "the Anthropic response"
+	if c.kind() != '{' {
+		return Quotation{}, invalid("%s: %s is %s, not a citation (an object)", what, c.ptr, c.kindName())
+	}
+	m := c.pick(append([]string{"type", "cited_text"}, anthropicNumbers[:]...)...)
+	typ, err := stringValue(m[0], what)
+	if err != nil {
+		return Quotation{}, err
+	}
+	text, hasText := m[1], m[1].has()
+	if hasText && text.kind() != '"' {
+		return Quotation{}, invalid("%s: %s is %s, not a string", what, text.ptr, text.kindName())
+	}
+	var nums [len(anthropicNumbers)]int
+	var has [len(anthropicNumbers)]bool
+	for k := range anthropicNumbers {
+		v := m[2+k]
+		if !v.has() {
 			continue
 		}
-		for ci, raw := range block.Citations {
-			at := fmt.Sprintf("/content/%d/citations/%d", bi, ci)
-			var c anthropicCitation
-			if err := json.Unmarshal(raw, &c); err != nil {
-				return nil, invalid("the Anthropic response: %s: %s", at, jsonMessage(err))
-			}
-			loc := &Location{Type: c.Type, Block: bi}
-			q := Quotation{Location: loc}
-			if c.CitedText != nil {
-				q.Text = *c.CitedText
-			}
-			var start, end *int
-			var names [2]string
-			switch c.Type {
-			case CharLocation:
-				start, end, names = c.StartCharIndex, c.EndCharIndex, [2]string{"start_char_index", "end_char_index"}
-			case ContentBlockLocation:
-				start, end, names = c.StartBlockIndex, c.EndBlockIndex, [2]string{"start_block_index", "end_block_index"}
-			case PageLocation:
-				start, end, names = c.StartPageNumber, c.EndPageNumber, [2]string{"start_page_number", "end_page_number"}
-			case "":
-				return nil, invalid(`the Anthropic response: %s has no "type"`, at)
-			default:
-				qs = append(qs, q)
-				continue
-			}
-			if c.CitedText == nil {
-				return nil, invalid(`the Anthropic response: %s (%s) has no "cited_text"`, at, c.Type)
-			}
-			for k, n := range []*int{c.DocumentIndex, start, end} {
-				name := "document_index"
-				if k > 0 {
-					name = names[k-1]
-				}
-				if n == nil {
-					return nil, invalid(`the Anthropic response: %s (%s) has no %q`, at, c.Type, name)
-				}
-				if *n < 0 {
-					return nil, invalid(`the Anthropic response: %s/%s is %d, negative`, at, name, *n)
-				}
-			}
-			loc.Document, loc.Start, loc.End = *c.DocumentIndex, *start, *end
-			q.Marker, q.Marked = strconv.Itoa(loc.Document), true
-			qs = append(qs, q)
+		if v.kind() != '0' {
+			return Quotation{}, invalid("%s: %s is %s, not an integer", what, v.ptr, v.kindName())
+		}
+		n, why := citecheck.Integer(v.raw())
+		if why != "" {
+			return Quotation{}, invalid("%s: %s is %s, which %s; it must be an integer from 0 to 2^53−1", what, v.ptr, citecheck.Echo(v.raw()), why)
+		}
+		nums[k], has[k] = n, true
+	}
+	loc := &Location{Type: typ, Block: bi}
+	q := Quotation{Location: loc}
+	if hasText {
+		q.Text = text.text()
+	}
+	var pair int // the index in anthropicNumbers of the type's start
+	switch typ {
+	case CharLocation:
+		pair = 1
+	case ContentBlockLocation:
+		pair = 3
+	case PageLocation:
+		pair = 5
+	case "":
+		return q, invalid(`%s: %s has no "type"`, what, c.ptr)
+	default:
+		return q, nil
+	}
+	if !hasText {
+		return q, invalid(`%s: %s (%s) has no "cited_text"`, what, c.ptr, typ)
+	}
+	for _, k := range []int{0, pair, pair + 1} {
+		if !has[k] {
+			return q, invalid(`%s: %s (%s) has no %q`, what, c.ptr, typ, anthropicNumbers[k])
 		}
 	}
-	return qs, nil
+	loc.Document, loc.Start, loc.End = nums[0], nums[pair], nums[pair+1]
+	q.Marker, q.Marked = strconv.Itoa(loc.Document), true
+	return q, nil
 }
 
 // Document is one document block of a Messages request, as a source.
@@ -262,6 +379,9 @@ type Document struct {
 	// a URL, a file).
 	Text    string
 	HasText bool
+	// Carries (a document without text) says what the request gives
+	// instead, for a message: "a PDF as base64 data", "a URL", "a file".
+	Carries string
 	// Blocks (content sources) are the code point offsets in Text where
 	// each of the content's blocks starts, and one more where the last
 	// ends: block i is Text[Blocks[i]:Blocks[i+1]]. A block that is not
@@ -269,100 +389,144 @@ type Document struct {
 	Blocks []int
 }
 
+// NoText says, for a document whose text the request does not carry,
+// that citecheck reads no text from it and how to give its text: as a
+// source whose id is the document's index. "" for a document with text.
+func (d *Document) NoText() string {
+	if d.HasText {
+		return ""
+	}
+	return fmt.Sprintf("document %s is %s, from which citecheck reads no text; give its text as source %s "+
+		"(the command: --source %s=FILE; the check_quotes tool: a source {\"id\": %q, \"text\": ...})", d.ID, d.Carries, strconv.Quote(d.ID), d.ID, d.ID)
+}
+
 // ReadRequest returns the documents of a Messages request, in order: the
 // document blocks of its messages' content. The error is a
 // *citecheck.Error, invalid_input, for a request that is not JSON, or
-// whose messages or documents are not of the API's shape.
+// whose messages or documents are not of the API's shape, naming the
+// value at fault by its JSON Pointer.
 //
 // Cost: linear in len(request).
 func ReadRequest(request []byte) ([]Document, error) {
-	var req struct {
-		Messages *[]struct {
-			Content jsontext.Value `json:"content"`
-		} `json:"messages"`
-	}
+	const what = "the Messages request"
 	b := bytes.TrimPrefix(request, bom)
-	if err := json.Unmarshal(b, &req); err != nil {
-		return nil, invalid("the Messages request: %s", jsonMessage(err))
+	top, err := parseJSON(b, len(request)-len(b), what+" is not JSON")
+	if err != nil {
+		return nil, err
 	}
-	if req.Messages == nil {
+	msgs, ok := node{}, false
+	if top.kind() == '{' {
+		msgs, ok = top.member("messages")
+	}
+	if !ok || msgs.kind() != '[' {
 		return nil, invalid(`the Messages request has no "messages" array`)
 	}
 	var docs []Document
-	for mi, m := range *req.Messages {
-		if m.Content.Kind() != '[' { // a string, or absent: no documents
-			continue
+	err = msgs.items(func(_ int, m node) error {
+		if m.kind() != '{' {
+			return invalid("%s: %s is %s, not a message (an object)", what, m.ptr, m.kindName())
 		}
-		var blocks []struct {
-			Type   string `json:"type"`
-			Source *struct {
-				Type    string         `json:"type"`
-				Data    jsontext.Value `json:"data"`
-				Content jsontext.Value `json:"content"`
-			} `json:"source"`
+		content, ok := m.member("content")
+		if !ok || content.kind() != '[' { // a string, or absent: no documents
+			return nil
 		}
-		if err := json.Unmarshal(m.Content, &blocks); err != nil {
-			return nil, invalid("the Messages request: /messages/%d/content: %s", mi, jsonMessage(err))
-		}
-		for bi, blk := range blocks {
-			if blk.Type != "document" {
-				continue
+		return content.items(func(_ int, blk node) error {
+			if blk.kind() != '{' {
+				return invalid("%s: %s is %s, not a content block (an object)", what, blk.ptr, blk.kindName())
 			}
-			at := fmt.Sprintf("/messages/%d/content/%d", mi, bi)
+			if typ, err := stringMember(blk, "type", what); err != nil || typ != "document" {
+				return err
+			}
 			d := Document{ID: strconv.Itoa(len(docs))}
-			if blk.Source == nil {
-				return nil, invalid(`the Messages request: %s is a document without a "source"`, at)
-			}
-			switch blk.Source.Type {
-			case "text":
-				if err := json.Unmarshal(blk.Source.Data, &d.Text); err != nil || blk.Source.Data.Kind() != '"' {
-					return nil, invalid(`the Messages request: %s/source/data is not a string`, at)
-				}
-				d.HasText = true
-			case "content":
-				if err := readContentSource(&d, blk.Source.Content); err != nil {
-					return nil, invalid("the Messages request: %s/source/content: %s", at, err.Error())
-				}
+			if err := readDocument(&d, blk); err != nil {
+				return err
 			}
 			docs = append(docs, d)
-		}
+			return nil
+		})
+	})
+	return docs, err
+}
+
+// readDocument reads the source of document block blk.
+func readDocument(d *Document, blk node) error {
+	const what = "the Messages request"
+	src, ok := blk.member("source")
+	if !ok {
+		return invalid(`%s: %s is a document without a "source"`, what, blk.ptr)
 	}
-	return docs, nil
+	if src.kind() != '{' {
+		return invalid("%s: %s is %s, not an object", what, src.ptr, src.kindName())
+	}
+	typ, err := stringMember(src, "type", what)
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case "text":
+		data, ok := src.member("data")
+		if !ok || data.kind() != '"' {
+			return invalid(`%s: %s/data is not a string`, what, src.ptr)
+		}
+		d.Text, d.HasText = data.text(), true
+	case "content":
+		content, ok := src.member("content")
+		if !ok {
+			return invalid(`%s: %s has no "content"`, what, src.ptr)
+		}
+		if err := readContentSource(d, content); err != nil {
+			return err
+		}
+	case "base64":
+		d.Carries = "base64 data"
+		if mt, _ := stringMember(src, "media_type", what); mt == "application/pdf" {
+			d.Carries = "a PDF as base64 data"
+		}
+	case "url":
+		d.Carries = "a URL"
+	case "file":
+		d.Carries = "a file of the Files API"
+	default:
+		d.Carries = fmt.Sprintf("a source of type %q", citecheck.Echo(typ))
+	}
+	return nil
 }
 
 // readContentSource reads a content source: a string (one block) or an
 // array of content blocks, whose text blocks make the text.
-func readContentSource(d *Document, v jsontext.Value) error {
+func readContentSource(d *Document, v node) error {
+	const what = "the Messages request"
 	d.HasText = true
 	var sb strings.Builder
 	cp := 0
-	switch v.Kind() {
+	switch v.kind() {
 	case '"':
-		var s string
-		json.Unmarshal(v, &s)
+		s := v.text()
 		d.Text, d.Blocks = s, []int{0, utf8.RuneCountInString(s)}
 		return nil
 	case '[':
 	default:
-		return fmt.Errorf("not a string or an array of content blocks")
+		return invalid("%s: %s is %s, not a string or an array of content blocks", what, v.ptr, v.kindName())
 	}
-	var blocks []struct {
-		Type string  `json:"type"`
-		Text *string `json:"text"`
-	}
-	if err := json.Unmarshal(v, &blocks); err != nil {
-		return fmt.Errorf("%s", jsonMessage(err))
-	}
-	for i, b := range blocks {
+	err := v.items(func(i int, b node) error {
+		if b.kind() != '{' {
+			return invalid("%s: %s is %s, not a content block (an object)", what, b.ptr, b.kindName())
+		}
 		d.Blocks = append(d.Blocks, cp)
-		if b.Type != "text" {
-			continue
+		if typ, err := stringMember(b, "type", what); err != nil || typ != "text" {
+			return err
 		}
-		if b.Text == nil {
-			return fmt.Errorf(`block %d is a text block without "text"`, i)
+		text, ok := b.member("text")
+		if !ok || text.kind() != '"' {
+			return invalid(`%s: %s is a text block without a "text" string`, what, b.ptr)
 		}
-		sb.WriteString(*b.Text)
-		cp += utf8.RuneCountInString(*b.Text)
+		s := text.text()
+		sb.WriteString(s)
+		cp += utf8.RuneCountInString(s)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	d.Blocks = append(d.Blocks, cp)
 	d.Text = sb.String()

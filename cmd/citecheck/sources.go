@@ -19,7 +19,7 @@ import (
 // How `annotations` and `quotes` read the sources they check against:
 // --source ID=FILE (repeatable) and --sources MANIFEST, each file read as
 // validated UTF-8 under --max-source-size, an HTML file as its body's
-// textContent.
+// textContent; a UTF-8 byte order mark at a file's start is not text.
 
 // sourceFile is one source named on the command line or in a manifest.
 type sourceFile struct {
@@ -91,7 +91,9 @@ func readSourceText(file string, asHTML bool, maxBytes int64) (string, *citechec
 		return fail(e)
 	}
 	if !isHTML(file, asHTML) {
-		return string(b), nil
+		// A byte order mark says how the file is encoded; it is not text,
+		// as the HTML reader holds too, so offsets count from after it.
+		return string(bytes.TrimPrefix(b, []byte("\uFEFF"))), nil
 	}
 	text, err := htmlBodyText(b)
 	if err != nil {

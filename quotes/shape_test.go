@@ -1,0 +1,231 @@
+package quotes
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// citationWith is an Anthropic response with one char_location citation
+// whose members after its type are members.
+func citationWith(members string) string {
+	return `{"type":"message","content":[{"type":"text","text":"x","citations":[{"type":"char_location","cited_text":"ab",` + members + `}]}]}`
+}
+
+// Every integer of an Anthropic response is read by the engine's rule
+// (spec §1, §5.13): its exact value, an integer from 0 to 2^53−1; any
+// other is refused as invalid_input naming its JSON Pointer, before a
+// check could compute with it. The first row is the input that crashed
+// the command and the service.
+func TestAnthropicIntegersAreBoundedAsTheEnginesAre(t *testing.T) {
+	t.Parallel()
+	const at = "/content/0/citations/0/"
+	for _, c := range []struct {
+		name, members string
+		start         int    // the start read, when accepted
+		err           string // else what the message says
+	}{
+		{"2^63−1 is refused", `"document_index":0,"start_char_index":9223372036854775807,"end_char_index":2`, 0, at + "start_char_index is 9223372036854775807, which is outside ±(2^53−1)"},
+		{"2^53 is refused", `"document_index":0,"start_char_index":9007199254740992,"end_char_index":2`, 0, at + "start_char_index is 9007199254740992, which is outside"},
+		{"2^53−1 is read", `"document_index":0,"start_char_index":9007199254740991,"end_char_index":9007199254740991`, 9007199254740991, ""},
+		{"−2^63 is refused", `"document_index":0,"start_char_index":0,"end_char_index":-9223372036854775808`, 0, at + "end_char_index is -9223372036854775808, which is outside"},
+		{"1e400 is refused", `"document_index":1e400,"start_char_index":0,"end_char_index":2`, 0, at + "document_index is 1e400, which is outside"},
+		{"a huge exponent is refused", `"document_index":0,"start_char_index":1e99999999999999999999,"end_char_index":2`, 0, "outside"},
+		{"a negative is refused", `"document_index":0,"start_char_index":-1,"end_char_index":2`, 0, at + "start_char_index is -1, which is negative"},
+		{"a fraction is refused", `"document_index":0,"start_char_index":1.5,"end_char_index":2`, 0, at + "start_char_index is 1.5, which is not an integer"},
+		{"1e-400 is refused", `"document_index":0,"start_char_index":1e-400,"end_char_index":2`, 0, "is not an integer"},
+		{"a string is refused", `"document_index":0,"start_char_index":"1","end_char_index":2`, 0, at + "start_char_index is a string, not an integer"},
+		{"1e3 is 1000", `"document_index":0,"start_char_index":1e3,"end_char_index":1002`, 1000, ""},
+		{"1.0 is 1", `"document_index":0,"start_char_index":1.0,"end_char_index":3`, 1, ""},
+		{"-0 is 0", `"document_index":0,"start_char_index":-0,"end_char_index":2`, 0, ""},
+		{"null is absent", `"document_index":0,"start_char_index":null,"end_char_index":2`, 0, `has no "start_char_index"`},
+		{"a number of another location type is bounded too", `"document_index":0,"start_char_index":0,"end_char_index":2,"start_page_number":1e300`, 0, at + "start_page_number is 1e300"},
+		{"end_block_index", `"document_index":0,"start_char_index":0,"end_char_index":2,"end_block_index":-3`, 0, at + "end_block_index is -3, which is negative"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := []byte(citationWith(c.members))
+			qs, err := Read(in, Anthropic)
+			if c.err == "" {
+				if err != nil || len(qs) != 1 || qs[0].Location.Start != c.start {
+					t.Fatalf("%+v, %v; want start %d", qs, err, c.start)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Fatalf("error %v, want %q", err, c.err)
+			}
+			mustBeInvalid(t, err)
+			// Through the whole check, as the command and check_quotes run it.
+			_, err = Check(context.Background(), in, []Source{{ID: "0", Text: "abc"}}, Options{Explain: true})
+			mustBeInvalid(t, err)
+		})
+	}
+}
+
+// A structured answer's integer source_id is read by the engine's rule:
+// its decimal value is the marker, within ±(2^53−1).
+func TestStructuredSourceIDIsReadByTheEnginesIntegerRule(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ id, marker, err string }{
+		{"7", "7", ""},
+		{"1.0", "1", ""},
+		{"1e1", "10", ""},
+		{"-0", "0", ""},
+		{"-5", "-5", ""},
+		{"9007199254740991", "9007199254740991", ""},
+		{"9007199254740992", "", "/citations/0/source_id is 9007199254740992, which is outside ±(2^53−1)"},
+		{"-9223372036854775809", "", "which is outside"},
+		{"1e400", "", "which is outside"},
+		{"1.5", "", "/citations/0/source_id is 1.5, which is not an integer"},
+		{"true", "", "/citations/0/source_id is a boolean, not a string or an integer"},
+	} {
+		qs, err := Read([]byte(`{"citations":[{"source_id":`+c.id+`,"quote":"q"}]}`), Structured)
+		switch {
+		case c.err == "" && (err != nil || len(qs) != 1 || qs[0].Marker != c.marker || !qs[0].Marked):
+			t.Errorf("%s: %+v, %v; want marker %q", c.id, qs, err, c.marker)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.id, err, c.err)
+		}
+	}
+}
+
+// The readers' messages are plain words (spec §5.13): what is wrong, at
+// which byte, in which value (JSON Pointer); never a parser's wording, a
+// Go type or a library's name.
+func TestReaderMessagesArePlainWords(t *testing.T) {
+	t.Parallel()
+	const anth = `{"type":"message","content":[{"type":"text","citations":[`
+	for _, c := range []struct {
+		name, input string
+		read        func([]byte) error
+		want        string
+	}{
+		{"a trailing comma in an array", `{"citations":[{"source_id":"a","quote":"q"},]}`, detect,
+			"a trailing comma: the array's last item is followed by ',' and then ']' at byte 43 (in /citations)"},
+		{"a trailing comma in an object", `{"citations":[{"quote":"q",}]}`, detect,
+			"a trailing comma: the object's last member is followed by ',' and then '}' at byte 26 (in /citations/0)"},
+		{"truncated", `{"citations":[{"quote":"q"`, detect, "the input ends before the object opened at byte 14 is closed at byte 26 (in /citations/0)"},
+		{"truncated in a string", `{"citations":[{"quote":"q`, detect, `the input ends before the string that starts at byte 23 is closed by '"' at byte 25`},
+		{"an unquoted name", `{citations:[]}`, detect, "a member name must be a string in double quotes, not 'c' at byte 1"},
+		{"a single-quoted name", `{'citations':[]}`, detect, `a member name must be a string in double quotes, not "'" at byte 1`},
+		{"a missing comma", `{"citations":[{"quote":"q"} {"quote":"r"}]}`, detect, "a ',' is missing between two items of an array at byte 28 (in /citations)"},
+		{"a missing colon", `{"citations" []}`, detect, `a ':' must follow the member name "citations", not '[' at byte 13 (in /citations)`},
+		{"a member twice", `{"citations":[{"quote":"q","quote":"r"}]}`, detect, `the member "quote" appears twice in one object at byte 27 (in /citations/0/quote)`},
+		{"a lone high surrogate", `{"citations":[{"quote":"a\ud800b"}]}`, detect, `a string holds \uD800, the first half of a surrogate pair without the second: it is no character at byte 25 (in /citations/0/quote)`},
+		{"a lone low surrogate", `{"citations":[{"quote":"\udc00"}]}`, detect, `\uDC00, the second half of a surrogate pair`},
+		{"invalid UTF-8 in a string", "{\"citations\":[{\"quote\":\"a\xffb\"}]}", detect, "a string holds the byte 0xFF, which is not UTF-8 at byte 25 (in /citations/0/quote)"},
+		{"a control character", "{\"citations\":[{\"quote\":\"a\nb\"}]}", detect, `a string holds the control character U+000A; inside a string it must be written as an escape such as \n`},
+		{"a bad escape", `{"citations":[{"quote":"\q"}]}`, detect, `a string holds \q, not an escape JSON has`},
+		{"a leading zero", `{"citations":[{"source_id":01,"quote":"q"}]}`, detect, "a number not written as JSON writes numbers"},
+		{"a bare word", `{"citations":[{"quote":tru}]}`, detect, "a value that is not JSON (only true, false and null are written without quotes) at byte 23 (in /citations/0/quote)"},
+		{"text after the value", `{"citations":[]} x`, detect, "more follows the end of the JSON value: 'x' at byte 17"},
+		{"a byte order mark counts in the offset", "\uFEFF{\"citations\":[1,]}", detect, "at byte 18 (in /citations)"},
+		{"a byte order mark inside is not white space", "{\uFEFF\"citations\":[]}", detect, "not U+FEFF at byte 1"},
+		{"nesting too deep", `{"citations":` + strings.Repeat("[", 10001), detect, "objects and arrays nested deeper than 10000"},
+		{"a structured quote of the wrong kind", `{"citations":[{"quote":["q"]}]}`, structured, "the structured answer: /citations/0/quote is an array, not a string"},
+		{"a citation that is not an object", `{"citations":["q"]}`, structured, `/citations/0 is a string, not a citation {"source_id", "quote"}`},
+		{"content that is not an array", `{"type":"message","content":{}}`, anthropic, "/content is an object, not an array of content blocks"},
+		{"a block type that is not a string", `{"type":"message","content":[{"type":7}]}`, anthropic, "/content/0/type is a number, not a string"},
+		{"citations that are not an array", `{"type":"message","content":[{"type":"text","citations":"x"}]}`, anthropic, "/content/0/citations is a string, not an array of citations"},
+		{"a citation that is not an object", anth + `3]}]}`, anthropic, "/content/0/citations/0 is a number, not a citation"},
+		{"cited_text that is not a string", anth + `{"type":"page_location","cited_text":1}]}]}`, anthropic, "/content/0/citations/0/cited_text is a number, not a string"},
+		{"a request trailing comma", `{"messages":[{"content":[{"type":"document"},]}]}`, request, "a trailing comma: the array's last item is followed by ',' and then ']' at byte 44 (in /messages/0/content)"},
+		{"a request's message not an object", `{"messages":[1]}`, request, "/messages/0 is a number, not a message (an object)"},
+		{"a request's document source not an object", `{"messages":[{"content":[{"type":"document","source":"x"}]}]}`, request, "/messages/0/content/0/source is a string, not an object"},
+		{"a content source's block without text", `{"messages":[{"content":[{"type":"document","source":{"type":"content","content":[{"type":"text"}]}}]}]}`, request,
+			`/messages/0/content/0/source/content/0 is a text block without a "text" string`},
+		{"a request that is not JSON", `{"messages":[}`, request, "'}' cannot start a value"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.read([]byte(c.input))
+			if err == nil {
+				t.Fatalf("accepted")
+			}
+			mustBeInvalid(t, err)
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("message %q\nwant it to say %q", err, c.want)
+			}
+			mustBePlain(t, err.Error())
+		})
+	}
+}
+
+func detect(b []byte) error     { _, err := Detect(b); return err }
+func structured(b []byte) error { _, err := Read(b, Structured); return err }
+func anthropic(b []byte) error  { _, err := Read(b, Anthropic); return err }
+func request(b []byte) error    { _, err := ReadRequest(b); return err }
+
+// mustBePlain fails a message that names a library, a Go type or a
+// parser's state, or that is not one line.
+func mustBePlain(t *testing.T, msg string) {
+	t.Helper()
+	for _, bad := range []string{"jsontext", "json:", "Go ", "struct {", "struct{", "[]", "expecting", "unmarshal", "\n"} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("message %q holds %q", msg, bad)
+		}
+	}
+}
+
+// A document the request carries without text (a PDF, a URL, a file)
+// keeps its number and says what it is and how to give its text.
+func TestATextlessDocumentSaysHowToGiveItsText(t *testing.T) {
+	t.Parallel()
+	req := `{"messages":[{"role":"user","content":[
+		{"type":"document","source":{"type":"text","media_type":"text/plain","data":"abc"}},
+		{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0="}},
+		{"type":"document","source":{"type":"url","url":"https://example.invalid/a.pdf"}},
+		{"type":"document","source":{"type":"file","file_id":"f"}}]}]}`
+	docs, err := ReadRequest([]byte(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if docs[0].NoText() != "" {
+		t.Errorf("a text document: %q", docs[0].NoText())
+	}
+	for i, carries := range []string{"", "a PDF as base64 data", "a URL", "a file of the Files API"} {
+		if i == 0 {
+			continue
+		}
+		d := docs[i]
+		if d.HasText || d.Carries != carries {
+			t.Errorf("document %d: %+v, want it to carry %q", i, d, carries)
+		}
+		why := d.NoText()
+		for _, want := range []string{"document " + d.ID + " is " + carries, "reads no text", "--source " + d.ID + "=FILE", `{"id": "` + d.ID + `"`} {
+			if !strings.Contains(why, want) {
+				t.Errorf("document %d: %q does not say %q", i, why, want)
+			}
+		}
+	}
+}
+
+// A report that starts with a byte order mark reads as without it: the
+// first line's blockquote is one, and columns are those an editor shows;
+// Offset counts the input's bytes, the mark included.
+func TestAReportsByteOrderMarkIsNotText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, report string
+		text         string
+		line, column int
+		offset       int
+	}{
+		{"a blockquote on the first line", "\uFEFF> Call me Ishmael. Some years ago [1]", "Call me Ishmael. Some years ago", 1, 1, 3},
+		{"a quotation on the first line", "\uFEFF«Les hommes naissent libres» [fr]", "Les hommes naissent libres", 1, 1, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sh, err := Detect([]byte(c.report))
+			if err != nil || sh != Report {
+				t.Fatalf("%v, %v", sh, err)
+			}
+			qs, err := Read([]byte(c.report), Report)
+			if err != nil || len(qs) != 1 {
+				t.Fatalf("%+v, %v", qs, err)
+			}
+			q := qs[0]
+			if q.Text != c.text || q.Line != c.line || q.Column != c.column || q.Offset != c.offset {
+				t.Errorf("%q at %d:%d@%d; want %q at %d:%d@%d", q.Text, q.Line, q.Column, q.Offset, c.text, c.line, c.column, c.offset)
+			}
+		})
+	}
+}
