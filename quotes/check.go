@@ -178,15 +178,15 @@ func CheckQuotations(ctx context.Context, qs []Quotation, sources []Source, opts
 const BatchQuotations = 256
 
 // Memory constants, in bytes, held by TestMemoryIsLinearInTheInput.
-// ResultBytes is what a Result holds beyond its quotation and its
-// findings (the findings hold about their source_text, up to the span of
-// the source they read); BatchBytes bounds, per quotation of a batch,
-// what its checking holds until the batch returns (the jobs, the engine's
-// requests and outcomes), beyond the sources' indexes, which the engine
-// builds per request (about a quarter of a source's size).
+// ResultBytes is what a Result holds beyond its quotation's text and its
+// findings (which hold their source_text, up to the span of the source
+// they read); BatchBytes bounds what checking a batch holds until it
+// returns, per quotation of the batch against up to max_sources sources
+// (the jobs, the engine's requests, outcomes and findings), beyond one
+// diagnosis's working set, which is linear in its source (docs/explain.md).
 const (
-	ResultBytes = 512
-	BatchBytes  = 8 << 10
+	ResultBytes = 256
+	BatchBytes  = 32 << 10
 )
 
 // QuotationUnits is what one quotation counts against max_scan_units
@@ -470,8 +470,41 @@ func spanOf(loc *Location, s *Source) (int, int, bool) {
 	return 0, 0, false
 }
 
-// settle decides the outcome from the jobs' verdicts.
+// settle decides the outcome from the jobs' verdicts; the result then
+// holds only what it shows (see job.alone).
 func (p *plan) settle(sources []Source, explain bool) {
+	p.decide(sources, explain)
+	if r := p.r; r.drawn != nil {
+		r.drawn = r.drawn.alone()
+	}
+}
+
+// alone is the job as the text report draws it, holding its own request
+// of one citation and source and that citation's explanation, so that a
+// result does not hold the request and explanation of its whole batch.
+func (j *job) alone() *job {
+	if j.ex == nil {
+		return &job{src: j.src}
+	}
+	o := j.ex.All.Citations[j.k]
+	o.CitationIndex = 0
+	cit := j.req.Citations[j.k]
+	var src []citecheck.Source
+	for _, s := range j.req.Sources {
+		if s.SourceID == cit.SourceID {
+			src = append(src, s)
+		}
+	}
+	return &job{
+		src: j.src, reason: j.reason, detail: j.detail, findings: j.findings,
+		req: &citecheck.Request{Sources: src, Citations: []citecheck.Citation{cit}},
+		ex: &citecheck.Explanation{All: &citecheck.AllResult{Failed: 1, Citations: []citecheck.CitationOutcome{o}},
+			Citations: []citecheck.CitationExplanation{j.ex.Citations[j.k]}},
+	}
+}
+
+// decide decides the outcome from the jobs' verdicts.
+func (p *plan) decide(sources []Source, explain bool) {
 	r := p.r
 	at := func(j *job) {
 		start, _ := j.found()

@@ -52,3 +52,114 @@ func TestVerdictIsTheQuotationsOwn(t *testing.T) {
 		}
 	}
 }
+
+// A verdict never depends on the other quotations, as a property: each
+// result of a batch (outcome, source, span, findings, fix) is the one the
+// quotation gets checked alone, over quotations of every outcome,
+// marked and not, against sources of several scripts and sizes.
+func TestVerdictIsTheQuotationsOwnInAnyBatch(t *testing.T) {
+	t.Parallel()
+	c := testkit.NewCorpus(3401)
+	c.ASCII = true
+	long := c.Prose(120 << 10)
+	srcs := append(library(), Source{ID: "long", Text: long})
+	ids := []string{"en", "fr", "ru", "long", "zz"}
+	rng := c.Rand
+	lim := citecheck.DefaultLimits()
+	lim.ScanUnits = citecheck.NoLimit
+	opts := Options{Limits: lim, Explain: true}
+	for round := range 3 {
+		var qs []Quotation
+		for range 40 + rng.IntN(30) {
+			s := srcs[rng.IntN(len(srcs))].Text
+			r := []rune(s)
+			at := rng.IntN(len(r) - 30)
+			text := string(r[at : at+20+rng.IntN(min(60, len(r)-at-20))])
+			switch rng.IntN(5) {
+			case 1:
+				text = strings.ToUpper(text)
+			case 2:
+				text = c.Sentence()
+			case 3:
+				if i := strings.IndexByte(text, ' '); i > 0 {
+					text = text[:i] + " … " + text[i+1:]
+				}
+			}
+			q := Quotation{Text: text}
+			if rng.IntN(3) > 0 {
+				q.Marked, q.Marker = true, ids[rng.IntN(len(ids))]
+			}
+			qs = append(qs, q)
+		}
+		batch, err := CheckQuotations(context.Background(), qs, srcs, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := &Answer{Shape: Structured, Sources: srcs, Results: batch}
+		for i, q := range qs {
+			alone, err := CheckQuotations(context.Background(), []Quotation{q}, srcs, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone[0].Index = i
+			b := &Answer{Shape: Structured, Sources: srcs, Results: alone}
+			if got, want := string(a.AppendJSON(nil, i)), string(b.AppendJSON(nil, 0)); got != want {
+				t.Errorf("round %d, quotation %d in the batch:\n %s\nalone:\n %s", round, i, got, want)
+			}
+		}
+	}
+}
+
+// A diagnosis cut by its work budget never yields not_found (spec
+// §5.13): when the search under folds or elisions did not go to the end
+// in a source the quotation was looked for in, and nothing near was
+// found, the outcome is not_checked with a why naming the source and
+// what was not searched; a cut of other kinds alone leaves not_found.
+func TestCutDiagnosisIsNotChecked(t *testing.T) {
+	t.Parallel()
+	srcs := []Source{{ID: "a", Text: "alpha"}, {ID: "b", Text: "beta"}}
+	cut := func(kinds ...citecheck.FindingKind) []citecheck.Finding {
+		return []citecheck.Finding{{Kind: citecheck.FindingPartial, NotSearched: kinds}}
+	}
+	partial := []citecheck.Finding{{Kind: citecheck.FindingPartial, Start: 0, End: 2, Length: 2}}
+	near := []citecheck.Finding{{Kind: citecheck.FindingNormalized, Start: 0, End: 4, Folds: citecheck.FoldCase, SourceText: "beta"}}
+	cases := []struct {
+		name     string
+		primary  int
+		findings [][]citecheck.Finding // per source diagnosed: the marked one, or each
+		outcome  Outcome
+		source   int
+		why      string
+	}{
+		{"marked, normalized not searched", 0, [][]citecheck.Finding{cut(citecheck.FindingNormalized, citecheck.FindingPartial)}, NotChecked, 0, `source "a" was cut by the work budget (not searched: normalized, partial)`},
+		{"marked, elided not searched", 0, [][]citecheck.Finding{cut(citecheck.FindingElided)}, NotChecked, 0, "(not searched: elided)"},
+		{"marked, only disambiguate not searched", 0, [][]citecheck.Finding{cut(citecheck.FindingDisambiguate)}, NotFound, 0, ""},
+		{"marked, searched to the end", 0, [][]citecheck.Finding{partial}, NotFound, 0, ""},
+		{"unmarked, cut in the second", -1, [][]citecheck.Finding{partial, cut(citecheck.FindingNormalized)}, NotChecked, -1, `source "b" was cut`},
+		{"unmarked, near in one, cut in another", -1, [][]citecheck.Finding{cut(citecheck.FindingNormalized), near}, Near, 1, ""},
+		{"unmarked, searched in both", -1, [][]citecheck.Finding{partial, partial}, NotFound, -1, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := &Result{Quotation: Quotation{Text: "gamma"}, Source: -1}
+			p := &plan{r: r, primary: c.primary}
+			targets := []int{c.primary}
+			if c.primary < 0 {
+				targets = []int{0, 1}
+			}
+			for i, si := range targets {
+				p.exact = append(p.exact, &job{r: r, src: si, reason: citecheck.ReasonExactNotFound})
+				j := diagnosisJob(r, si, r.Text)
+				j.reason, j.findings = citecheck.ReasonExactNotFound, c.findings[i]
+				p.explain = append(p.explain, j)
+			}
+			p.settle(srcs, false)
+			if r.Outcome != c.outcome || r.Source != c.source || !strings.Contains(r.Why, c.why) {
+				t.Fatalf("outcome %s, source %d, why %q; want %s, %d, %q", r.Outcome, r.Source, r.Why, c.outcome, c.source, c.why)
+			}
+			if r.Outcome == NotChecked && len(r.Findings) == 0 {
+				t.Errorf("the cut diagnosis's findings are not given")
+			}
+		})
+	}
+}
