@@ -453,22 +453,29 @@ func spanOf(loc *Location, s *Source) (int, int, bool) {
 	switch {
 	case loc == nil:
 		return 0, 0, false
-	case loc.Type == CharLocation:
-		// The engine reads any pair of ints as a span: out of range,
-		// reversed or negative ones are failing checks, not errors.
+	case loc.Type == CharLocation && safeIndex(loc.Start) && safeIndex(loc.End):
+		// The engine reads any pair of integers in [0, 2^53) as a span,
+		// as its decoder admits them: out of range or reversed ones are
+		// failing checks, not errors. The reader bounds them so; a
+		// library caller's Location may hold any int.
 		return loc.Start, loc.End, true
-	case loc.Type == ContentBlockLocation:
-		if s.Blocks != nil && 0 <= loc.Start && loc.Start <= loc.End && loc.End < len(s.Blocks) {
+	case loc.Type == CharLocation || loc.Type == ContentBlockLocation:
+		if loc.Type == ContentBlockLocation && s.Blocks != nil && 0 <= loc.Start && loc.Start <= loc.End && loc.End < len(s.Blocks) {
 			return s.Blocks[loc.Start], s.Blocks[loc.End], true
 		}
 		// Blocks the document does not have (or a document without
-		// blocks): a span past its end, which the engine reports as out
-		// of range. n is at most the text's length, so n+1 cannot wrap.
+		// blocks), or code points no span has: a span past its end, which
+		// the engine reports as out of range. n is at most the text's
+		// length, so n+1 cannot wrap.
 		n := utf8.RuneCountInString(s.Text)
 		return n, n + 1, true
 	}
 	return 0, 0, false
 }
+
+// safeIndex reports whether v is an integer the engine takes as a
+// position: 0 to 2^53−1, I-JSON's safe integers, as its decoder admits.
+func safeIndex(v int) bool { return 0 <= v && v <= 1<<53-1 }
 
 // settle decides the outcome from the jobs' verdicts; the result then
 // holds only what it shows (see job.alone).

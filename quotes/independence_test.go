@@ -163,3 +163,28 @@ func TestCutDiagnosisIsNotChecked(t *testing.T) {
 		})
 	}
 }
+
+// An Anthropic location's numbers are read as a span safely whatever
+// they are (spec §5.13): negative, reversed, near ±2^53 or at the ends of
+// int, a char_location is a span the engine reads as failing and a
+// content_block_location one past the document's end; the outcome is
+// then moved when cited_text is in the document, never a crash.
+func TestLocationNumbersAreAnySpan(t *testing.T) {
+	t.Parallel()
+	const big = 1 << 53
+	const maxInt = int(^uint(0) >> 1)
+	srcs := []Source{{ID: "0", Text: "abcdef", Blocks: []int{0, 3, 6}}}
+	for _, typ := range []string{CharLocation, ContentBlockLocation} {
+		for _, se := range [][2]int{{-1, 0}, {-1, 1}, {0, -1}, {3, 1}, {big, big + 1}, {-big, big}, {big, -big},
+			{big - 1, big - 1}, {0, big - 1}, {maxInt, maxInt}, {-maxInt - 1, 0}, {0, maxInt}, {maxInt - 1, maxInt}, {2, 3}} {
+			q := Quotation{Text: "def", Marked: true, Marker: "0", Location: &Location{Type: typ, Start: se[0], End: se[1]}}
+			res, err := CheckQuotations(context.Background(), []Quotation{q}, srcs, Options{Explain: true})
+			if err != nil {
+				t.Fatalf("%s %v: %v", typ, se, err)
+			}
+			if o := res[0].Outcome; o != Moved {
+				t.Errorf("%s %v: %s, want moved", typ, se, o)
+			}
+		}
+	}
+}
