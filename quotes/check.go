@@ -3,7 +3,9 @@ package quotes
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
@@ -34,8 +36,8 @@ func Sources(docs []Document) []Source {
 type Options struct {
 	// Limits: a quotation longer than QuoteBytes is not checked, nor one
 	// whose check would take the call's scan past ScanUnits (each
-	// quotation is counted as scanning every source once, in UTF-16 code
-	// units, as the contract counts max_scan_units). The zero value is
+	// quotation counts what it may scan, see QuotationUnits); a call with
+	// more than Citations quotations is refused. The zero value is
 	// citecheck.DefaultLimits(), the contract's.
 	Limits citecheck.Limits
 	// Explain adds to each failing result the fix the checks determine,
@@ -117,13 +119,11 @@ func (a *Answer) Count(o Outcome) int {
 // (spec §5.13). For an Anthropic response, sources are its request's
 // documents (Sources(ReadRequest(…))) and any others the caller has. The
 // error is a *citecheck.Error: invalid_input for input that is not one of
-// the shapes and for sources that are not distinct or not UTF-8, and
+// the shapes and for sources that are not distinct or not UTF-8,
+// limit_exceeded for more than Options.Limits.Citations quotations, and
 // overloaded once ctx is done.
 //
-// Cost: reading is linear in len(input). Each quotation checked costs at
-// most a few linear scans of each source (an exact search in its marked
-// source, then in the others; the diagnosis, bounded by the engine's work
-// budget, about 10× a check); Options.Limits.ScanUnits bounds the sum.
+// Cost: reading is linear in len(input); checking is CheckQuotations'.
 func Check(ctx context.Context, input []byte, sources []Source, opts Options) (*Answer, error) {
 	sh, err := Detect(input)
 	if err != nil {
@@ -138,6 +138,240 @@ func Check(ctx context.Context, input []byte, sources []Source, opts Options) (*
 		return nil, err
 	}
 	return &Answer{Shape: sh, Sources: sources, Results: res}, nil
+}
+
+// CheckQuotations checks each quotation against sources and returns one
+// result each, in order: a Checker's batches, one after the other. More
+// than opts.Limits.Citations quotations are refused (limit_exceeded,
+// max_citations) before any is checked, which bounds the answer.
+//
+// Cost: the Checker's, per batch. The results hold, beyond the
+// quotations, at most ResultBytes a quotation plus its findings; the
+// batch being checked at most BatchBytes more.
+func CheckQuotations(ctx context.Context, qs []Quotation, sources []Source, opts Options) ([]Result, error) {
+	c, err := NewChecker(sources, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(qs) > c.lim.Citations {
+		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Limit: citecheck.LimitCitations,
+			Max: int64(c.lim.Citations), Actual: int64(len(qs)),
+			Message: fmt.Sprintf("%d quotations to check, over %s %d; check the draft in parts", len(qs), citecheck.LimitCitations, c.lim.Citations)}
+	}
+	res := make([]Result, 0, len(qs))
+	for len(qs) > 0 {
+		n := min(len(qs), BatchQuotations)
+		batch, err := c.Check(ctx, qs[:n])
+		if err != nil {
+			return nil, err
+		}
+		res = append(res, batch...)
+		qs = qs[n:]
+	}
+	return res, nil
+}
+
+// BatchQuotations is how many quotations a Checker is best given at
+// once: enough that the engine's requests are full (max_citations
+// citations), few enough that what a batch holds while it is checked
+// (BatchBytes) stays small.
+const BatchQuotations = 256
+
+// Memory constants, in bytes, held by TestMemoryIsLinearInTheInput.
+// ResultBytes is what a Result holds beyond its quotation's text and its
+// findings (which hold their source_text, up to the span of the source
+// they read); BatchBytes bounds what checking a batch holds until it
+// returns, per quotation of the batch against up to max_sources sources
+// (the jobs, the engine's requests, outcomes and findings), beyond one
+// diagnosis's working set, which is linear in its source (docs/explain.md).
+const (
+	ResultBytes = 256
+	BatchBytes  = 32 << 10
+)
+
+// QuotationUnits is what one quotation counts against max_scan_units
+// beyond the text it scans: the engine's fixed work for each citation it
+// runs (the outcome, the request it rides in) and the result, as much as
+// scanning this many UTF-16 code units costs. A quotation checked against
+// sources S counts Σ over S of (units of the source + units of the
+// quotation), plus QuotationUnits: the exact search and the diagnosis
+// each scan a source with the quotation, and a quotation without a
+// marker, or not in its marked source, is looked for in every source.
+const QuotationUnits = 4096
+
+// A Checker checks quotations against one set of sources, a batch at a
+// time, so that a caller can write each batch's results and drop them
+// (the command streams so). The scan spent is counted across its batches
+// against Options.Limits.ScanUnits; Limits.Citations is CheckQuotations'
+// bound, not the Checker's. A Checker is not safe for concurrent use.
+type Checker struct {
+	sources []Source
+	byID    map[string]int
+	lim     citecheck.Limits
+	explain bool
+	units   int // the sources' UTF-16 units, summed
+	used    int // scan units counted so far
+	next    int // the index of the next quotation
+}
+
+// NewChecker returns a Checker of sources: invalid_input when two have
+// the same id or one is not UTF-8. Cost: linear in the sources.
+func NewChecker(sources []Source, opts Options) (*Checker, error) {
+	c := &Checker{sources: sources, byID: make(map[string]int, len(sources)), lim: opts.Limits, explain: opts.Explain}
+	if c.lim == (citecheck.Limits{}) {
+		c.lim = citecheck.DefaultLimits()
+	}
+	for i, s := range sources {
+		if _, dup := c.byID[s.ID]; dup {
+			return nil, invalid("source %q is supplied twice", citecheck.Echo(s.ID))
+		}
+		if !utf8.ValidString(s.Text) {
+			return nil, invalid("source %q is not UTF-8", citecheck.Echo(s.ID))
+		}
+		c.byID[s.ID] = i
+		c.units += utf16Len(s.Text)
+	}
+	return c, nil
+}
+
+// cost is what quotation text counts against max_scan_units (see
+// QuotationUnits), saturating at NoLimit.
+func (c *Checker) cost(text string) int {
+	per := utf16Len(text)
+	if n := len(c.sources); n > 0 && per > (citecheck.NoLimit-c.units-QuotationUnits)/n {
+		return citecheck.NoLimit
+	}
+	return c.units + len(c.sources)*per + QuotationUnits
+}
+
+// Check checks a batch of quotations, the next ones after those of the
+// Checker's earlier batches (their Index goes on from there), and
+// returns one result each, in order. The error is invalid_input for a
+// quotation that is not UTF-8 and overloaded once ctx is done.
+//
+// Cost: each quotation checked costs at most a few linear scans of each
+// source (an exact search in its marked source, then in the others; the
+// diagnosis, in each source it is looked for in, on a budget of its own
+// linear in the quotation and that source, about 10× a check: spec
+// §5.8), which its count against ScanUnits stands for. Memory: the
+// results, and while the batch runs BatchBytes a quotation beyond them.
+func (c *Checker) Check(ctx context.Context, qs []Quotation) ([]Result, error) {
+	sources := c.sources
+	res := make([]Result, len(qs))
+	var plans []*plan
+	var stageA []*job
+	for i, q := range qs {
+		r := &res[i]
+		*r = Result{Index: c.next + i, Quotation: q, Source: -1, Outcome: NotChecked}
+		if loc := q.Location; loc != nil && loc.Type != CharLocation && loc.Type != PageLocation && loc.Type != ContentBlockLocation {
+			r.Why = fmt.Sprintf("a %s citation points into no document of the request", loc.Type)
+			continue
+		}
+		p := &plan{r: r, primary: -1}
+		if q.Marked {
+			si, ok := c.byID[q.Marker]
+			if !ok {
+				r.Outcome = NoSource
+				continue
+			}
+			p.primary = si
+		}
+		switch {
+		case !utf8.ValidString(q.Text):
+			return nil, invalid("quotation %d is not UTF-8", c.next+i)
+		case q.Text == "":
+			r.Why = "the quotation is empty"
+			continue
+		case len(q.Text) > c.lim.QuoteBytes:
+			r.Limit = &Limit{citecheck.LimitQuoteBytes, c.lim.QuoteBytes, len(q.Text)}
+			continue
+		}
+		if cost := c.cost(q.Text); cost > c.lim.ScanUnits-c.used {
+			r.Limit = &Limit{citecheck.LimitScanUnits, c.lim.ScanUnits, satAdd(c.used, cost)}
+			continue
+		} else {
+			c.used += cost
+		}
+		if p.primary >= 0 {
+			if start, end, ok := spanOf(q.Location, &sources[p.primary]); ok {
+				cit := citecheck.Citation{Selector: citecheck.Selector{Type: citecheck.PositionSelector, Start: start, End: end}, Quote: q.Text}
+				p.span = &job{r: r, src: p.primary, cit: cit}
+				stageA = append(stageA, p.span)
+			}
+			p.exact = append(p.exact, exactJob(r, p.primary, q.Text))
+		} else {
+			for si := range sources {
+				p.exact = append(p.exact, exactJob(r, si, q.Text))
+			}
+		}
+		stageA = append(stageA, p.exact...)
+		plans = append(plans, p)
+	}
+	c.next += len(qs)
+	run := &runner{sources: sources}
+	if err := run.run(ctx, stageA, false); err != nil {
+		return nil, err
+	}
+	// Stage B: a marked quotation not in its source, in the others.
+	var stageB []*job
+	for _, p := range plans {
+		if p.primary < 0 || p.settledExactly() {
+			continue
+		}
+		for si := range sources {
+			if si != p.primary {
+				j := exactJob(p.r, si, p.r.Text)
+				p.exact = append(p.exact, j)
+				stageB = append(stageB, j)
+			}
+		}
+	}
+	if err := run.run(ctx, stageB, false); err != nil {
+		return nil, err
+	}
+	// Stage C: the diagnosis, in the marked source (any source without a
+	// marker), and of a moved span; each on a budget of its own, so that
+	// a quotation's outcome is what it would be alone.
+	var stageC []*job
+	for _, p := range plans {
+		if p.span != nil && p.span.reason != citecheck.ReasonNone {
+			// Why the span does not read as cited_text; moved, when
+			// cited_text is in the document, needs nothing more.
+			j := &job{r: p.r, src: p.primary, cit: p.span.cit}
+			p.explain = append(p.explain, j)
+			stageC = append(stageC, j)
+		}
+		if p.foundAnywhere() || p.span != nil && p.span.reason == citecheck.ReasonNone {
+			continue
+		}
+		targets := []int{p.primary}
+		if p.primary < 0 {
+			targets = targets[:0]
+			for si := range sources {
+				targets = append(targets, si)
+			}
+		}
+		for _, si := range targets {
+			j := diagnosisJob(p.r, si, p.r.Text)
+			p.explain = append(p.explain, j)
+			stageC = append(stageC, j)
+		}
+	}
+	if err := run.run(ctx, stageC, true); err != nil {
+		return nil, err
+	}
+	for _, p := range plans {
+		p.settle(sources, c.explain)
+	}
+	return res, nil
+}
+
+// satAdd is a + b for a, b ≥ 0, saturating at NoLimit.
+func satAdd(a, b int) int {
+	if a > citecheck.NoLimit-b {
+		return citecheck.NoLimit
+	}
+	return a + b
 }
 
 // job is one citation run for a quotation, and the engine's verdict.
@@ -182,131 +416,6 @@ type plan struct {
 	explain []*job
 }
 
-// CheckQuotations checks each quotation against sources and returns one
-// result each, in order (see Check).
-func CheckQuotations(ctx context.Context, qs []Quotation, sources []Source, opts Options) ([]Result, error) {
-	lim := opts.Limits
-	if lim == (citecheck.Limits{}) {
-		lim = citecheck.DefaultLimits()
-	}
-	byID := make(map[string]int, len(sources))
-	units := 0
-	for i, s := range sources {
-		if _, dup := byID[s.ID]; dup {
-			return nil, invalid("source %q is supplied twice", citecheck.Echo(s.ID))
-		}
-		if !utf8.ValidString(s.Text) {
-			return nil, invalid("source %q is not UTF-8", citecheck.Echo(s.ID))
-		}
-		byID[s.ID] = i
-		units += utf16Len(s.Text)
-	}
-	res := make([]Result, len(qs))
-	var plans []*plan
-	var stageA []*job
-	used := 0
-	for i, q := range qs {
-		r := &res[i]
-		*r = Result{Index: i, Quotation: q, Source: -1, Outcome: NotChecked}
-		if loc := q.Location; loc != nil && loc.Type != CharLocation && loc.Type != PageLocation && loc.Type != ContentBlockLocation {
-			r.Why = fmt.Sprintf("a %s citation points into no document of the request", loc.Type)
-			continue
-		}
-		p := &plan{r: r, primary: -1}
-		if q.Marked {
-			si, ok := byID[q.Marker]
-			if !ok {
-				r.Outcome = NoSource
-				continue
-			}
-			p.primary = si
-		}
-		switch {
-		case !utf8.ValidString(q.Text):
-			return nil, invalid("quotation %d is not UTF-8", i)
-		case q.Text == "":
-			r.Why = "the quotation is empty"
-			continue
-		case len(q.Text) > lim.QuoteBytes:
-			r.Limit = &Limit{citecheck.LimitQuoteBytes, lim.QuoteBytes, len(q.Text)}
-			continue
-		case used+units > lim.ScanUnits || used+units < used:
-			r.Limit = &Limit{citecheck.LimitScanUnits, lim.ScanUnits, used + units}
-			continue
-		}
-		used += units
-		if p.primary >= 0 {
-			if start, end, ok := spanOf(q.Location, &sources[p.primary]); ok {
-				cit := citecheck.Citation{Selector: citecheck.Selector{Type: citecheck.PositionSelector, Start: start, End: end}, Quote: q.Text}
-				p.span = &job{r: r, src: p.primary, cit: cit}
-				stageA = append(stageA, p.span)
-			}
-			p.exact = append(p.exact, exactJob(r, p.primary, q.Text))
-		} else {
-			for si := range sources {
-				p.exact = append(p.exact, exactJob(r, si, q.Text))
-			}
-		}
-		stageA = append(stageA, p.exact...)
-		plans = append(plans, p)
-	}
-	c := &checker{sources: sources}
-	if err := c.run(ctx, stageA, false); err != nil {
-		return nil, err
-	}
-	// Stage B: a marked quotation not in its source, in the others.
-	var stageB []*job
-	for _, p := range plans {
-		if p.primary < 0 || p.settledExactly() {
-			continue
-		}
-		for si := range sources {
-			if si != p.primary {
-				j := exactJob(p.r, si, p.r.Text)
-				p.exact = append(p.exact, j)
-				stageB = append(stageB, j)
-			}
-		}
-	}
-	if err := c.run(ctx, stageB, false); err != nil {
-		return nil, err
-	}
-	// Stage C: the diagnosis, in the marked source (any source without a
-	// marker), and of a moved span.
-	var stageC []*job
-	for _, p := range plans {
-		if p.span != nil && p.span.reason != citecheck.ReasonNone {
-			// Why the span does not read as cited_text; moved, when
-			// cited_text is in the document, needs nothing more.
-			j := &job{r: p.r, src: p.primary, cit: p.span.cit}
-			p.explain = append(p.explain, j)
-			stageC = append(stageC, j)
-		}
-		if p.foundAnywhere() || p.span != nil && p.span.reason == citecheck.ReasonNone {
-			continue
-		}
-		targets := []int{p.primary}
-		if p.primary < 0 {
-			targets = targets[:0]
-			for si := range sources {
-				targets = append(targets, si)
-			}
-		}
-		for _, si := range targets {
-			j := diagnosisJob(p.r, si, p.r.Text)
-			p.explain = append(p.explain, j)
-			stageC = append(stageC, j)
-		}
-	}
-	if err := c.run(ctx, stageC, true); err != nil {
-		return nil, err
-	}
-	for _, p := range plans {
-		p.settle(sources, opts.Explain)
-	}
-	return res, nil
-}
-
 func exactJob(r *Result, src int, text string) *job {
 	cit := citecheck.Citation{Selector: citecheck.Selector{Type: citecheck.QuoteSelector, Exact: text}, HasClaimedStart: true}
 	return &job{r: r, src: src, cit: cit}
@@ -344,23 +453,65 @@ func spanOf(loc *Location, s *Source) (int, int, bool) {
 	switch {
 	case loc == nil:
 		return 0, 0, false
-	case loc.Type == CharLocation:
+	case loc.Type == CharLocation && safeIndex(loc.Start) && safeIndex(loc.End):
+		// The engine reads any pair of integers in [0, 2^53) as a span,
+		// as its decoder admits them: out of range or reversed ones are
+		// failing checks, not errors. The reader bounds them so; a
+		// library caller's Location may hold any int.
 		return loc.Start, loc.End, true
-	case loc.Type == ContentBlockLocation:
-		if s.Blocks != nil && loc.Start <= loc.End && loc.End < len(s.Blocks) {
+	case loc.Type == CharLocation || loc.Type == ContentBlockLocation:
+		if loc.Type == ContentBlockLocation && s.Blocks != nil && 0 <= loc.Start && loc.Start <= loc.End && loc.End < len(s.Blocks) {
 			return s.Blocks[loc.Start], s.Blocks[loc.End], true
 		}
 		// Blocks the document does not have (or a document without
-		// blocks): a span past its end, which the engine reports as out
-		// of range.
+		// blocks), or code points no span has: a span past its end, which
+		// the engine reports as out of range. n is at most the text's
+		// length, so n+1 cannot wrap.
 		n := utf8.RuneCountInString(s.Text)
 		return n, n + 1, true
 	}
 	return 0, 0, false
 }
 
-// settle decides the outcome from the jobs' verdicts.
+// safeIndex reports whether v is an integer the engine takes as a
+// position: 0 to 2^53−1, I-JSON's safe integers, as its decoder admits.
+func safeIndex(v int) bool { return 0 <= v && v <= 1<<53-1 }
+
+// settle decides the outcome from the jobs' verdicts; the result then
+// holds only what it shows (see job.alone).
 func (p *plan) settle(sources []Source, explain bool) {
+	p.decide(sources, explain)
+	if r := p.r; r.drawn != nil {
+		r.drawn = r.drawn.alone()
+	}
+}
+
+// alone is the job as the text report draws it, holding its own request
+// of one citation and source and that citation's explanation, so that a
+// result does not hold the request and explanation of its whole batch.
+func (j *job) alone() *job {
+	if j.ex == nil {
+		return &job{src: j.src}
+	}
+	o := j.ex.All.Citations[j.k]
+	o.CitationIndex = 0
+	cit := j.req.Citations[j.k]
+	var src []citecheck.Source
+	for _, s := range j.req.Sources {
+		if s.SourceID == cit.SourceID {
+			src = append(src, s)
+		}
+	}
+	return &job{
+		src: j.src, reason: j.reason, detail: j.detail, findings: j.findings,
+		req: &citecheck.Request{Sources: src, Citations: []citecheck.Citation{cit}},
+		ex: &citecheck.Explanation{All: &citecheck.AllResult{Failed: 1, Citations: []citecheck.CitationOutcome{o}},
+			Citations: []citecheck.CitationExplanation{j.ex.Citations[j.k]}},
+	}
+}
+
+// decide decides the outcome from the jobs' verdicts.
+func (p *plan) decide(sources []Source, explain bool) {
 	r := p.r
 	at := func(j *job) {
 		start, _ := j.found()
@@ -416,6 +567,18 @@ func (p *plan) settle(sources []Source, explain bool) {
 		}
 		return
 	}
+	if j, kinds := p.cut(); j != nil {
+		// Not near as far as the diagnosis went, but it did not go to the
+		// end: not_found would claim what was not searched.
+		r.Outcome, r.Source, r.Findings, r.drawn = NotChecked, p.primary, j.findings, j
+		names := make([]string, len(kinds))
+		for i, k := range kinds {
+			names[i] = k.String()
+		}
+		r.Why = fmt.Sprintf("not exactly in any source, and the search for it under folds and elisions in source %q was cut by the work budget (not searched: %s)",
+			citecheck.Echo(sources[j.src].ID), strings.Join(names, ", "))
+		return
+	}
 	r.Outcome = NotFound
 	if p.primary >= 0 {
 		r.Source = p.primary
@@ -434,6 +597,23 @@ func (p *plan) settle(sources []Source, explain bool) {
 			}
 		}
 	}
+}
+
+// cut returns the first quote diagnosis whose search for near readings
+// was cut by its work budget, with the kinds it did not search (those of
+// normalized and elided among them), or nil.
+func (p *plan) cut() (*job, []citecheck.FindingKind) {
+	for _, j := range p.explain {
+		if j.cit.Selector.Type != citecheck.QuoteSelector {
+			continue
+		}
+		for _, f := range j.findings {
+			if slices.Contains(f.NotSearched, citecheck.FindingNormalized) || slices.Contains(f.NotSearched, citecheck.FindingElided) {
+				return j, f.NotSearched
+			}
+		}
+	}
+	return nil, nil
 }
 
 // diagnosed returns the quote job explained in source src, or nil.
@@ -507,8 +687,8 @@ func (p *plan) movedFix(s *Source) {
 	r.Fix = &Fix{Start: &start, End: &end}
 }
 
-// checker runs jobs through the engine.
-type checker struct{ sources []Source }
+// runner runs jobs through the engine.
+type runner struct{ sources []Source }
 
 // batch bounds: the contract's, so that each request the engine runs is
 // one the contract allows in count (texts may be longer).
@@ -520,7 +700,7 @@ const (
 // run checks the jobs' citations in requests of at most batchCitations
 // citations on at most batchSources sources, and records each verdict
 // and, with explain, the engine's findings and what the report draws.
-func (c *checker) run(ctx context.Context, jobs []*job, explain bool) error {
+func (c *runner) run(ctx context.Context, jobs []*job, explain bool) error {
 	for len(jobs) > 0 {
 		req := &citecheck.Request{}
 		seen := map[int]bool{}
@@ -540,7 +720,7 @@ func (c *checker) run(ctx context.Context, jobs []*job, explain bool) error {
 			req.Citations = append(req.Citations, cit)
 		}
 		if explain {
-			ex, err := citecheck.ExplainContext(ctx, req)
+			ex, err := citecheck.ExplainEachContext(ctx, req)
 			if err != nil {
 				return citecheck.StoppedError("check", err)
 			}

@@ -120,14 +120,17 @@ func TestNotCheckedCarriesTheLimit(t *testing.T) {
 	if a.Results[1].Outcome != Verbatim {
 		t.Fatalf("the next quotation: %s", a.AppendJSON(nil, 1))
 	}
-	// Scan units: each quotation counts every source once.
+	// Scan units: each quotation counts every source scanned with it, and
+	// QuotationUnits.
 	units := 0
 	for _, s := range library() {
 		units += utf16Len(s.Text)
 	}
+	qs := []string{"Все счастливые семьи", "Всё смешалось в доме", "каждая несчастливая семья"}
+	cost := func(q string) int { return units + len(library())*utf16Len(q) + QuotationUnits }
 	lim := citecheck.DefaultLimits()
-	lim.ScanUnits = 2*units + 1
-	three := "«Все счастливые семьи» [ru] «Всё смешалось в доме» [ru] «каждая несчастливая семья» [ru]"
+	lim.ScanUnits = cost(qs[0]) + cost(qs[1])
+	three := "«" + qs[0] + "» [ru] «" + qs[1] + "» [ru] «" + qs[2] + "» [ru]"
 	a, err = Check(context.Background(), []byte(three), library(), Options{Limits: lim})
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +139,7 @@ func TestNotCheckedCarriesTheLimit(t *testing.T) {
 	if got != [3]Outcome{Verbatim, Verbatim, NotChecked} {
 		t.Fatalf("outcomes %v", got)
 	}
-	if l := a.Results[2].Limit; l == nil || l.Name != citecheck.LimitScanUnits || l.Actual != 3*units {
+	if l := a.Results[2].Limit; l == nil || l.Name != citecheck.LimitScanUnits || l.Actual != cost(qs[0])+cost(qs[1])+cost(qs[2]) {
 		t.Fatalf("%s", a.AppendJSON(nil, 2))
 	}
 }

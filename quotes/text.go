@@ -16,6 +16,17 @@ import (
 // Cost: linear in the sources drawn (each is indexed once) and the
 // results.
 func (a *Answer) AppendText(dst []byte, o report.Options) []byte {
+	dst = a.AppendTextResults(dst, o)
+	counts := make([]int, outcomeCount)
+	for i := range a.Results {
+		counts[a.Results[i].Outcome]++
+	}
+	return AppendTextVerdict(dst, counts, o)
+}
+
+// AppendTextResults appends AppendText's blocks, without the verdict
+// line: what a caller that checks batch by batch writes for each batch.
+func (a *Answer) AppendTextResults(dst []byte, o report.Options) []byte {
 	texts := map[int]*citecheck.Text{}
 	text := func(i int) *citecheck.Text {
 		if texts[i] == nil {
@@ -23,13 +34,11 @@ func (a *Answer) AppendText(dst []byte, o report.Options) []byte {
 		}
 		return texts[i]
 	}
-	failing := 0
 	for i := range a.Results {
 		r := &a.Results[i]
 		if r.Outcome == Verbatim {
 			continue
 		}
-		failing++
 		q := &report.Quote{Head: a.head(r), Outcome: r.Outcome.String(), Text: r.Text, Why: a.why(r)}
 		if r.Marked {
 			q.Marker = &r.Marker
@@ -51,13 +60,23 @@ func (a *Answer) AppendText(dst []byte, o report.Options) []byte {
 		q.Fix = fixWords(r)
 		dst = report.AppendQuote(dst, q, o)
 	}
-	var counts []string
-	for _, o := range Outcomes() {
-		if n := a.Count(o); n > 0 && o != Verbatim {
-			counts = append(counts, fmt.Sprintf("%d %s", n, o))
+	return dst
+}
+
+// AppendTextVerdict appends the text report's verdict line, for counts
+// of results per outcome (indexed by Outcome).
+func AppendTextVerdict(dst []byte, counts []int, o report.Options) []byte {
+	total, failing := 0, 0
+	var words []string
+	for _, oc := range Outcomes() {
+		n := counts[oc]
+		total += n
+		if n > 0 && oc != Verbatim {
+			failing += n
+			words = append(words, fmt.Sprintf("%d %s", n, oc))
 		}
 	}
-	return report.AppendQuotesVerdict(dst, len(a.Results), failing, strings.Join(counts, ", "), o)
+	return report.AppendQuotesVerdict(dst, total, failing, strings.Join(words, ", "), o)
 }
 
 // head says where a result's quotation is.

@@ -43,8 +43,21 @@ const quotesOutputSchema = `{"type":"object","additionalProperties":false,"minPr
 // answer {"quotes": …} out (as text and structured content), a refused
 // input a tool error carrying {"error": …}. The contract's limits hold:
 // the text and the sources within max_input_bytes, each source within
-// max_text_bytes, at most max_sources of them, and the check within
-// max_scan_units (a quotation past it is not_checked).
+// max_text_bytes, at most max_sources of them, at most max_citations
+// (256) quotations (more is refused, limit_exceeded at /text), and the
+// check within max_scan_units by its real cost: a quotation counts
+// Σ over the sources of (source + quotation) UTF-16 units, plus
+// quotes.QuotationUnits (4096); past the bound it is not_checked. So a
+// call's CPU is that of an execute call scanning max_scan_units, about
+// 10× for the diagnoses (spec §5.8), and it holds one check slot while
+// it runs, as execute does. The dearest calls fill max_scan_units with
+// diagnoses: 256 unmarked quotations of 40 units, in no source, against
+// 16 sources of 3,800 units (each costs 60,800 + 16·40 + 4,096 ≤ 2^16:
+// all admitted, each scanned and diagnosed in every source), or 16 such
+// quotations against 16 sources of 64 Ki units. Its answer holds at most 256 results:
+// under 1 KiB each beyond its quotation (up to 6 bytes a byte escaped)
+// and its findings, whose source_text is at most the source it was
+// charged for.
 func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx context.Context)) {
 	srv.AddTool(&mcp.Tool{
 		Name:  MCPQuotesToolName,
@@ -129,7 +142,11 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 	}
 	a, err := quotes.Check(ctx, []byte(*in.Text), sources, quotes.Options{Limits: citecheck.DefaultLimits()})
 	if err != nil {
-		return nil, asError(err)
+		e := asError(err)
+		if e.Limit == citecheck.LimitCitations {
+			e.Path = "/text" // the quotations are the text's
+		}
+		return nil, e
 	}
 	return a, nil
 }

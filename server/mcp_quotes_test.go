@@ -108,3 +108,33 @@ func TestMCPCheckQuotesReadsAnAnthropicResponse(t *testing.T) {
 		t.Fatalf("isError %v: %s", isErr, text)
 	}
 }
+
+// check_quotes checks at most max_citations quotations a call (spec
+// §5.13), so that its answer is bounded: the 31,700 unmarked
+// quotations against 16 one-character sources, which held 974 MB and
+// answered 9–23 MB, are refused before any is checked, at /text.
+func TestMCPCheckQuotesBoundsTheQuotations(t *testing.T) {
+	t.Parallel()
+	cs := connectInMemory(t, NewMCPServer())
+	tiny := make([]quotesSource, citecheck.MaxSources)
+	for i := range tiny {
+		tiny[i] = quotesSource{string(rune('a' + i)), string(rune('a' + i))}
+	}
+	draft := func(n int) string {
+		return strings.Repeat("“the of and to in a is that” ", n)
+	}
+	text, _, isErr := callTool(t, cs, MCPQuotesToolName, map[string]any{"text": draft(31700), "sources": tiny})
+	var got quotesAnswer
+	if err := json.Unmarshal([]byte(text), &got); err != nil || !isErr || got.Error == nil {
+		t.Fatalf("isError %v, %.300s", isErr, text)
+	}
+	if e := got.Error; e.Code != citecheck.CodeLimitExceeded || e.Path != "/text" || e.Limit != citecheck.LimitCitations || e.Max != citecheck.MaxCitations || e.Actual != 31700 {
+		t.Fatalf("%+v", *e)
+	}
+	// At the bound, every one is checked, each costing its real scan.
+	text, _, isErr = callTool(t, cs, MCPQuotesToolName, map[string]any{"text": draft(citecheck.MaxCitations), "sources": tiny})
+	got = quotesAnswer{}
+	if err := json.Unmarshal([]byte(text), &got); err != nil || isErr || got.Quotes == nil || got.Quotes.Counts["not_found"] != citecheck.MaxCitations {
+		t.Fatalf("isError %v, %.300s", isErr, text)
+	}
+}

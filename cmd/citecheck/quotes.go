@@ -121,31 +121,63 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return fail("%s: %s", name, message(err))
 	}
 	lim := citecheck.DefaultLimits()
-	lim.ScanUnits = citecheck.NoLimit // a local command: the user's own files, of any size
-	res, err := quotes.CheckQuotations(ctx, qs, sources, quotes.Options{Limits: lim, Explain: o.explain})
+	// A local command: the user's own files, of any size and count.
+	lim.ScanUnits, lim.Citations = citecheck.NoLimit, citecheck.NoLimit
+	checker, err := quotes.NewChecker(sources, quotes.Options{Limits: lim, Explain: o.explain})
 	if err != nil {
 		return fail("%s", message(err))
 	}
-	a := &quotes.Answer{Shape: shape, Sources: sources, Results: res}
+	// Streamed as annotations is: each batch is checked, written and
+	// dropped, so what the run holds beyond its input and quotations is
+	// one batch's (docs/quotes.md#cost).
+	text := o.format == "text"
+	ropts := reportpkg.Options{Color: text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb")}
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	if o.format == "text" {
-		color := o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-		out.Write(a.AppendText(nil, reportpkg.Options{Color: color}))
-	} else {
-		var buf []byte
-		for i := range a.Results {
-			buf = append(a.AppendJSON(buf[:0], i), '\n')
-			out.Write(buf)
+	counts := make([]int, len(quotes.Outcomes()))
+	var buf []byte
+	for len(qs) > 0 {
+		n := min(len(qs), quotes.BatchQuotations)
+		res, err := checker.Check(ctx, qs[:n])
+		if err != nil {
+			// What was checked is written; the error says why the rest is not.
+			out.Flush()
+			return fail("%s", message(err))
 		}
+		a := &quotes.Answer{Shape: shape, Sources: sources, Results: res}
+		for i := range res {
+			counts[res[i].Outcome]++
+		}
+		if text {
+			buf = a.AppendTextResults(buf[:0], ropts)
+			out.Write(buf)
+		} else {
+			for i := range res {
+				buf = append(a.AppendJSON(buf[:0], i), '\n')
+				out.Write(buf)
+			}
+		}
+		clear(qs[:n]) // their texts go with the batch
+		qs = qs[n:]
+	}
+	if text {
+		out.Write(quotes.AppendTextVerdict(nil, counts, ropts))
 	}
 	if err := out.Flush(); err != nil {
 		return fail("writing the output: %v", err)
 	}
-	quotesSummary(stderr, a)
-	if !a.Verbatim() {
+	quotesSummary(stderr, counts)
+	if counts[quotes.Verbatim] != sum(counts) {
 		return exitFailed
 	}
 	return exitValid
+}
+
+func sum(counts []int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
 }
 
 // message is an error's message: a *citecheck.Error's own, without its code.
@@ -173,16 +205,17 @@ func readAllBounded(r io.Reader, maxBytes int64) ([]byte, error) {
 	return b, nil
 }
 
-// quotesSummary writes the counts per outcome to stderr; stdout stays pure.
-func quotesSummary(w io.Writer, a *quotes.Answer) {
+// quotesSummary writes the counts per outcome (indexed by
+// quotes.Outcome) to stderr; stdout stays pure.
+func quotesSummary(w io.Writer, counts []int) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "citecheck: %d quotations:", len(a.Results))
+	fmt.Fprintf(&b, "citecheck: %d quotations:", sum(counts))
 	for i, o := range quotes.Outcomes() {
 		sep := ","
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(&b, "%s %d %s", sep, a.Count(o), o)
+		fmt.Fprintf(&b, "%s %d %s", sep, counts[o], o)
 	}
 	b.WriteByte('\n')
 	io.WriteString(w, b.String())
