@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -62,7 +63,7 @@ func readArgumentObject(dec *jsontext.Decoder, path string, members []argumentMe
 		name := tok.String()
 		i := memberIndex(members, name)
 		if i < 0 {
-			return argumentError(path, "member "+citecheck.Echo(name).String()+" is not allowed; allowed: "+memberNames(members))
+			return argumentError(path, fmt.Sprintf("member %q is not allowed; allowed: %s", citecheck.Echo(name), memberNames(members)))
 		}
 		mpath := path + "/" + jsonenc.EscapePointer(name)
 		if seen[i] {

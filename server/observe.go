@@ -1,9 +1,9 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
