@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -280,7 +281,7 @@ func TestStdioCancelledCallIsStoppedAndNotAnswered(t *testing.T) {
 	held := make(chan struct{}, 1)
 	outcomes := make(chan string, 4)
 	first := true
-	srv := newMCPServer(embeddedTool(), func(o string) { outcomes <- o }, func(ctx context.Context) {
+	srv := newMCPServer(embeddedTool(), slog.New(slog.DiscardHandler), func(o string) { outcomes <- o }, func(ctx context.Context) {
 		if first { // only the first call is held; the others run at once
 			first = false
 			holdUntilDone(held)(ctx)

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
+	"log/slog"
 	"strconv"
 
 	"github.com/citecheck/citecheck"
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,13 +28,27 @@ const MCPToolName = "execute"
 // cancels it (notifications/cancelled) or, over HTTP, when the client goes
 // away (see callContext), and then answers overloaded, which a client that
 // cancelled never reads (the stdio transport drops it, as MCP asks).
-func NewMCPServer() *mcp.Server { return newMCPServer(embeddedTool(), nil, nil) }
+//
+// A panic in a call's work fails that call alone (an internal error); see
+// [NewLoggedMCPServer] for a server that logs it.
+func NewMCPServer() *mcp.Server { return NewLoggedMCPServer(nil) }
 
-// newMCPServer is NewMCPServer for the parsed contract t, with a callback
+// NewLoggedMCPServer is [NewMCPServer] logging to log (nil: nowhere) the
+// panics it recovers from, with the request's id (over stdio, the
+// JSON-RPC id).
+func NewLoggedMCPServer(log *slog.Logger) *mcp.Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return newMCPServer(embeddedTool(), log, nil, nil)
+}
+
+// newMCPServer is NewMCPServer for the parsed contract t, logging to log,
+// with a callback
 // told each call's outcome (valid, failed or an error code), for the HTTP
 // server's metrics, and hold, when not nil, run with the call's context
 // before the engine runs (a test holds a call there until it cancels it).
-func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx context.Context)) *mcp.Server {
+func newMCPServer(t *toolInfo, log *slog.Logger, onCall func(outcome string), hold func(ctx context.Context)) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{
 		Name:    "citecheck",
 		Title:   "citecheck: " + t.ID + " " + t.Version,
@@ -47,7 +59,12 @@ func newMCPServer(t *toolInfo, onCall func(outcome string), hold func(ctx contex
 			" When citations fail, call " + MCPExplainToolName + " with the same arguments: it says why each failed and gives the fix." +
 			" To check every quotation of a draft (a report with [n] markers, a structured answer, an Anthropic response), call " +
 			MCPQuotesToolName + ` with {"text", "sources": [{"id", "text"}]}.`,
+		// Tools only, and no listChanged: the tools are fixed, and a
+		// stateless server has no session to send a notification on. (The
+		// SDK's default adds logging, which it never sends either.)
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
+	srv.AddReceivingMiddleware(guard(log, onCall))
 	srv.AddTool(&mcp.Tool{
 		Name:  MCPToolName,
 		Title: "Run a citecheck tool",
@@ -140,80 +157,6 @@ func argumentsBody(args json.RawMessage) ([]byte, *citecheck.Error) {
 	}
 	body, err := citecheck.ReadBody(bytes.NewReader(input))
 	return body, citecheck.AsError(err)
-}
-
-// argumentError reports arguments that are not {"id", "version", "input"}.
-// Its path is "": paths point into the input, and this is outside it.
-func argumentError(format string, args ...any) *citecheck.Error {
-	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: "", Message: "arguments: " + fmt.Sprintf(format, args...)}
-}
-
-// parseArguments reads {"id", "version", "input"}. It is lenient about the
-// input's encoding (invalid UTF-8, duplicate names) so that the engine, not
-// this wrapper, reports those as it does over HTTP; it is strict about the
-// arguments' own members.
-func parseArguments(args json.RawMessage) (id, version string, input []byte, _ *citecheck.Error) {
-	const shape = `must be an object {"id", "version", "input"}`
-	dec := jsontext.NewDecoder(bytes.NewReader(args),
-		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return "", "", nil, argumentError(shape)
-	}
-	var seenID, seenVersion, seenInput bool
-	for dec.PeekKind() == '"' {
-		tok, err := dec.ReadToken()
-		if err != nil {
-			return "", "", nil, argumentError(shape)
-		}
-		name := tok.String()
-		var seen *bool
-		var dst *string
-		switch name {
-		case "id":
-			seen, dst = &seenID, &id
-		case "version":
-			seen, dst = &seenVersion, &version
-		case "input":
-			seen = &seenInput
-		default:
-			return "", "", nil, argumentError("member %q is not allowed; "+shape, citecheck.Echo(name))
-		}
-		if *seen {
-			return "", "", nil, argumentError("member %q appears twice", name)
-		}
-		*seen = true
-		v, err := dec.ReadValue()
-		if err != nil {
-			return "", "", nil, argumentError("member %q is not a JSON value", name)
-		}
-		if dst == nil {
-			input = bytes.Clone(v)
-			continue
-		}
-		if v.Kind() != '"' {
-			return "", "", nil, argumentError("member %q must be a string", name)
-		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return "", "", nil, argumentError("member %q must be a string", name)
-		}
-		*dst = s
-	}
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '}' {
-		return "", "", nil, argumentError(shape)
-	}
-	if _, err := dec.ReadToken(); err != io.EOF {
-		return "", "", nil, argumentError(shape)
-	}
-	for _, m := range []struct {
-		name string
-		seen bool
-	}{{"id", seenID}, {"version", seenVersion}, {"input", seenInput}} {
-		if !m.seen {
-			return "", "", nil, argumentError("member %q is required; "+shape, m.name)
-		}
-	}
-	return id, version, input, nil
 }
 
 // mcpInputSchema is the execute tool's input schema: id and version of a

@@ -135,7 +135,7 @@ var _ io.Writer = (*mcpAnswer)(nil)
 // when the service starts.
 func (s *Server) mcpHandler() http.Handler {
 	sdk := sync.OnceValue(func() http.Handler {
-		srv := newMCPServer(s.tool, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() }, func(ctx context.Context) {
+		srv := newMCPServer(s.tool, s.log, func(outcome string) { s.metrics.mcpCalls.WithLabelValues(outcome).Inc() }, func(ctx context.Context) {
 			if s.testHookMCPCall != nil {
 				s.testHookMCPCall(ctx)
 			}
@@ -175,10 +175,21 @@ func (s *Server) mcpHandler() http.Handler {
 			return
 		}
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		if rec, ok := r.Context().Value(recordKey{}).(*record); ok {
+			r.Header.Set(requestIDHeader, rec.id) // for the MCP middleware's log (guard)
+		}
 		r = r.WithContext(context.WithValue(r.Context(), requestContextKey{}, r.Context()))
 		a.check(w, r, func() (int, func()) {
 			ans := &mcpAnswer{header: make(http.Header)}
 			sdk().ServeHTTP(ans, r)
+			if e := stopped(r.Context()); e != nil {
+				// Its client went away (or a deadline passed): answered, and
+				// logged, as execute answers a stopped check.
+				setOutcome(r, e.Code)
+				w.Header().Set("Retry-After", retryAfter(s.cfg.QueueWait))
+				out := errorEnvelope(e)
+				return len(out), func() { writeJSON(w, HTTPStatus(e.Code), out) }
+			}
 			return ans.body.Len(), func() { ans.writeTo(w, r) }
 		})
 	})

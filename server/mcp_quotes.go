@@ -5,27 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/quotes"
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MCPQuotesToolName is the third MCP tool, beyond the contract (spec
 // §5.13): every quotation of a draft checked against the sources.
 const MCPQuotesToolName = "check_quotes"
-
-// quotesArguments are check_quotes' arguments.
-type quotesArguments struct {
-	Text    *string `json:"text"`
-	Sources []struct {
-		ID   *string `json:"id"`
-		Text *string `json:"text"`
-	} `json:"sources"`
-	Request json.RawMessage `json:"request"`
-}
 
 const quotesInputSchema = `{"type":"object","additionalProperties":false,"required":["text"],"properties":{` +
 	`"text":{"type":"string","description":"The draft to check: a Markdown or plain-text report whose quotations are in quotation marks (with an optional [id] marker after each) or blockquotes; a structured answer {\"citations\":[{\"source_id\",\"quote\"}]} as JSON text; or an Anthropic Messages response as JSON text."},` +
@@ -108,26 +96,16 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 	if len(args) > citecheck.MaxInputBytes {
 		return nil, citecheck.BodyTooLarge(int64(len(args)))
 	}
-	var in quotesArguments
-	if err := jsonv2.Unmarshal(args, &in, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return nil, argumentError("%s", strings.TrimPrefix(err.Error(), "json: "))
+	text, sources, request, e := readQuotesArguments(args)
+	if e != nil {
+		return nil, e
 	}
-	if in.Text == nil {
-		return nil, argumentError(`member "text" is required`)
-	}
-	var sources []quotes.Source
-	if len(in.Request) > 0 && string(in.Request) != "null" {
-		docs, err := quotes.ReadRequest(in.Request)
+	if request != nil {
+		docs, err := quotes.ReadRequest(request)
 		if err != nil {
 			return nil, asError(err)
 		}
-		sources = quotes.Sources(docs)
-	}
-	for i, s := range in.Sources {
-		if s.ID == nil || s.Text == nil {
-			return nil, argumentError(`sources/%d must be {"id", "text"}`, i)
-		}
-		sources = append(sources, quotes.Source{ID: *s.ID, Text: *s.Text})
+		sources = append(quotes.Sources(docs), sources...)
 	}
 	switch {
 	case len(sources) > citecheck.MaxSources:
@@ -140,7 +118,7 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 				Max: citecheck.MaxTextBytes, Actual: int64(len(s.Text)), Message: fmt.Sprintf("source %q has %d bytes, over %d", s.ID, len(s.Text), citecheck.MaxTextBytes)}
 		}
 	}
-	a, err := quotes.Check(ctx, []byte(*in.Text), sources, quotes.Options{Limits: citecheck.DefaultLimits()})
+	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits()})
 	if err != nil {
 		e := asError(err)
 		if e.Limit == citecheck.LimitCitations {

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -29,6 +31,7 @@ const (
 // Handlers find it in the request's context to say how the call went.
 type record struct {
 	outcome string
+	id      string // the request id: in the access log, and in the log of a panic
 }
 
 type recordKey struct{}
@@ -136,7 +139,7 @@ func (w *recorder) Flush() {
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &record{}
+		rec := &record{id: s.nextRequestID()}
 		r = r.WithContext(context.WithValue(r.Context(), recordKey{}, rec))
 		rw := &recorder{ResponseWriter: w}
 		defer func() {
@@ -146,11 +149,10 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				s.log.Error("panic serving a request", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				s.log.Error("panic serving a request", "request_id", rec.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				rec.outcome = citecheck.CodeInternal
 				if rw.status == 0 {
-					writeJSON(rw, http.StatusInternalServerError, citecheck.AppendEnvelope(nil, nil,
-						&citecheck.Error{Code: citecheck.CodeInternal, Message: "internal error; it is logged"}))
+					writeJSON(rw, http.StatusInternalServerError, errorEnvelope(internalError(rec.id)))
 				}
 			}
 			if rw.status == 0 {
@@ -180,6 +182,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 				slog.String("outcome", outcome),
 				slog.String("remote", r.RemoteAddr),
+				slog.String("request_id", rec.id),
 			)
 		}()
 		next.ServeHTTP(rw, r)
@@ -194,4 +197,17 @@ func retryAfter(d time.Duration) string {
 		secs = 1
 	}
 	return strconv.Itoa(secs)
+}
+
+// nextRequestID is a new request id: the server's random prefix, so that
+// ids of two runs or two replicas do not collide in one log, and a count.
+func (s *Server) nextRequestID() string {
+	return s.idPrefix + "-" + strconv.FormatUint(s.requests.Add(1), 10)
+}
+
+// newIDPrefix is a server's request id prefix: 8 random hex digits.
+func newIDPrefix() string {
+	var b [4]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

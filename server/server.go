@@ -138,6 +138,9 @@ type Server struct {
 	// testHookQueued, when set, runs when a request finds every slot taken
 	// and starts to wait: a test waits for it instead of sleeping.
 	testHookQueued func(r *http.Request)
+	// idPrefix and requests make request ids (nextRequestID).
+	idPrefix string
+	requests atomic.Uint64
 	// conns is the connection limiter of the latest Serve, for tests that
 	// wait until it has seen a connection's state change.
 	conns atomic.Pointer[connLimiter]
@@ -156,6 +159,7 @@ func New(cfg Config) *Server {
 		bodies:  newBudget(cfg.BodyMemory),
 		tool:    tool,
 	}
+	s.idPrefix = newIDPrefix()
 	s.origins = newOrigins(cfg.AllowedOrigins)
 	s.sameSite = s.originCheck()
 	s.registerHardening()

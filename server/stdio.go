@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"sync"
 	"time"
 
@@ -98,6 +99,9 @@ func (c *stdioConn) take(line []byte) {
 		return
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		// The JSON-RPC id is this request's id in the log (see guard).
+		id, _ := json.Marshal(req.ID.Raw())
+		req.Extra = &mcp.RequestExtra{Header: http.Header{requestIDHeader: {string(id)}}}
 		c.mu.Lock()
 		c.owed[req.ID]++
 		c.mu.Unlock()

@@ -108,7 +108,12 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if code, done := mcpCommand().noArguments(args, stdout, stderr); done {
 		return code
 	}
-	err := server.NewMCPServer().Run(ctx, server.NewStdioTransport(stdin, stdout))
+	// Standard error gets the panics a call recovers from (as JSON lines,
+	// like serve's log), never protocol.
+	logs := server.NewLogWriter(stderr, 0)
+	defer logs.Flush(time.Second)
+	log := slog.New(slog.NewJSONHandler(logs, nil))
+	err := server.NewLoggedMCPServer(log).Run(ctx, server.NewStdioTransport(stdin, stdout))
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		fmt.Fprintf(stderr, "citecheck: mcp: %v\n", err)
 		return exitError
