@@ -119,10 +119,19 @@ function need() {
 // restart replaces the instance a failed call left (its memory may be
 // half-written) with a new one of the same module: synchronous, so that
 // the call after a failure works as any other. It costs what init's
-// instantiation does (a few milliseconds; docs/javascript.md).
+// instantiation does (5 ms under Node; docs/javascript.md). Where the
+// host refuses to instantiate synchronously (a browser's main thread
+// may, for a module over its size limit), every call says so until init
+// is awaited again.
 function restart() {
   const { wasi, object } = imports(cryptoSource);
-  start(new WebAssembly.Instance(module, object), wasi);
+  let instance;
+  try {
+    instance = new WebAssembly.Instance(module, object);
+  } catch (e) {
+    throw new CitecheckError('citecheck: the engine failed on an earlier call and cannot be remade synchronously here; await init() again', undefined, { cause: e });
+  }
+  start(instance, wasi);
 }
 
 // put writes bytes into input buffer slot and returns how many it wrote.
@@ -146,8 +155,8 @@ function putString(slot, s, limit = Infinity) {
   return encodeText(s, new Uint8Array(memory.buffer, ptr, room));
 }
 
-// wellFormed tells whether s has no lone surrogate: the engine's own
-// String.prototype.isWellFormed where there is one (Node 20), else a
+// wellFormed tells whether s has no lone surrogate: the runtime's own
+// String.prototype.isWellFormed where the runtime has it (Node 20), else a
 // regular expression that, in Unicode mode, sees a pair as one code
 // point and so matches only a surrogate on its own. Linear in s.
 const loneSurrogate = /[\uD800-\uDFFF]/u;
