@@ -14,31 +14,66 @@ const MODE_EXPLAIN = 2;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+// engine is the instance every call uses; module and crypto are what
+// made it, kept so that an instance a call broke is replaced at once.
 let engine = null;
+let module = null;
+let cryptoSource = null;
 
-/** An error of the package itself (not a refusal, which is an answer). */
+/**
+ * An error of the package itself (not a refusal, which is an answer).
+ * code is the contract's error code where one applies ('invalid_input'
+ * for a string argument that is not Unicode text).
+ */
 export class CitecheckError extends Error {
-  constructor(message, lines) {
-    super(message);
+  constructor(message, lines, options) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CitecheckError';
     if (lines !== undefined) this.lines = lines;
+    if (options?.code !== undefined) this.code = options.code;
   }
+}
+
+// host is what the module asks of the package during an annotations
+// call (wasm/exports_wasip1.go): the export, piece by piece, and the
+// lines, as they come. read and write are set for the call's length.
+const host = { memory: null, read: null, write: null };
+
+function imports(crypto) {
+  const wasi = wasiImports(crypto);
+  return {
+    wasi,
+    object: {
+      wasi_snapshot_preview1: wasi.imports,
+      citecheck: {
+        read_export: (ptr, n) => host.read(new Uint8Array(host.memory.buffer, ptr, n)),
+        write_lines: (ptr, n) => host.write(new Uint8Array(host.memory.buffer, ptr, n)),
+      },
+    },
+  };
+}
+
+// start runs a new instance's Go runtime and makes it the engine.
+function start(instance, wasi) {
+  const x = instance.exports;
+  wasi.bind(x.memory);
+  x._initialize();
+  engine = { x, memory: x.memory };
+  host.memory = x.memory;
 }
 
 // instantiate makes the engine from a WebAssembly.Module, or bytes.
 async function instantiate(source, crypto) {
-  const wasi = wasiImports(crypto);
-  const imports = { wasi_snapshot_preview1: wasi.imports };
+  const { wasi, object } = imports(crypto);
   let instance;
   if (source instanceof WebAssembly.Module) {
-    instance = await WebAssembly.instantiate(source, imports);
+    instance = await WebAssembly.instantiate(source, object);
   } else {
-    ({ instance } = await WebAssembly.instantiate(source, imports));
+    ({ module: source, instance } = await WebAssembly.instantiate(source, object));
   }
-  const x = instance.exports;
-  wasi.bind(x.memory);
-  x._initialize();
-  return { x, memory: x.memory };
+  module = source;
+  cryptoSource = crypto;
+  start(instance, wasi);
 }
 
 /**
@@ -51,11 +86,11 @@ export async function initFrom(source, crypto) {
     if (!source.ok) throw new CitecheckError(`citecheck: fetching the engine: ${source.status} ${source.statusText}`);
     if (typeof WebAssembly.instantiateStreaming === 'function' &&
         (source.headers.get('Content-Type') || '').split(';')[0].trim() === 'application/wasm') {
-      const wasi = wasiImports(crypto);
-      const { instance } = await WebAssembly.instantiateStreaming(source, { wasi_snapshot_preview1: wasi.imports });
-      wasi.bind(instance.exports.memory);
-      instance.exports._initialize();
-      engine = { x: instance.exports, memory: instance.exports.memory };
+      const { wasi, object } = imports(crypto);
+      const made = await WebAssembly.instantiateStreaming(source, object);
+      module = made.module;
+      cryptoSource = crypto;
+      start(made.instance, wasi);
       return;
     }
     source = new Uint8Array(await source.arrayBuffer());
@@ -63,7 +98,7 @@ export async function initFrom(source, crypto) {
   if (!(source instanceof WebAssembly.Module) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
     throw new TypeError('citecheck: init takes the module as bytes, a Response, a URL or a WebAssembly.Module');
   }
-  engine = await instantiate(source, crypto);
+  await instantiate(source, crypto);
 }
 
 // isResponse tells a fetch Response by its shape, without touching the
@@ -74,8 +109,29 @@ function isResponse(x) {
 }
 
 function need() {
-  if (engine === null) throw new CitecheckError('citecheck: call and await init() first');
+  if (engine === null) {
+    if (module === null) throw new CitecheckError('citecheck: call and await init() first');
+    restart();
+  }
   return engine;
+}
+
+// restart replaces the instance a failed call left (its memory may be
+// half-written) with a new one of the same module: synchronous, so that
+// the call after a failure works as any other. It costs what init's
+// instantiation does (5 ms under Node; docs/javascript.md). Where the
+// host refuses to instantiate synchronously (a browser's main thread
+// may, for a module over its size limit), every call says so until init
+// is awaited again.
+function restart() {
+  const { wasi, object } = imports(cryptoSource);
+  let instance;
+  try {
+    instance = new WebAssembly.Instance(module, object);
+  } catch (e) {
+    throw new CitecheckError('citecheck: the engine failed on an earlier call and cannot be remade synchronously here; await init() again', undefined, { cause: e });
+  }
+  start(instance, wasi);
 }
 
 // put writes bytes into input buffer slot and returns how many it wrote.
@@ -88,12 +144,54 @@ function putBytes(slot, b) {
 
 // putString writes s as UTF-8, at most limit bytes and whole characters
 // (a string over the limit is written to just past it, so that the engine
-// refuses it as it refuses any such body).
+// refuses it as it refuses any such body). A string that is not Unicode
+// text (a lone surrogate) is written as the bytes it stands for
+// (encodeText), which are not UTF-8, so the engine refuses them as it
+// refuses any such bytes.
 function putString(slot, s, limit = Infinity) {
   const { x, memory } = need();
   const room = Math.min(s.length * 3, limit + 4);
   const ptr = x.citecheck_buffer(slot, room);
-  return encoder.encodeInto(s, new Uint8Array(memory.buffer, ptr, room)).written;
+  return encodeText(s, new Uint8Array(memory.buffer, ptr, room));
+}
+
+// wellFormed tells whether s has no lone surrogate: the runtime's own
+// String.prototype.isWellFormed where the runtime has it (Node 20), else a
+// regular expression that, in Unicode mode, sees a pair as one code
+// point and so matches only a surrogate on its own. Linear in s.
+const loneSurrogate = /[\uD800-\uDFFF]/u;
+const wellFormed = typeof String.prototype.isWellFormed === 'function'
+  ? (s) => s.isWellFormed()
+  : (s) => !loneSurrogate.test(s);
+
+/**
+ * encodeText writes s into dst as UTF-8, whole characters only, and
+ * returns how many bytes it wrote. A lone surrogate, which TextEncoder
+ * would silently make U+FFFD, is written as its three-byte form (ED A0
+ * 80–ED BF BF: generalized UTF-8), which no UTF-8 reader accepts: the
+ * engine then refuses the text as invalid UTF-8 at that byte, as the Go
+ * side refuses those bytes. Cost: linear in s.
+ */
+export function encodeText(s, dst) {
+  if (wellFormed(s)) return encoder.encodeInto(s, dst).written;
+  let w = 0;
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      i++;
+      continue;
+    }
+    const r = encoder.encodeInto(s.substring(from, i), dst.subarray(w));
+    w += r.written;
+    if (r.read < i - from || w + 3 > dst.length) return w;
+    dst[w++] = 0xe0 | (c >> 12);
+    dst[w++] = 0x80 | ((c >> 6) & 0x3f);
+    dst[w++] = 0x80 | (c & 0x3f);
+    from = i + 1;
+  }
+  return w + encoder.encodeInto(s.substring(from), dst.subarray(w)).written;
 }
 
 // putBody writes a body (string, bytes or an object as JSON) into buffer 0.
@@ -116,16 +214,18 @@ function output(n) {
   return decoder.decode(new Uint8Array(memory.buffer, x.citecheck_output(), n));
 }
 
-// guarded runs f; if the module traps or its runtime exits (a bug: the
-// engine answers every input), the instance is dropped, since its memory
-// may be half-written, and the next call must init again.
+// guarded runs f. If the module traps or its runtime exits (out of
+// memory, or a bug: the engine answers every input), the instance is
+// dropped, since its memory may be half-written, and the call fails with
+// a CitecheckError whose cause is the module's error; the next call gets
+// a new instance, so the package stays usable.
 function guarded(f) {
   try {
     return f();
   } catch (e) {
     if (e instanceof TypeError || e instanceof CitecheckError) throw e;
     engine = null;
-    throw e;
+    throw new CitecheckError(`citecheck: the engine failed on this call and was reset (${e?.name ?? 'Error'}: ${e?.message ?? e}); later calls work`, undefined, { cause: e });
   }
 }
 
@@ -232,11 +332,17 @@ export function errorEnvelope(code, message) {
  * against the sources given as {IRI: text} (or {IRI: {text, version}}).
  * Throws a CitecheckError with the CLI's message when it cannot finish
  * (the export is not JSON; its .lines are the lines written before).
+ *
+ * The export is handed to the module in pieces of at most EXPORT_PIECE
+ * bytes as its reader asks for them, and the lines come back as they are
+ * written: the module holds the sources, one batch of annotations and the
+ * longest JSON token of the export, never the export nor its lines whole
+ * (docs/javascript.md). Cost: the CLI's, and the export's length once to
+ * encode a string.
  */
 export function annotations(exportText, options = {}) {
   const sources = options.sources ?? {};
   if (sources === null || typeof sources !== 'object') throw new TypeError('citecheck: sources is an object {IRI: text}');
-  const { x, memory } = need();
   // Every argument is checked before any reaches the engine, which keeps
   // the sources it is given until the next check.
   const list = Object.entries(sources).map(([iri, v]) => {
@@ -245,6 +351,9 @@ export function annotations(exportText, options = {}) {
     if (typeof text !== 'string' || typeof version !== 'string') {
       throw new TypeError(`citecheck: source ${JSON.stringify(iri)}: a text is a string (or {text, version})`);
     }
+    for (const [what, str] of [['IRI', iri], ['text', text], ['version', version]]) {
+      if (!wellFormed(str)) throw notUnicode(`source ${JSON.stringify(iri)}: its ${what}`, str);
+    }
     return [iri, text, version];
   });
   let exp = exportText;
@@ -252,16 +361,75 @@ export function annotations(exportText, options = {}) {
   else if (ArrayBuffer.isView(exp)) exp = new Uint8Array(exp.buffer, exp.byteOffset, exp.byteLength);
   else if (exp !== null && typeof exp === 'object') exp = JSON.stringify(exp);
   else if (typeof exp !== 'string') throw new TypeError('citecheck: an export is a string, a Uint8Array or an object');
-  const [lines, message] = guarded(() => {
+  const { x } = need();
+  const pieces = [];
+  const message = guarded(() => {
     for (const [iri, text, version] of list) {
-      x.citecheck_source(putString(1, iri), putString(2, text), putString(3, version));
+      const bytes = encoder.encode(text);
+      const ptr = x.citecheck_text(bytes.length);
+      new Uint8Array(engine.memory.buffer, ptr, bytes.length).set(bytes);
+      x.citecheck_source(putString(1, iri), putString(3, version));
     }
-    const n = x.citecheck_annotations(typeof exp === 'string' ? putString(0, exp) : putBytes(0, exp));
-    if (n === 0) return ['', null];
-    const out = new Uint8Array(memory.buffer, x.citecheck_output(), n);
-    const split = x.citecheck_lines_length();
-    return [decoder.decode(out.subarray(0, split)), split === n ? null : decoder.decode(out.subarray(split))];
+    host.read = typeof exp === 'string' ? stringReader(exp) : bytesReader(exp);
+    host.write = (b) => { pieces.push(decoder.decode(b)); };
+    try {
+      const n = x.citecheck_annotations();
+      return n === 0 ? null : output(n);
+    } finally {
+      host.read = host.write = null;
+    }
   });
+  const lines = pieces.join('');
   if (message === null) return lines;
   throw new CitecheckError('citecheck: ' + message, lines);
+}
+
+/** The most bytes of an export annotations hands the module at a time. */
+const EXPORT_PIECE = 64 * 1024;
+
+// bytesReader hands on an export given as bytes, exactly.
+function bytesReader(b) {
+  let at = 0;
+  return (dst) => {
+    const n = Math.min(dst.length, EXPORT_PIECE, b.length - at);
+    dst.set(b.subarray(at, at + n));
+    at += n;
+    return n;
+  };
+}
+
+// stringReader hands on an export given as a string, encoded a piece at
+// a time (encodeText: a lone surrogate as the bytes it stands for, which
+// the reader refuses as not UTF-8). A piece never ends inside a pair.
+function stringReader(s) {
+  const stage = new Uint8Array(EXPORT_PIECE);
+  let pending = stage.subarray(0, 0);
+  let at = 0; // UTF-16 units of s encoded so far
+  return (dst) => {
+    if (pending.length === 0 && at < s.length) {
+      // EXPORT_PIECE / 3 units take at most EXPORT_PIECE bytes.
+      let end = Math.min(s.length, at + EXPORT_PIECE / 3 | 0);
+      if (end < s.length && (s.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+      pending = stage.subarray(0, encodeText(s.substring(at, end), stage));
+      at = end;
+    }
+    const n = Math.min(dst.length, pending.length);
+    dst.set(pending.subarray(0, n));
+    pending = pending.subarray(n);
+    return n;
+  };
+}
+
+// notUnicode is the refusal of a string argument with a lone surrogate,
+// in the words the CLI uses for a file that is not UTF-8, naming the
+// byte the string's UTF-8 would have there.
+function notUnicode(what, s) {
+  let i = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c & 0xfc00) === 0xd800 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    else if ((c & 0xf800) === 0xd800) break;
+  }
+  const at = encoder.encode(s.substring(0, i)).length;
+  return new CitecheckError(`citecheck: ${what} is not UTF-8: a lone surrogate (invalid byte 0xED at byte offset ${at})`, undefined, { code: 'invalid_input' });
 }

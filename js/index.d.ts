@@ -194,7 +194,14 @@ export function init(source?: BufferSource | Response | PromiseLike<Response> | 
  */
 export function warm(): Promise<void>;
 
-/** The exact body the HTTP execute route answers, as a string. */
+/**
+ * The exact body the HTTP execute route answers, as a string. A string
+ * body is its UTF-8; a lone surrogate in it is written as the three bytes
+ * it stands for, which are not UTF-8, so the answer is the invalid_input
+ * refusal the Go engine gives those bytes. A call that fails in the
+ * engine (out of memory) throws a CitecheckError, and the next call runs
+ * on a new instance.
+ */
 export function checkRaw(body: Body): string;
 /** checkRaw's answer as an object. */
 export function check(body: Body): Envelope;
@@ -215,12 +222,23 @@ export interface AnnotationsOptions {
 /**
  * The JSON lines `citecheck annotations` writes for an export (W3C or
  * Hypothesis; one annotation, an array, a page or collection, JSON Lines
- * or a search response), one line an item, in input order.
+ * or a search response), one line an item, in input order. The export is
+ * streamed: the engine holds the sources, a batch of 256 annotations and
+ * the export's longest JSON token, never the export nor its lines whole.
+ * A source's IRI, text or version with a lone surrogate is refused with a
+ * CitecheckError whose code is 'invalid_input'.
  */
 export function annotations(exportText: string | Uint8Array | ArrayBuffer | object, options?: AnnotationsOptions): string;
 
-/** An error of the package's use (init not awaited, an export that is not JSON), not a refusal. */
+/**
+ * An error of the package's use (init not awaited, an export that is not
+ * JSON, a string that is not Unicode text) or a call the engine failed
+ * (its cause the module's error; the next call runs on a new instance),
+ * not a refusal.
+ */
 export class CitecheckError extends Error {
   /** For an export that is not JSON: the lines written for the items before. */
   lines?: string;
+  /** 'invalid_input' for a source's IRI, text or version with a lone surrogate. */
+  code?: 'invalid_input';
 }

@@ -110,7 +110,7 @@ function realExport(iri, text) {
 }
 
 function goAnnotations(args, input) {
-  const r = spawnSync(goCLI(), ['annotations', ...args], { input });
+  const r = spawnSync(goCLI(), ['annotations', ...args], { input, maxBuffer: 1 << 28 });
   return { stdout: r.stdout.toString(), stderr: r.stderr.toString(), status: r.status };
 }
 
@@ -221,11 +221,125 @@ function trappingModule() {
   return new Uint8Array(bytes);
 }
 
-test('a module that traps is dropped: the next call asks for init again', async () => {
+test('a module that traps is replaced: the call fails, and the next one runs on a new instance', async () => {
   const cc = await import('../node.js');
   await cc.init(trappingModule());
-  assert.throws(() => cc.checkRaw('{}'), WebAssembly.RuntimeError);
-  assert.throws(() => cc.checkRaw('{}'), /call and await init\(\) first/);
+  for (let i = 0; i < 2; i++) {
+    assert.throws(() => cc.checkRaw('{}'), (e) => {
+      assert.equal(e.name, 'CitecheckError');
+      assert.match(e.message, /the engine failed on this call and was reset \(RuntimeError: unreachable\)/);
+      assert.ok(e.cause instanceof WebAssembly.RuntimeError);
+      return true;
+    });
+  }
   await cc.init();
   assert.match(cc.checkRaw('{}'), /^\{"error":\{"code":"invalid_input"/);
+});
+
+// nodeWith runs script (an ES module importing the package as cc, with
+// init awaited) in a new Node whose WebAssembly memories may hold at most
+// pages 64 KiB pages, and returns its standard output parsed as JSON.
+function nodeWith(pages, script) {
+  const r = spawnSync(process.execPath, [`--wasm-max-mem-pages=${pages}`, '--input-type=module', '-e', `
+    const cc = await import(${JSON.stringify(join(jsDir, 'node.js'))});
+    await cc.init();
+    ${script}`], { maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr.toString());
+  return JSON.parse(r.stdout.toString());
+}
+
+test('an instance survives a call that runs the module out of memory: every function answers after it', () => {
+  // 32 MiB of memory at most: a source of 40 MiB cannot be held, and the
+  // module traps as it would at 4 GiB without the flag.
+  const ex = join(repoDir, 'examples', 'version-mismatch.json');
+  const got = nodeWith(512, `
+    const { readFileSync } = await import('node:fs');
+    const out = {};
+    try { cc.annotations('[]', { sources: { s: 'x'.repeat(40 << 20) } }); out.failed = 'no'; }
+    catch (e) { out.failed = e.name + ' ' + e.cause?.name; }
+    const body = readFileSync(${JSON.stringify(ex)});
+    out.execute = cc.checkRaw(body);
+    out.all = cc.checkAllRaw(body);
+    out.explain = cc.explainRaw(body.toString());
+    out.lines = cc.annotations(${JSON.stringify(oneAnnotation)}, { sources: { s: 'the quick brown fox' } });
+    console.log(JSON.stringify(out));`);
+  assert.equal(got.failed, 'CitecheckError RuntimeError');
+  assert.equal(got.execute, goRun(ex));
+  const cli = (flag) => spawnSync(goCLI(), ['run', 'citation-batch-check', '1.0.0', flag, '--input', ex]).stdout.toString().replace(/\n$/, '');
+  assert.equal(got.all, cli('--all'));
+  assert.equal(got.explain, cli('--explain'));
+  assert.equal(got.lines, goAnnotations(['--source', `s=${writeTemp('fox.txt', 'the quick brown fox')}`, '-'], oneAnnotation).stdout);
+});
+
+const oneAnnotation = '[{"id":"a","target":{"source":"s","selector":{"type":"TextQuoteSelector","exact":"brown"}}}]';
+
+function writeTemp(name, content) {
+  const file = join(scratch, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+test('annotations streams the export: a 12 MB export is checked in 16 MiB of module memory', () => {
+  // The export is handed over in pieces and its lines taken as they come,
+  // so the module holds a batch of annotations, not the export (which
+  // alone would not fit) nor its lines; the lines are the CLI's.
+  const text = 'The quick brown fox jumps over the lazy dog. '.repeat(200);
+  const script = `
+    const item = (i) => JSON.stringify({ id: 'a' + i, target: [{ source: 'https://e.org/', selector: [
+      { type: 'TextQuoteSelector', exact: 'quick brown fox jumps', prefix: 'The ', suffix: ' over' },
+      { type: 'TextPositionSelector', start: 4 + 45 * (i % 100), end: 25 + 45 * (i % 100) }] }], text: 'x'.repeat(300) });
+    const parts = [];
+    for (let i = 0, n = 0; n < 12e6; i++) { const s = item(i); parts.push(s); n += s.length + 1; }
+    const exp = parts.join('\\n');
+    console.log(JSON.stringify({ exp, lines: cc.annotations(exp, { sources: { 'https://e.org/': ${JSON.stringify(text)} } }) }));`;
+  const got = nodeWith(256, script);
+  assert.ok(got.exp.length >= 12e6);
+  const go = goAnnotations(['--source', `https://e.org/=${writeTemp('fox-long.txt', text)}`, '-'], got.exp);
+  assert.equal(go.status, 0, go.stderr);
+  assert.equal(got.lines, go.stdout);
+});
+
+test('a string with a lone surrogate is refused as invalid_input, in every function', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const body = (text) => `{"sources":[{"source_id":"s","version":"v","text":"${text}"}],"citations":[{"citation_id":"c","source_id":"s","version":"v","selector":{"type":"TextQuoteSelector","exact":"a"}}]}`;
+  // A string is the UTF-16 it holds: a lone surrogate is written as its
+  // three bytes (ED A0 80–ED BF BF), and the answer is the Go CLI's for
+  // those bytes; a pair is one character, and checks as one.
+  const wtf8 = (c) => Buffer.from([0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]);
+  for (const [name, lone, bytes] of [
+    ['high', 'a\ud800b', Buffer.concat([Buffer.from('a'), wtf8(0xd800), Buffer.from('b')])],
+    ['low', 'a\udfffb', Buffer.concat([Buffer.from('a'), wtf8(0xdfff), Buffer.from('b')])],
+    ['high at the end of a pair', 'é\ud83d\ud83d\ude00', Buffer.concat([Buffer.from('é'), wtf8(0xd83d), Buffer.from('😀')])],
+  ]) {
+    const file = writeTemp('lone.json', Buffer.from(body(bytes.toString('latin1')), 'latin1'));
+    const cli = (flag) => spawnSync(goCLI(), ['run', 'citation-batch-check', '1.0.0', ...flag, '--input', file]).stdout.toString().replace(/\n$/, '');
+    const want = cli([]);
+    assert.match(want, /^\{"error":\{"code":"invalid_input","message":"body: not I-JSON: invalid UTF-8 at byte \d+"/, name);
+    assert.equal(cc.checkRaw(body(lone)), want, name);
+    assert.equal(cc.checkAllRaw(body(lone)), cli(['--all']), name);
+    assert.equal(cc.explainRaw(body(lone)), cli(['--explain']), name);
+    // An object's string goes through JSON.stringify, which escapes it:
+    // refused as the escape.
+    assert.match(cc.checkRaw({ ...JSON.parse(body('x')), sources: [{ source_id: 's', version: 'v', text: lone }] }),
+      /^\{"error":\{"code":"invalid_input","message":"sources\/0\/text: not I-JSON: string contains an unpaired surrogate escape/, name);
+    // The export: the CLI's message for its bytes.
+    const exp = `[{"id":"${lone}","target":"s"}]`;
+    const go = goAnnotations(['-'], Buffer.from(`[{"id":"${bytes.toString('latin1')}","target":"s"}]`, 'latin1'));
+    assert.equal(go.status, 2, name);
+    const goMessage = go.stderr.split('\n').find((l) => l.startsWith('citecheck: reading the annotations'));
+    assert.throws(() => cc.annotations(exp), (e) => e.message === goMessage, name);
+    // A source's IRI, text or version.
+    for (const sources of [{ [lone]: 'x' }, { s: lone }, { s: { text: 'x', version: lone } }]) {
+      assert.throws(() => cc.annotations('[]', { sources }), (e) => {
+        assert.equal(e.name, 'CitecheckError');
+        assert.equal(e.code, 'invalid_input');
+        assert.match(e.message, /is not UTF-8: a lone surrogate \(invalid byte 0xED at byte offset \d+\)$/);
+        return true;
+      }, name);
+    }
+  }
+  // A well-formed astral character is text like any other.
+  assert.match(cc.checkRaw(body('a😀b')), /^\{"result":\{"valid":true/);
+  assert.equal(cc.annotations('[]', { sources: { s: 'a😀b' } }), '');
 });

@@ -9,6 +9,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/annotation"
@@ -64,25 +65,44 @@ func errorEnvelope(code, message string) []byte {
 	return citecheck.AppendEnvelope(nil, nil, &citecheck.Error{Code: code, Message: message})
 }
 
-// annotations checks an annotation export against sources and returns
-// the JSON lines `citecheck annotations` writes for it, and, when the
-// run could not finish (sources with the same IRI, an export that is not
-// JSON), the message the CLI writes after "citecheck: " on standard error;
-// the lines written before it are still returned, as the CLI prints them.
-// Cost: annotation.Checker.Stream's.
-func annotations(export []byte, sources []annotation.Source) (lines []byte, msg string) {
+// linesChunk is about how many bytes of lines annotations gathers before
+// handing them on: large enough that the host is called rarely, small
+// enough that the lines of a large export are never all in the module.
+const linesChunk = 64 << 10
+
+// annotations reads an export from r and checks it against sources,
+// handing put the JSON lines `citecheck annotations` writes for it, in
+// input order, in pieces of whole lines of about linesChunk bytes (put
+// copies what it keeps: the buffer is reused). When the run cannot finish
+// (sources with the same IRI, an export that is not JSON) it returns the
+// message the CLI writes after "citecheck: " on standard error, the lines
+// handed on before it being what the CLI prints before it; else "".
+//
+// Memory: Stream's (one batch of StreamBatch annotations, and the
+// scanner's buffer, which holds the longest token), the sources, and
+// linesChunk bytes plus the longest line; neither the export nor its
+// lines are ever held whole. Cost: annotation.Checker.Stream's.
+func annotations(r io.Reader, sources []annotation.Source, put func([]byte)) string {
 	c, err := annotation.NewChecker(sources, citecheck.DefaultLimits())
 	if err != nil {
-		return nil, err.Error()
+		return err.Error()
 	}
-	err = c.Stream(context.Background(), annotation.NewScanner(bytes.NewReader(export)), func(it annotation.Item, r *annotation.Report) error {
-		lines = annotation.AppendJSONLine(lines, it, r)
+	var lines []byte
+	err = c.Stream(context.Background(), annotation.NewScanner(r), func(it annotation.Item, rep *annotation.Report) error {
+		lines = annotation.AppendJSONLine(lines, it, rep)
+		if len(lines) >= linesChunk {
+			put(lines)
+			lines = lines[:0]
+		}
 		return nil
 	})
-	if err != nil {
-		return lines, err.Error()
+	if len(lines) > 0 {
+		put(lines)
 	}
-	return lines, ""
+	if err != nil {
+		return err.Error()
+	}
+	return ""
 }
 
 func main() {}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -116,6 +118,61 @@ func TestErrorEnvelopeIsTheEngines(t *testing.T) {
 	}
 }
 
+// runAnnotations is annotations over an export held whole: its lines
+// gathered, and its message.
+func runAnnotations(export []byte, sources []annotation.Source) (lines []byte, msg string) {
+	msg = annotations(bytes.NewReader(export), sources, func(b []byte) { lines = append(lines, b...) })
+	return lines, msg
+}
+
+// countingReader hands on an export a few bytes at a time and counts
+// what it has handed on.
+type countingReader struct {
+	r    io.Reader
+	read int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p[:min(len(p), 512)])
+	c.read += n
+	return n, err
+}
+
+// An export's lines leave the adapter as they are written, in pieces of
+// about linesChunk bytes, long before the export has all been read: the
+// module holds neither the export nor its lines whole.
+func TestAnnotationsStreamTheExportAndTheLines(t *testing.T) {
+	var b bytes.Buffer
+	const items = 8 * annotation.StreamBatch
+	for i := range items {
+		fmt.Fprintf(&b, `{"id":"a%d","target":{"source":"s","selector":{"type":"TextQuoteSelector","exact":"fox"}}}`+"\n", i)
+	}
+	export := b.Bytes()
+	r := &countingReader{r: bytes.NewReader(export)}
+	var all []byte
+	var readAtFirst, pieces, longest int
+	msg := annotations(r, []annotation.Source{{IRI: "s", Text: "the quick brown fox"}}, func(p []byte) {
+		if pieces == 0 {
+			readAtFirst = r.read
+		}
+		pieces++
+		longest = max(longest, len(p))
+		all = append(all, p...)
+	})
+	if msg != "" {
+		t.Fatalf("message %q", msg)
+	}
+	if n := bytes.Count(all, []byte("\n")); n != items {
+		t.Fatalf("%d lines, want %d", n, items)
+	}
+	if readAtFirst >= len(export)/2 {
+		t.Errorf("the first lines were handed on after %d of the export's %d bytes", readAtFirst, len(export))
+	}
+	if pieces < 2 || longest > linesChunk+1024 {
+		t.Errorf("%d pieces of lines, the longest %d bytes (linesChunk %d)", pieces, longest, linesChunk)
+	}
+}
+
 // The repository's real W3C export, with no source supplied: every item
 // still gets its line, in input order.
 func TestAnnotationsLinesAreOnePerItem(t *testing.T) {
@@ -123,7 +180,7 @@ func TestAnnotationsLinesAreOnePerItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, msg := annotations(export, nil)
+	lines, msg := runAnnotations(export, nil)
 	if msg != "" {
 		t.Fatalf("message %q", msg)
 	}
@@ -144,7 +201,7 @@ func TestAnnotationsLinesAreOnePerItem(t *testing.T) {
 }
 
 func TestAnnotationsNotJSONSaysHowFarItGot(t *testing.T) {
-	lines, msg := annotations([]byte(`{"id":"a","target":"https://e.org/"} {`), nil)
+	lines, msg := runAnnotations([]byte(`{"id":"a","target":"https://e.org/"} {`), nil)
 	if !strings.HasPrefix(msg, "reading the annotations after 0 items: ") {
 		t.Errorf("message %q", msg)
 	}
@@ -155,7 +212,7 @@ func TestAnnotationsNotJSONSaysHowFarItGot(t *testing.T) {
 
 func TestAnnotationsDuplicateSourcesAreRefused(t *testing.T) {
 	src := []annotation.Source{{IRI: "https://e.org/", Text: "a"}, {IRI: "https://e.org/", Text: "b"}}
-	if lines, msg := annotations([]byte(`[]`), src); msg == "" || lines != nil {
+	if lines, msg := runAnnotations([]byte(`[]`), src); msg == "" || lines != nil {
 		t.Errorf("duplicate IRIs: lines %q, message %q", lines, msg)
 	}
 }
@@ -185,7 +242,7 @@ func FuzzAdapter(f *testing.F) {
 				t.Fatalf("mode %d: %s, execute %s", mode, got, exec)
 			}
 		}
-		lines, msg := annotations(body, []annotation.Source{{IRI: "s", Text: string(bytes.ToValidUTF8(body, nil))}})
+		lines, msg := runAnnotations(body, []annotation.Source{{IRI: "s", Text: string(bytes.ToValidUTF8(body, nil))}})
 		for l := range bytes.Lines(lines) {
 			if !json.Valid(l) {
 				t.Fatalf("annotations: not a JSON line: %q", l)

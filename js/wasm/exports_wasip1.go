@@ -3,6 +3,7 @@
 package main
 
 import (
+	"io"
 	"unsafe"
 
 	"github.com/citecheck/citecheck/annotation"
@@ -16,7 +17,7 @@ import (
 // JavaScript side takes a new view after every call. These are the
 // adapter's only state: the engine keeps none.
 var (
-	inputs  [4][]byte // 0: the body or the export; 1–3: a source's IRI, text and version
+	inputs  [4][]byte // 0: the body; 1 and 3: a source's IRI and version; 2: the bin's strings
 	output  []byte
 	sources []annotation.Source // gathered by citecheck_source for citecheck_annotations
 )
@@ -83,34 +84,72 @@ func errorAnswer(codeLen, messageLen int32) int32 {
 	return int32(len(output))
 }
 
-// citecheck_source adds a source, its IRI, text and version in buffers 1,
-// 2 and 3, to those the next citecheck_annotations checks against.
+// citecheck_text returns the address of a new buffer of exactly n bytes
+// for the text of the next citecheck_source, which keeps it as the
+// source's text without a copy: a source costs the module its UTF-8
+// length, once.
+//
+//go:wasmexport citecheck_text
+func textBuffer(n int32) unsafe.Pointer {
+	if n < 0 {
+		return nil
+	}
+	text = make([]byte, max(n, 1))[:n]
+	return unsafe.Pointer(unsafe.SliceData(text[:1]))
+}
+
+var text []byte // the next source's text (citecheck_text)
+
+// citecheck_source adds a source, its IRI and version in buffers 1 and 3
+// and its text in the citecheck_text buffer, to those the next
+// citecheck_annotations checks against.
 //
 //go:wasmexport citecheck_source
-func addSource(iriLen, textLen, versionLen int32) {
+func addSource(iriLen, versionLen int32) {
 	sources = append(sources, annotation.Source{
-		IRI: string(input(1, iriLen)), Text: string(input(2, textLen)), Version: string(input(3, versionLen)),
+		IRI: string(input(1, iriLen)), Text: unsafe.String(unsafe.SliceData(text), len(text)), Version: string(input(3, versionLen)),
 	})
+	text = nil
 }
 
-// citecheck_annotations checks the export (buffer 0, n bytes) against the
-// sources added since the last call, and returns the answer's length: the
-// JSON lines, then the error message, if any, from byte
-// citecheck_lines_length on.
+// The host's side of an annotations run: hostRead writes at most n bytes
+// of the export at p and returns how many (0 at its end); hostWrite takes
+// n bytes of lines at p, copying them before it returns.
+//
+//go:wasmimport citecheck read_export
+func hostRead(p unsafe.Pointer, n int32) int32
+
+//go:wasmimport citecheck write_lines
+func hostWrite(p unsafe.Pointer, n int32)
+
+// hostExport is the export as the host hands it over, piece by piece, so
+// that the module never holds more of it than the scanner asks for.
+type hostExport struct{}
+
+func (hostExport) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n := hostRead(unsafe.Pointer(&p[0]), int32(min(len(p), 1<<30)))
+	if n <= 0 {
+		return 0, io.EOF
+	}
+	return int(n), nil
+}
+
+// citecheck_annotations checks the export the host hands over through
+// read_export against the sources added since the last call, writing its
+// lines through write_lines as they come, and returns the length of the
+// error message at citecheck_output (0 when the run finished). The
+// sources are let go whatever happens, as are the buffers that brought
+// them.
 //
 //go:wasmexport citecheck_annotations
-func checkAnnotations(n int32) int32 {
-	lines, msg := annotations(input(0, n), sources)
-	sources = nil
-	linesLength = int32(len(lines))
-	output = append(lines, msg...)
+func checkAnnotations() int32 {
+	src := sources
+	sources, text = nil, nil
+	inputs[1], inputs[2], inputs[3] = nil, nil, nil
+	msg := annotations(hostExport{}, src, func(b []byte) { hostWrite(unsafe.Pointer(&b[0]), int32(len(b))) })
+	output = append(output[:0], msg...)
 	return int32(len(output))
 }
-
-var linesLength int32
-
-// citecheck_lines_length is how many bytes of the last annotations answer
-// are JSON lines; the rest is its error message.
-//
-//go:wasmexport citecheck_lines_length
-func linesLen() int32 { return linesLength }
