@@ -69,6 +69,10 @@ type Item struct {
 	Offset     int64 // byte offset of its first byte in the input
 	Annotation *Annotation
 	Err        *citecheck.Error
+	// ID is the value's "id" (or "@id") when it is an object that is not
+	// an annotation, so that an error item names what it refuses; "" when
+	// it has none. An annotation's is its Annotation's.
+	ID string
 }
 
 // Scan reads the input to its end and calls fn for every item in input
@@ -228,6 +232,9 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			if err = s.dec.SkipValue(); err == nil {
 				err = duplicate(root.add(name).String(), name)
 			}
+		case name == "id" || name == "@id":
+			// Read even after a refusal: the error item names its id.
+			err = p.member(a, name, root.add(name))
 		case fail != nil:
 			err = s.dec.SkipValue()
 		case isContainerMember(name, k) && nesting < maxContainerNesting:
@@ -250,8 +257,6 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			a.targetAt = p.at()
 			err = p.member(a, name, root.add(name))
 			a.targetEnd = p.at()
-		case name == "id" || name == "@id":
-			err = p.member(a, name, root.add(name))
 		default:
 			err = p.skip()
 		}
@@ -286,13 +291,13 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	case container && fail == nil:
 		return nil
 	case container:
-		return s.emit(fn, Item{Offset: at, Err: fail})
+		return s.emit(fn, Item{Offset: at, Err: fail, ID: a.ID})
 	case fail != nil:
-		return s.emit(fn, Item{Offset: at, Err: fail})
+		return s.emit(fn, Item{Offset: at, Err: fail, ID: a.ID})
 	case (typ == "AnnotationCollection" || typ == "AnnotationPage") && first != "":
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": an "+typ+" whose first page is only referenced ("+strconv.Quote(first)+"): pass the pages themselves")})
+		return s.emit(fn, Item{Offset: at, ID: a.ID, Err: invalid(ptr, where(ptr)+": an "+typ+" whose first page is only referenced ("+strconv.Quote(first)+"): pass the pages themselves")})
 	case !haveTarget:
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": not an annotation: it has no \"target\"")})
+		return s.emit(fn, Item{Offset: at, ID: a.ID, Err: invalid(ptr, where(ptr)+": not an annotation: it has no \"target\"")})
 	}
 	a.Value, a.Offset, a.size = s.value, at, s.off()-at
 	if s.tee.copyAt >= 0 {
