@@ -112,17 +112,29 @@ func (s *Scanner) syntax(err error) error {
 	if ce, ok := err.(*citecheck.Error); ok {
 		return ce
 	}
-	at, msg := s.off(), err.Error()
+	at, msg := s.dec.InputOffset(), err.Error()
 	var se *jsontext.SyntacticError
 	switch {
 	case err == io.ErrUnexpectedEOF:
 		msg = "unexpected end of input"
 	case errors.As(err, &se):
-		at, msg = se.ByteOffset+s.tee.shift, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		at, msg = se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
 	case s.tee.err != nil:
 		return readError{s.tee.err}
 	}
-	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at, 10)+" (value "+strconv.Itoa(s.value)+"): "+msg)
+	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at+s.tee.shift, 10)+" (line "+strconv.FormatInt(s.line(at), 10)+", value "+strconv.Itoa(s.value)+"): "+msg)
+}
+
+// line is the line, from 1, of the byte at the decoder's offset at, which
+// must not be before the decoder's position: the tee has counted the
+// newlines of every byte it passed on, and those it passed on from at
+// onwards are still in the decoder's unread buffer.
+func (s *Scanner) line(at int64) int64 {
+	ahead := s.dec.UnreadBuffer()
+	if i := at - s.dec.InputOffset(); i >= 0 && i <= int64(len(ahead)) {
+		ahead = ahead[i:]
+	}
+	return 1 + s.tee.newlines - int64(bytes.Count(ahead, []byte{'\n'}))
 }
 
 // scanFailure carries fn's error through the walk untouched.
@@ -318,6 +330,9 @@ type tee struct {
 	started bool
 	pending []byte // the first bytes, read to look for the mark
 	err     error  // the reader's error, other than io.EOF
+	// newlines counts the line feeds in the bytes passed to the decoder,
+	// for the line number of a syntax error.
+	newlines int64
 }
 
 var byteOrderMark = []byte("\uFEFF")
@@ -341,6 +356,7 @@ func (t *tee) Read(p []byte) (int, error) {
 		n := copy(p, t.pending)
 		t.pending = t.pending[n:]
 		t.keep(p[:n])
+		t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
 		return n, nil
 	}
 	if t.err != nil {
@@ -348,6 +364,7 @@ func (t *tee) Read(p []byte) (int, error) {
 	}
 	n, err := t.r.Read(p)
 	t.keep(p[:n])
+	t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
 	if err != nil && err != io.EOF {
 		t.err = err
 	}

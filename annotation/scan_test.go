@@ -205,7 +205,7 @@ func TestScanStopsAtASyntaxError(t *testing.T) {
 	if ids(items) != "a@0:" {
 		t.Errorf("items before the error: %q", ids(items))
 	}
-	if want := fmt.Sprintf("input is not JSON at byte %d (value 1)", len(annA)+1+len(`{"id":"broken",`)+1); !strings.HasPrefix(ce.Message, want) {
+	if want := fmt.Sprintf("input is not JSON at byte %d (line 3, value 1)", len(annA)+1+len(`{"id":"broken",`)+1); !strings.HasPrefix(ce.Message, want) {
 		t.Errorf("message %q, want it to start %q", ce.Message, want)
 	}
 	// fn's own error stops the scan and comes back unchanged.

@@ -345,3 +345,38 @@ func TestAnnotationsNestingOutputIsLinear(t *testing.T) {
 		}
 	}
 }
+
+// A truncated export (two whole lines, then half a third; or an array cut
+// in an item) prints the outcome of every item read before the break, in
+// json and text, then says on standard error where the input broke and
+// after how many items, and exits 2; with --fix nothing is written.
+func TestAnnotationsTruncatedExportPrintsWhatItRead(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "pier.txt")
+	os.WriteFile(src, []byte("the old pier stands"), 0o644)
+	a, b := annotationOn("first", "urn:pier", "old pier"), annotationOn("second", "urn:pier", "gone")
+	for _, c := range []struct{ name, input, where string }{
+		{"JSON Lines", a + b + a[:len(a)/2], "(line 3, value 2)"},
+		{"array", "[" + strings.TrimSuffix(a, "\n") + ",\n" + strings.TrimSuffix(b, "\n") + ",\n" + a[:len(a)/2], "(line 3, value 0)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			input := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-"))
+			os.WriteFile(input, []byte(c.input), 0o644)
+			code, lines, _, stderr := annotationsCLI(t, "--source", "urn:pier="+src, input)
+			if code != exitError || len(lines) != 2 || lines[0].ID != "first" || lines[0].Outcome != "anchored" || lines[1].ID != "second" || lines[1].Outcome != "orphaned" {
+				t.Fatalf("exit %d, lines %+v: want both whole items' outcomes and exit 2", code, lines)
+			}
+			if !strings.Contains(stderr, "reading the annotations after 2 items: input is not JSON at byte ") || !strings.Contains(stderr, c.where) {
+				t.Errorf("stderr %q does not say where the input broke, %s", stderr, c.where)
+			}
+			r := runCLI(t, nil, "annotations", "--format", "text", "--source", "urn:pier="+src, input)
+			if r.code != exitError || !strings.Contains(r.stdout, "orphaned  second") {
+				t.Errorf("--format text: exit %d, %q", r.code, r.stdout)
+			}
+			r = runCLI(t, nil, "annotations", "--fix", "--source", "urn:pier="+src, input)
+			if r.code != exitError || r.stdout != "" || !strings.Contains(r.stderr, "nothing was written") {
+				t.Errorf("--fix: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
