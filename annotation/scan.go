@@ -117,6 +117,8 @@ func (s *Scanner) syntax(err error) error {
 	switch {
 	case err == io.ErrUnexpectedEOF:
 		msg = "unexpected end of input"
+	case errors.As(err, &se) && errors.Is(se.Err, io.ErrUnexpectedEOF):
+		at, msg = se.ByteOffset, "unexpected end of input"
 	case errors.As(err, &se):
 		at, msg = se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
 	case s.tee.err != nil:
