@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -376,6 +377,44 @@ func TestAnnotationsTruncatedExportPrintsWhatItRead(t *testing.T) {
 			r = runCLI(t, nil, "annotations", "--fix", "--source", "urn:pier="+src, input)
 			if r.code != exitError || r.stdout != "" || !strings.Contains(r.stderr, "nothing was written") {
 				t.Errorf("--fix: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// A target that names no source (Hypothesis's own minimal fixture has
+// one) is given its text with --source =FILE; without it, it is
+// no_source and standard error says how to give it.
+func TestAnnotationsTargetWithoutSourceIsGivenItsText(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "pier.txt")
+	os.WriteFile(src, []byte("the old pier stands"), 0o644)
+	input := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(input, []byte(`{"id":"unnamed","target":[{"selector":[{"type":"TextQuoteSelector","exact":"old pier"},{"type":"TextPositionSelector","start":4,"end":12}]}]}`+"\n"+
+		annotationOn("named", "urn:a=b", "pier stands")), 0o644)
+	for _, c := range []struct {
+		name    string
+		args    []string
+		code    int
+		want    map[string]string
+		stderr  string
+		nostder string
+	}{
+		{"no-source/given with =FILE", []string{"--source", "=" + src, "--source", "urn:a=b=" + src}, exitValid, map[string]string{"unnamed": "anchored", "named": "anchored"}, "2 anchored", "name no source"},
+		{"no-source/not given", []string{"--source", "urn:a=b=" + src}, exitFailed, map[string]string{"unnamed": "no_source", "named": "anchored"}, "1 targets name no source: --source =FILE gives their text", "sources not supplied"},
+		{"no-source/given twice", []string{"--source", "=" + src, "--source", "=" + src}, exitError, nil, "given twice", ""},
+		{"no-source/= alone", []string{"--source", "="}, exitError, nil, `--source "=": want IRI=FILE`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, lines, _, stderr := annotationsCLI(t, append(c.args, input)...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; %s", code, c.code, stderr)
+			}
+			if c.want != nil && !reflect.DeepEqual(outcomes(lines), c.want) {
+				t.Errorf("outcomes %v, want %v", outcomes(lines), c.want)
+			}
+			if !strings.Contains(stderr, c.stderr) || c.nostder != "" && strings.Contains(stderr, c.nostder) {
+				t.Errorf("stderr %q: want %q and not %q", stderr, c.stderr, c.nostder)
 			}
 		})
 	}
