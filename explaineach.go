@@ -1,0 +1,68 @@
+package citecheck
+
+import (
+	"context"
+
+	"github.com/citecheck/citecheck/internal/search"
+)
+
+// ExplainEachContext is ExplainContext with each failing citation diagnosed as if
+// it were alone in a request with its source: on a budget of its own, linear in its
+// claim and its source (explainWorkPerKiB units a KiB of the two, at least
+// explainWorkMin, plus the source's folding and its other once-per-source linear
+// passes, always granted), so its findings never depend on the other
+// citations of req. It is for callers that batch independent items (quotations,
+// annotations) into one request: an item's outcome is then what it would be
+// alone.
+//
+// The verdicts are CheckAll's on req, unchanged; the findings' offsets count
+// code points of the cited source, as ExplainContext's do.
+//
+// Cost: CheckAll's, plus, for each failing citation, its diagnosis as a
+// request of that citation and its source alone (docs/explain.md#the-bound):
+// linear in Σ over the failing citations of claim + cited source, so a
+// caller that admits work by that sum bounds it. ctx is looked at as
+// ExplainContext looks at it; stopped, it returns nil and ctx.Err().
+func ExplainEachContext(ctx context.Context, req *Request) (*Explanation, error) {
+	c := NewChecker(req)
+	all, err := checkAllContext(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
+	for k := range all.Citations {
+		o := &all.Citations[k]
+		if o.Valid() {
+			continue
+		}
+		cit := &req.Citations[o.CitationIndex]
+		j, _ := c.lookup(cit)
+		if j < 0 { // unknown_source, version_mismatch: no text to read
+			ex.Citations[k] = CitationExplanation{Findings: []Finding{}}
+			continue
+		}
+		ce, err := explainAlone(ctx, &req.Sources[j], cit, o)
+		if err != nil {
+			return nil, err
+		}
+		ex.Citations[k] = ce
+	}
+	return ex, nil
+}
+
+// explainAlone explains failing citation cit, whose outcome o the whole
+// request's check gave, as the one citation of a request holding it and
+// its source src alone, on that request's budget.
+func explainAlone(ctx context.Context, src *Source, cit *Citation, o *CitationOutcome) (CitationExplanation, error) {
+	sub := &Request{Sources: []Source{*src}, Citations: []Citation{*cit}}
+	e := newExplainer(sub)
+	e.skeletons = make([]*skeletonSearch, 1)
+	e.budget = search.NewBudget(ctx, max(explainWorkMin, explainWorkPerKiB*(len(claimOf(cit))+len(src.Text))/1024))
+	alone := *o
+	alone.CitationIndex = 0
+	ce := e.citation(&alone, 1)
+	if e.budget.Poll(); e.budget.Err() != nil {
+		return CitationExplanation{}, e.budget.Err()
+	}
+	return ce, nil
+}
