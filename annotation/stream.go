@@ -39,7 +39,10 @@ func (c *Checker) Stream(ctx context.Context, sc *Scanner, each func(Item, *Repo
 				anns = append(anns, it.Annotation)
 			}
 		}
-		reports := c.Check(anns)
+		reports, err := c.CheckContext(ctx, anns)
+		if err != nil {
+			return err
+		}
 		k := 0
 		for _, it := range batch {
 			var r *Report
