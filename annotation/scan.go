@@ -226,7 +226,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	}
 	at := s.off() - 1
 	depth := s.dec.StackDepth()
-	p := &parser{dec: s.dec, base: at, off: s.off}
+	p := &parser{dec: s.dec, tee: s.tee, base: at, off: s.off}
 	a := &Annotation{Pointer: ptr}
 	root := &path{tok: ptr}
 	var (
@@ -243,14 +243,14 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		name, k := tok.String(), s.dec.PeekKind()
 		switch {
 		case seen.add(name):
-			if err = s.dec.SkipValue(); err == nil {
+			if err = skipValue(s.dec, s.tee, false); err == nil {
 				err = duplicate(root.add(name).String(), name)
 			}
 		case name == "id" || name == "@id":
 			// Read even after a refusal: the error item names its id.
 			err = p.member(a, name, root.add(name))
 		case fail != nil:
-			err = s.dec.SkipValue()
+			err = skipValue(s.dec, s.tee, false)
 		case isContainerMember(name, k) && nesting < maxContainerNesting:
 			container = true
 			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
@@ -293,7 +293,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			}
 		}
 		if k := s.dec.PeekKind(); k != '"' && k != '}' && k != 0 {
-			if err := s.dec.SkipValue(); err != nil {
+			if err := skipValue(s.dec, s.tee, false); err != nil {
 				return s.syntax(err)
 			}
 		}
@@ -324,14 +324,22 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 // rewritten, from the next byte a rewrite has to copy out (copyAt, -1 when
 // not rewriting: then it keeps nothing).
 type tee struct {
-	r       io.Reader
-	buf     []byte
-	base    int64 // input offset of buf[0]
-	copyAt  int64
-	shift   int64 // 3 when the input starts with a byte order mark
+	r      io.Reader
+	buf    []byte
+	base   int64 // input offset of buf[0]
+	copyAt int64
+	// shift counts the input bytes not passed to the decoder before its
+	// position: 3 for a byte order mark, and the insides of skipped
+	// strings (see stringSkip).
+	shift   int64
 	started bool
-	pending []byte // the first bytes, read to look for the mark
+	pending []byte // bytes read and kept, not yet passed to the decoder
 	err     error  // the reader's error, other than io.EOF
+	eof     bool   // the reader said io.EOF (only looked at while skipping)
+	skip    stringSkip
+	// keepStrings passes skipped strings to the decoder whole, as the
+	// reference that skipping them is tested against.
+	keepStrings bool
 	// newlines counts the line feeds in the bytes passed to the decoder,
 	// for the line number of a syntax error.
 	newlines int64
@@ -351,15 +359,15 @@ func (t *tee) Read(p []byte) (int, error) {
 			t.shift = int64(n)
 			t.keep(b)
 		} else {
+			t.keep(b[:n])
 			t.pending = b[:n]
 		}
 	}
-	if len(t.pending) > 0 {
-		n := copy(p, t.pending)
-		t.pending = t.pending[n:]
-		t.keep(p[:n])
-		t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
-		return n, nil
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if t.skip.on || len(t.pending) > 0 {
+		return t.readSkipping(p)
 	}
 	if t.err != nil {
 		return 0, t.err
