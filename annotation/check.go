@@ -1,6 +1,7 @@
 package annotation
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strconv"
@@ -195,7 +196,12 @@ func (p *plan) starts() []int {
 }
 
 // Check checks the annotations and returns one report each, in order. The
-// citations of all of them are run in batches within the checker's limits.
+// citations of all of them are run in batches within the checker's limits,
+// but each annotation's outcome is what it would be alone: the verdicts
+// are per citation, and each failing selector is diagnosed on a budget of
+// its own, linear in its quote and its source
+// (citecheck.ExplainEachContext), so its findings never depend on the
+// other annotations checked with it.
 //
 // Cost: per selector, the engine's check and, when it fails, its
 // explanation (a few linear scans of the source); per ambiguous anchor,
@@ -204,6 +210,13 @@ func (p *plan) starts() []int {
 // repaired target, its check again with the repair in place (no
 // explanation).
 func (c *Checker) Check(anns []*Annotation) []Report {
+	reports, _ := c.CheckContext(context.Background(), anns)
+	return reports
+}
+
+// CheckContext is Check, stopping once ctx is done (the engine looks at it
+// as citecheck.ExplainContext does): it then returns nil and ctx.Err().
+func (c *Checker) CheckContext(ctx context.Context, anns []*Annotation) ([]Report, error) {
 	reports := make([]Report, len(anns))
 	var plans []*plan
 	for i, a := range anns {
@@ -214,8 +227,12 @@ func (c *Checker) Check(anns []*Annotation) []Report {
 			}
 		}
 	}
-	c.settleAll(plans, true)
-	c.recheck(plans)
+	if err := c.settleAll(ctx, plans, true); err != nil {
+		return nil, err
+	}
+	if err := c.recheck(ctx, plans); err != nil {
+		return nil, err
+	}
 	for i := range reports {
 		reports[i].Outcome = reports[i].worst(false)
 		for j := range reports[i].Targets {
@@ -224,26 +241,31 @@ func (c *Checker) Check(anns []*Annotation) []Report {
 			}
 		}
 	}
-	return reports
+	return reports, nil
 }
 
 // settleAll runs the plans' citations, then the probes their verdicts ask
 // for, and settles each target; with explain, failing selectors get the
 // engine's findings.
-func (c *Checker) settleAll(plans []*plan, explain bool) {
+func (c *Checker) settleAll(ctx context.Context, plans []*plan, explain bool) error {
 	var first []*job
 	for _, p := range plans {
 		first = append(first, p.jobs...)
 	}
-	c.run(first, explain)
+	if err := c.run(ctx, first, explain); err != nil {
+		return err
+	}
 	var probes []*job
 	for _, p := range plans {
 		probes = append(probes, c.judge(p)...)
 	}
-	c.run(probes, false)
+	if err := c.run(ctx, probes, false); err != nil {
+		return err
+	}
 	for _, p := range plans {
 		c.settle(p)
 	}
+	return nil
 }
 
 // recheck runs every target that has a repair through the same check
@@ -251,7 +273,7 @@ func (c *Checker) settleAll(plans []*plan, explain bool) {
 // each position selector replaced, or a position selector added), and
 // withdraws each repair that does not then anchor. Cost: one more check of
 // each repaired target's selectors, without findings.
-func (c *Checker) recheck(plans []*plan) {
+func (c *Checker) recheck(ctx context.Context, plans []*plan) error {
 	var again []*plan
 	var of []*plan
 	for _, p := range plans {
@@ -263,13 +285,16 @@ func (c *Checker) recheck(plans []*plan) {
 			again, of = append(again, q), append(of, p)
 		}
 	}
-	c.settleAll(again, false)
+	if err := c.settleAll(ctx, again, false); err != nil {
+		return err
+	}
 	for k, q := range again {
 		if q.r.Outcome != Anchored {
 			r := of[k].r
 			r.Rejected, r.Repair = r.Repair, nil
 		}
 	}
+	return nil
 }
 
 // repaired is the target as a rewrite with the repair leaves it.
@@ -537,8 +562,10 @@ func quoteOutcome(reason citecheck.Reason) Outcome {
 
 // run checks the jobs' citations in requests of at most lim.Citations
 // citations on at most lim.Sources sources, and records each verdict and,
-// with explain, the engine's findings on those that fail.
-func (c *Checker) run(jobs []*job, explain bool) {
+// with explain, the engine's findings on those that fail, each found on
+// its own budget (citecheck.ExplainEachContext): a request only groups
+// the calls, it never shares their budget.
+func (c *Checker) run(ctx context.Context, jobs []*job, explain bool) error {
 	for len(jobs) > 0 {
 		req := &citecheck.Request{}
 		seen := map[*Source]bool{}
@@ -557,13 +584,19 @@ func (c *Checker) run(jobs []*job, explain bool) {
 			req.Citations = append(req.Citations, cit)
 		}
 		if explain { // the selectors themselves
-			ex := citecheck.Explain(req)
+			ex, err := citecheck.ExplainEachContext(ctx, req)
+			if err != nil {
+				return err
+			}
 			for k := range ex.All.Citations {
 				o := &ex.All.Citations[k]
 				jobs[k].reason, jobs[k].detail, jobs[k].findings = o.Reason, o.Detail, ex.Citations[k].Findings
 			}
 		} else { // probes: only their verdict counts
-			all := citecheck.CheckAll(req)
+			all, err := citecheck.CheckAllContext(ctx, req)
+			if err != nil {
+				return err
+			}
 			for k := range all.Citations {
 				o := &all.Citations[k]
 				jobs[k].reason, jobs[k].detail = o.Reason, o.Detail
@@ -576,4 +609,5 @@ func (c *Checker) run(jobs []*job, explain bool) {
 		}
 		jobs = jobs[n:]
 	}
+	return nil
 }

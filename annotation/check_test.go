@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 const iri = "https://example.org/doc"
@@ -263,5 +264,67 @@ func TestCheckCarriesTheEnginesFindings(t *testing.T) {
 	}
 	if r := check(t, text, hyp("a", posSel(at, at+8), quoteSel("old pier", "", "")), false)[0]; len(r.Targets[0].Checked[0].Findings) != 0 {
 		t.Errorf("a selector that holds has findings")
+	}
+}
+
+// An annotation's report is the same whether it is checked in a batch or
+// alone: the verdicts are per citation, and each failing selector is
+// diagnosed on a budget of its own. The mix holds every outcome and, the
+// case that once broke it, 60 near misses (upper-cased quotes) of one
+// 500 KB source, found as a case fold when alone, and of which a shared
+// budget left all but one not searched.
+func TestVerdictDoesNotDependOnTheOtherAnnotations(t *testing.T) {
+	corpus := testkit.NewCorpus(34)
+	corpus.ASCII = true // every fold of it within one diagnosis's budget when alone
+	big := corpus.Prose(500 << 10)
+	small := "🌿 the tide turns 🌊 on the shore, and the tide turns again at dusk"
+	srcs := []Source{{IRI: "urn:big", Text: big}, {IRI: "urn:small", Text: small}}
+	near := 60
+	if testing.Short() {
+		near = 12
+	}
+	var anns []string
+	for i := range near {
+		c := testkit.PickSpan(corpus.Rand, testkit.NewSource("urn:big", "", big), "q", [2]int{20, 60})
+		sel := quoteSel(strings.ToUpper(*c.Quote), "", "")
+		if i%3 == 0 { // and a stale position beside it
+			sel += "," + posSel(*c.Selector.Start+1, *c.Selector.End+1)
+		}
+		anns = append(anns, fmt.Sprintf(`{"id":"near-%d","target":{"source":"urn:big","selector":[%s]}}`, i, sel))
+	}
+	for i, sel := range []string{
+		quoteSel("the tide turns", "", ""),                           // ambiguous
+		quoteSel("the tide turns", "on ", "") + "," + posSel(23, 37), // moved (UTF-16 positions)
+		quoteSel("again at dusk", "", ""),                            // anchored
+		quoteSel("the tide turned", "", ""),                          // orphaned
+		quoteSel("the shore", "on ", " and"),                         // suffix mismatch
+	} {
+		anns = append(anns, fmt.Sprintf(`{"id":"small-%d","target":{"source":"urn:small","selector":[%s]}}`, i, sel))
+	}
+	corpus.Rand.Shuffle(len(anns), func(i, j int) { anns[i], anns[j] = anns[j], anns[i] })
+	items, err := scanAll(t, strings.Join(anns, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := make([]*Annotation, len(items))
+	for i, it := range items {
+		batch[i] = it.Annotation
+	}
+	c, _ := NewChecker(srcs, citecheck.DefaultLimits())
+	together := c.Check(batch)
+	folds := 0
+	for i, a := range batch {
+		alone := c.Check([]*Annotation{a})[0]
+		got, want := string(together[i].AppendJSON(nil, i)), string(alone.AppendJSON(nil, i))
+		if got != want {
+			t.Errorf("%s in a batch of %d:\n %s\nalone:\n %s", a.ID, len(batch), got, want)
+		}
+		if strings.HasPrefix(a.ID, "near-") && strings.Contains(got, `"kind":"normalized"`) {
+			folds++
+		}
+	}
+	// Alone, most are found as a case fold: the batch found as many.
+	if folds < near/2 {
+		t.Errorf("%d of %d upper-cased quotes found as a fold of their text", folds, near)
 	}
 }

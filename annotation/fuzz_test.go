@@ -183,3 +183,21 @@ func FuzzRepair(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSkippedStrings: whatever the input and wherever its reads are cut,
+// skipping unused strings without holding them (stringSkip) hands on the
+// same items, offsets and messages, and ends with the same error, as
+// reading every string whole.
+func FuzzSkippedStrings(f *testing.F) {
+	for _, s := range []string{annA, `{"body":"a\ud83c\udf0ab","target":"s"}`, `{"body":"\ud83cx","target":"s"}`, `{"body":"\u12","target":"s"}`,
+		"{\"body\":\"\xed\xa0\x80\",\"target\":\"s\"}", "{\"body\":\"a\x01\",\"target\":\"s\"}", `{"body":"abc`, `{"x":["a","b\n",{"c":"d"}],"target":"s"}`,
+		"\uFEFF" + `{"id":"x","target":9,"note":"` + strings.Repeat(`\u00e9`, 40) + `"}`} {
+		f.Add([]byte(s), uint8(0))
+		f.Add([]byte(s), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, input []byte, chunk uint8) {
+		if got, want := scanTranscript(input, int(chunk), false), scanTranscript(input, int(chunk), true); got != want {
+			t.Fatalf("read %d bytes at a time, skipping:\n%s\nholding:\n%s", chunk, got, want)
+		}
+	})
+}

@@ -109,6 +109,7 @@ func (p *path) String() string {
 // as they stream past: the annotation is never held whole to be read.
 type parser struct {
 	dec  *jsontext.Decoder
+	tee  *tee  // the scanner's, which skips strings for it
 	base int64 // input offset of the annotation's '{': spans are relative to it
 	off  func() int64
 }
@@ -199,15 +200,19 @@ func (p *parser) objectAt(ptr *path, opened *int, member func(name string, mp *p
 }
 
 // skip consumes a value the checks do not use, holding none of it beyond
-// the decoder's buffer, and refuses a member named twice in any object in
-// it (the pointer is spelled out only then). Linear in the value.
+// the decoder's buffer and its strings' insides not even there (see
+// stringSkip), and refuses a member named twice in any object in it (the
+// pointer is spelled out only then). Linear in the value.
 func (p *parser) skip() error {
-	return skipStrict(p.dec)
+	return skipValue(p.dec, p.tee, true)
 }
 
-func skipStrict(dec *jsontext.Decoder) error {
+// skipValue consumes a value, its string values skipped without being
+// held (member names are read: the duplicate test needs them); strict, it
+// refuses a member named twice in any object in it.
+func skipValue(dec *jsontext.Decoder, t *tee, strict bool) error {
 	if k := dec.PeekKind(); k != '{' && k != '[' {
-		return dec.SkipValue()
+		return skipString(dec, t)
 	}
 	type frame struct {
 		obj, wantName bool
@@ -215,15 +220,22 @@ func skipStrict(dec *jsontext.Decoder) error {
 	}
 	var stack []frame
 	for {
+		if n := len(stack); n > 0 && !stack[n-1].wantName && dec.PeekKind() == '"' {
+			if err := skipString(dec, t); err != nil { // a string value
+				return err
+			}
+			stack[n-1].wantName = stack[n-1].obj
+			continue
+		}
 		tok, err := dec.ReadToken()
 		if err != nil {
 			return err
 		}
 		k := tok.Kind()
-		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].wantName && k == '"' {
+		if n := len(stack); n > 0 && stack[n-1].wantName && k == '"' {
 			top := &stack[n-1]
 			top.wantName = false
-			if name := tok.String(); top.seen.add(name) {
+			if name := tok.String(); strict && top.seen.add(name) {
 				return duplicate(string(dec.StackPointer()), name)
 			}
 			continue

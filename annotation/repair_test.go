@@ -1,6 +1,7 @@
 package annotation
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -107,12 +108,12 @@ func TestRepairThatWouldNotAnchorIsNotGiven(t *testing.T) {
 	a := items[0].Annotation
 	r := &TargetReport{Repair: &Repair{Start: 1, End: 9}} // not where "old pier" is
 	p := c.plan(&a.Targets[0], r, false)
-	c.recheck([]*plan{p})
+	c.recheck(context.Background(), []*plan{p})
 	if r.Repair != nil || r.Rejected == nil || r.Rejected.Start != 1 {
 		t.Errorf("a wrong repair was kept: repair %+v, rejected %+v", r.Repair, r.Rejected)
 	}
 	ok := &TargetReport{Repair: &Repair{Start: 4, End: 12}}
-	c.recheck([]*plan{c.plan(&a.Targets[0], ok, false)})
+	c.recheck(context.Background(), []*plan{c.plan(&a.Targets[0], ok, false)})
 	if ok.Repair == nil {
 		t.Errorf("a right repair was withdrawn")
 	}

@@ -27,18 +27,11 @@ import (
 // Lines); pointer its place in that value.
 func (r *Report) AppendJSON(dst []byte, index int) []byte {
 	a := r.Annotation
+	dst = appendHead(dst, index, a.Value, a.Pointer, a.ID)
 	if r.Err != nil { // an error item, at the annotation, pointing at the target
-		dst = appendHead(dst, index, a.Value, a.Pointer)
 		dst = append(dst, `,"outcome":"error","error":`...)
 		dst = r.Err.AppendJSON(dst)
 		return append(dst, '}')
-	}
-	dst = appendHead(dst, index, a.Value, a.Pointer)
-	dst = append(dst, `,"id":`...)
-	if a.ID == "" {
-		dst = append(dst, "null"...)
-	} else {
-		dst = jsonenc.AppendString(dst, a.ID)
 	}
 	dst = append(dst, `,"outcome":`...)
 	dst = jsonenc.AppendString(dst, r.Outcome.String())
@@ -52,13 +45,20 @@ func (r *Report) AppendJSON(dst []byte, index int) []byte {
 	return append(dst, "]}"...)
 }
 
-func appendHead(dst []byte, index, value int, ptr string) []byte {
+// appendHead opens an item's object: where it is, and its id (null when
+// it has none), alike for reports and error items.
+func appendHead(dst []byte, index, value int, ptr, id string) []byte {
 	dst = append(dst, `{"index":`...)
 	dst = strconv.AppendInt(dst, int64(index), 10)
 	dst = append(dst, `,"value":`...)
 	dst = strconv.AppendInt(dst, int64(value), 10)
 	dst = append(dst, `,"pointer":`...)
-	return jsonenc.AppendString(dst, ptr)
+	dst = jsonenc.AppendString(dst, ptr)
+	dst = append(dst, `,"id":`...)
+	if id == "" {
+		return append(dst, "null"...)
+	}
+	return jsonenc.AppendString(dst, id)
 }
 
 func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
@@ -133,9 +133,10 @@ func (r *TargetReport) appendJSON(dst []byte, t *Target) []byte {
 }
 
 // AppendError appends an error item as one JSON object: the same head as
-// a report, "outcome":"error", and the error object every interface uses.
+// a report (its id that of the object refused, null when it has none),
+// "outcome":"error", and the error object every interface uses.
 func AppendError(dst []byte, it Item) []byte {
-	dst = appendHead(dst, it.Index, it.Value, it.Err.Path)
+	dst = appendHead(dst, it.Index, it.Value, it.Err.Path, it.ID)
 	dst = append(dst, `,"outcome":"error","error":`...)
 	dst = it.Err.AppendJSON(dst)
 	return append(dst, '}')
@@ -147,7 +148,7 @@ func AppendError(dst []byte, it Item) []byte {
 func (r *Report) AppendText(dst []byte, index int) []byte {
 	a := r.Annotation
 	if r.Err != nil {
-		return fmt.Appendf(dst, "error     %s  (%s, byte %d)\n", r.Err.Message, place(index, a.Value, a.Pointer), a.Offset)
+		return fmt.Appendf(dst, "error     %s%s  (%s, byte %d)\n", idWords(a.ID), r.Err.Message, place(index, a.Value, a.Pointer), a.Offset)
 	}
 	if r.Outcome == Anchored {
 		return dst
@@ -188,7 +189,15 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 
 // AppendErrorText appends an error item for people.
 func AppendErrorText(dst []byte, it Item) []byte {
-	return fmt.Appendf(dst, "error     %s  (%s, byte %d)\n", it.Err.Message, place(it.Index, it.Value, it.Err.Path), it.Offset)
+	return fmt.Appendf(dst, "error     %s%s  (%s, byte %d)\n", idWords(it.ID), it.Err.Message, place(it.Index, it.Value, it.Err.Path), it.Offset)
+}
+
+// idWords names an error item's id before its message, "" when it has none.
+func idWords(id string) string {
+	if id == "" {
+		return ""
+	}
+	return strconv.Quote(id) + ": "
 }
 
 // place names an item for people: its number, and the JSON value and

@@ -69,6 +69,10 @@ type Item struct {
 	Offset     int64 // byte offset of its first byte in the input
 	Annotation *Annotation
 	Err        *citecheck.Error
+	// ID is the value's "id" (or "@id") when it is an object that is not
+	// an annotation, so that an error item names what it refuses; "" when
+	// it has none. An annotation's is its Annotation's.
+	ID string
 }
 
 // Scan reads the input to its end and calls fn for every item in input
@@ -108,17 +112,31 @@ func (s *Scanner) syntax(err error) error {
 	if ce, ok := err.(*citecheck.Error); ok {
 		return ce
 	}
-	at, msg := s.off(), err.Error()
+	at, msg := s.dec.InputOffset(), err.Error()
 	var se *jsontext.SyntacticError
 	switch {
 	case err == io.ErrUnexpectedEOF:
 		msg = "unexpected end of input"
+	case errors.As(err, &se) && errors.Is(se.Err, io.ErrUnexpectedEOF):
+		at, msg = se.ByteOffset, "unexpected end of input"
 	case errors.As(err, &se):
-		at, msg = se.ByteOffset+s.tee.shift, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		at, msg = se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
 	case s.tee.err != nil:
 		return readError{s.tee.err}
 	}
-	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at, 10)+" (value "+strconv.Itoa(s.value)+"): "+msg)
+	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at+s.tee.shift, 10)+" (line "+strconv.FormatInt(s.line(at), 10)+", value "+strconv.Itoa(s.value)+"): "+msg)
+}
+
+// line is the line, from 1, of the byte at the decoder's offset at, which
+// must not be before the decoder's position: the tee has counted the
+// newlines of every byte it passed on, and those it passed on from at
+// onwards are still in the decoder's unread buffer.
+func (s *Scanner) line(at int64) int64 {
+	ahead := s.dec.UnreadBuffer()
+	if i := at - s.dec.InputOffset(); i >= 0 && i <= int64(len(ahead)) {
+		ahead = ahead[i:]
+	}
+	return 1 + s.tee.newlines - int64(bytes.Count(ahead, []byte{'\n'}))
 }
 
 // scanFailure carries fn's error through the walk untouched.
@@ -208,7 +226,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	}
 	at := s.off() - 1
 	depth := s.dec.StackDepth()
-	p := &parser{dec: s.dec, base: at, off: s.off}
+	p := &parser{dec: s.dec, tee: s.tee, base: at, off: s.off}
 	a := &Annotation{Pointer: ptr}
 	root := &path{tok: ptr}
 	var (
@@ -225,11 +243,14 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		name, k := tok.String(), s.dec.PeekKind()
 		switch {
 		case seen.add(name):
-			if err = s.dec.SkipValue(); err == nil {
+			if err = skipValue(s.dec, s.tee, false); err == nil {
 				err = duplicate(root.add(name).String(), name)
 			}
+		case name == "id" || name == "@id":
+			// Read even after a refusal: the error item names its id.
+			err = p.member(a, name, root.add(name))
 		case fail != nil:
-			err = s.dec.SkipValue()
+			err = skipValue(s.dec, s.tee, false)
 		case isContainerMember(name, k) && nesting < maxContainerNesting:
 			container = true
 			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
@@ -250,8 +271,6 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			a.targetAt = p.at()
 			err = p.member(a, name, root.add(name))
 			a.targetEnd = p.at()
-		case name == "id" || name == "@id":
-			err = p.member(a, name, root.add(name))
 		default:
 			err = p.skip()
 		}
@@ -274,7 +293,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			}
 		}
 		if k := s.dec.PeekKind(); k != '"' && k != '}' && k != 0 {
-			if err := s.dec.SkipValue(); err != nil {
+			if err := skipValue(s.dec, s.tee, false); err != nil {
 				return s.syntax(err)
 			}
 		}
@@ -286,13 +305,13 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	case container && fail == nil:
 		return nil
 	case container:
-		return s.emit(fn, Item{Offset: at, Err: fail})
+		return s.emit(fn, Item{Offset: at, Err: fail, ID: a.ID})
 	case fail != nil:
-		return s.emit(fn, Item{Offset: at, Err: fail})
+		return s.emit(fn, Item{Offset: at, Err: fail, ID: a.ID})
 	case (typ == "AnnotationCollection" || typ == "AnnotationPage") && first != "":
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": an "+typ+" whose first page is only referenced ("+strconv.Quote(first)+"): pass the pages themselves")})
+		return s.emit(fn, Item{Offset: at, ID: a.ID, Err: invalid(ptr, where(ptr)+": an "+typ+" whose first page is only referenced ("+strconv.Quote(first)+"): pass the pages themselves")})
 	case !haveTarget:
-		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": not an annotation: it has no \"target\"")})
+		return s.emit(fn, Item{Offset: at, ID: a.ID, Err: invalid(ptr, where(ptr)+": not an annotation: it has no \"target\"")})
 	}
 	a.Value, a.Offset, a.size = s.value, at, s.off()-at
 	if s.tee.copyAt >= 0 {
@@ -305,14 +324,25 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 // rewritten, from the next byte a rewrite has to copy out (copyAt, -1 when
 // not rewriting: then it keeps nothing).
 type tee struct {
-	r       io.Reader
-	buf     []byte
-	base    int64 // input offset of buf[0]
-	copyAt  int64
-	shift   int64 // 3 when the input starts with a byte order mark
+	r      io.Reader
+	buf    []byte
+	base   int64 // input offset of buf[0]
+	copyAt int64
+	// shift counts the input bytes not passed to the decoder before its
+	// position: 3 for a byte order mark, and the insides of skipped
+	// strings (see stringSkip).
+	shift   int64
 	started bool
-	pending []byte // the first bytes, read to look for the mark
+	pending []byte // bytes read and kept, not yet passed to the decoder
 	err     error  // the reader's error, other than io.EOF
+	eof     bool   // the reader said io.EOF (only looked at while skipping)
+	skip    stringSkip
+	// keepStrings passes skipped strings to the decoder whole, as the
+	// reference that skipping them is tested against.
+	keepStrings bool
+	// newlines counts the line feeds in the bytes passed to the decoder,
+	// for the line number of a syntax error.
+	newlines int64
 }
 
 var byteOrderMark = []byte("\uFEFF")
@@ -329,20 +359,22 @@ func (t *tee) Read(p []byte) (int, error) {
 			t.shift = int64(n)
 			t.keep(b)
 		} else {
+			t.keep(b[:n])
 			t.pending = b[:n]
 		}
 	}
-	if len(t.pending) > 0 {
-		n := copy(p, t.pending)
-		t.pending = t.pending[n:]
-		t.keep(p[:n])
-		return n, nil
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if t.skip.on || len(t.pending) > 0 {
+		return t.readSkipping(p)
 	}
 	if t.err != nil {
 		return 0, t.err
 	}
 	n, err := t.r.Read(p)
 	t.keep(p[:n])
+	t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
 	if err != nil && err != io.EOF {
 		t.err = err
 	}

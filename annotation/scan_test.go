@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -204,7 +205,7 @@ func TestScanStopsAtASyntaxError(t *testing.T) {
 	if ids(items) != "a@0:" {
 		t.Errorf("items before the error: %q", ids(items))
 	}
-	if want := fmt.Sprintf("input is not JSON at byte %d (value 1)", len(annA)+1+len(`{"id":"broken",`)+1); !strings.HasPrefix(ce.Message, want) {
+	if want := fmt.Sprintf("input is not JSON at byte %d (line 3, value 1)", len(annA)+1+len(`{"id":"broken",`)+1); !strings.HasPrefix(ce.Message, want) {
 		t.Errorf("message %q, want it to start %q", ce.Message, want)
 	}
 	// fn's own error stops the scan and comes back unchanged.
@@ -276,5 +277,41 @@ func TestRewriteKeepsEveryOtherByte(t *testing.T) {
 		if want := strings.Replace(input, annB, `{"id":"B"}`, 1); out.String() != want {
 			t.Errorf("rewrite of %.40q…:\n got %q\nwant %q", input, out.String(), want)
 		}
+	}
+}
+
+// An error item names the id of the object it refuses, wherever the id
+// stands in it, so that a user can find the annotation in the store.
+func TestErrorItemCarriesItsID(t *testing.T) {
+	for _, c := range []struct{ name, input, want string }{
+		{"id before a bad target", `{"id":"good-id","target":9}`, "good-id"},
+		{"id after a bad target", `{"target":9,"id":"good-id"}`, "good-id"},
+		{"@id after a bad selector", `{"target":{"source":"s","selector":{"type":"TextQuoteSelector","exact":""}},"@id":"good-id"}`, "good-id"},
+		{"id wins over @id", `{"@id":"other","target":[[]],"id":"good-id"}`, "good-id"},
+		{"id after a duplicate", `{"target":"s","target":"s","id":"good-id"}`, "good-id"},
+		{"no target", `{"id":"good-id"}`, "good-id"},
+		{"numeric id", `{"id":7,"target":9}`, "7"},
+		{"no id", `{"target":9}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items, err := scanAll(t, c.input)
+			if err != nil || len(items) != 1 || items[0].Err == nil {
+				t.Fatalf("items %+v, %v: want one error item", items, err)
+			}
+			if items[0].ID != c.want {
+				t.Errorf("id %q, want %q", items[0].ID, c.want)
+			}
+			line := string(AppendJSONLine(nil, items[0], nil))
+			want := `"id":null,`
+			if c.want != "" {
+				want = `"id":"` + c.want + `",`
+			}
+			if !strings.Contains(line, want) {
+				t.Errorf("line %s does not carry %s", line, want)
+			}
+			if text := string(AppendErrorText(nil, items[0])); c.want != "" && !strings.Contains(text, strconv.Quote(c.want)) {
+				t.Errorf("text %q does not name %q", text, c.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package annotation
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/citecheck/citecheck"
@@ -20,10 +21,11 @@ const StreamBatch = 256
 // and the JavaScript package's annotations, so both write the same lines.
 //
 // It returns each's first error, ctx's error (looked at after every item),
-// or the scanner's. A scanner error (the input is not JSON) stops the run
-// where it is: the items of the batch being gathered are not checked nor
-// handed on, and the error returned says how many were, as "reading the
-// annotations after N items: …".
+// or the scanner's. When the input stops being readable (it is not JSON
+// from some byte on, as a truncated export; or its reader fails), every
+// item read before that point is still checked and handed on, and the
+// error returned says how many were, as "reading the annotations after N
+// items: …" (with the byte and line where the input broke).
 //
 // Cost: Checker.Check's per batch, and the scanner's linear pass; memory,
 // one batch of annotations.
@@ -37,7 +39,10 @@ func (c *Checker) Stream(ctx context.Context, sc *Scanner, each func(Item, *Repo
 				anns = append(anns, it.Annotation)
 			}
 		}
-		reports := c.Check(anns)
+		reports, err := c.CheckContext(ctx, anns)
+		if err != nil {
+			return err
+		}
 		k := 0
 		for _, it := range batch {
 			var r *Report
@@ -53,21 +58,33 @@ func (c *Checker) Stream(ctx context.Context, sc *Scanner, each func(Item, *Repo
 		batch = batch[:0]
 		return nil
 	}
+	stopped := false // by each or ctx: the batch gathered is not to be handed on
 	err := sc.Scan(func(it Item) error {
 		batch = append(batch, it)
 		if len(batch) == StreamBatch {
 			if err := flush(); err != nil {
+				stopped = true
 				return err
 			}
 		}
-		return ctx.Err()
+		if err := ctx.Err(); err != nil {
+			stopped = true
+			return err
+		}
+		return nil
 	})
-	if err == nil {
-		err = flush()
+	if !stopped {
+		// The input's own end, or where it could no longer be read: what
+		// was read before it stands on its own.
+		if ferr := flush(); ferr != nil {
+			return ferr
+		}
 	}
 	var ce *citecheck.Error
 	if errors.As(err, &ce) {
 		err = errors.New("reading the annotations after " + strconv.Itoa(handed) + " items: " + ce.Message)
+	} else if rerr := (readError{}); errors.As(err, &rerr) {
+		err = fmt.Errorf("reading the annotations after %d items: %w", handed, rerr)
 	}
 	return err
 }

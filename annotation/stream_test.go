@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/citecheck/citecheck"
 )
@@ -61,20 +63,78 @@ func TestStreamHandsOnEveryItemInOrder(t *testing.T) {
 	}
 }
 
-func TestStreamScanErrorCountsTheItemsHandedOn(t *testing.T) {
-	n := StreamBatch + 10 // one whole batch is handed on; the ten gathered after it are not
-	handed := 0
-	err := newStreamChecker(t).Stream(context.Background(), NewScanner(strings.NewReader(streamInput(n, `{"id":`))), func(Item, *Report) error {
-		handed++
-		return nil
+// A truncated export loses nothing that was read before the break: every
+// whole item is checked and handed on, then the error says how many were
+// and where (byte, line) the input broke, for JSON Lines, an array and a
+// search response, across batch boundaries, and for a reader that fails.
+func TestTruncatedExportHandsOnEveryItemReadBeforeTheBreak(t *testing.T) {
+	line := func(i int) string {
+		return fmt.Sprintf(`{"id":"a%d","target":{"source":"s","selector":{"type":"TextQuoteSelector","exact":"fox"}}}`, i)
+	}
+	lines := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(line(i) + "\n")
+		}
+		return b.String()
+	}
+	arr := func(n int) string {
+		var b strings.Builder
+		b.WriteString("[\n")
+		for i := range n {
+			b.WriteString(line(i) + ",\n")
+		}
+		return b.String()
+	}
+	half := line(99)[:40]
+	for _, c := range []struct {
+		name  string
+		input string
+		whole int
+		line  int
+	}{
+		{"JSON Lines: two whole lines, then half a third", lines(2) + half, 2, 3},
+		{"JSON Lines: a batch and ten, then half a line", lines(StreamBatch+10) + half, StreamBatch + 10, StreamBatch + 11},
+		{"JSON Lines: a broken line among whole ones", lines(2) + `{"id":` + "\n" + lines(1), 2, 5}, // the line after it is read as its id
+		{"an array cut in an item", arr(2) + half, 2, 4},
+		{"an array cut after an item", arr(3), 3, 5},
+		{"a search response cut in a row", `{"total":3,"rows":[` + line(0) + "," + line(1) + "," + half, 2, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			err := newStreamChecker(t).Stream(context.Background(), NewScanner(strings.NewReader(c.input)), func(it Item, r *Report) error {
+				if r == nil || r.Outcome != Anchored {
+					t.Errorf("item %d: %v, %v", it.Index, r, it.Err)
+				}
+				got = append(got, it.Annotation.ID)
+				return nil
+			})
+			if len(got) != c.whole {
+				t.Fatalf("%d items handed on, want %d", len(got), c.whole)
+			}
+			for i, id := range got {
+				if id != fmt.Sprintf("a%d", i) {
+					t.Fatalf("item %d is %q", i, id)
+				}
+			}
+			want := fmt.Sprintf("reading the annotations after %d items: input is not JSON at byte ", c.whole)
+			if c.line != 1 && !strings.Contains(fmt.Sprint(err), "unexpected end of input") {
+				t.Errorf("error %v: want it to say the input ended", err)
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("(line %d, value ", c.line)) {
+				t.Fatalf("error %v, want it to start %q and name line %d", err, want, c.line)
+			}
+		})
+	}
+	t.Run("a reader that fails", func(t *testing.T) {
+		broken := errors.New("disk gone")
+		handed := 0
+		in := io.MultiReader(strings.NewReader(lines(3)+half), iotest.ErrReader(broken))
+		err := newStreamChecker(t).Stream(context.Background(), NewScanner(in), func(Item, *Report) error { handed++; return nil })
+		if handed != 3 || !errors.Is(err, broken) || !strings.HasPrefix(err.Error(), "reading the annotations after 3 items: ") {
+			t.Fatalf("%d handed on, error %v", handed, err)
+		}
 	})
-	want := fmt.Sprintf("reading the annotations after %d items: ", StreamBatch)
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Fatalf("error %v, want it to start %q", err, want)
-	}
-	if handed != StreamBatch {
-		t.Fatalf("%d items handed on, want %d", handed, StreamBatch)
-	}
 }
 
 func TestStreamStopsAtEachsError(t *testing.T) {

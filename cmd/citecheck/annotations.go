@@ -16,8 +16,9 @@ import (
 )
 
 const annotationsUsage = `usage:
-  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--max-source-size SIZE] [--format json|text] [--fix] [--output FILE] [FILE|-]
-      --source            the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent
+  citecheck annotations [--source IRI=FILE]... [--source =FILE] [--sources MANIFEST] [--html] [--max-source-size SIZE] [--format json|text] [--fix] [--output FILE] [FILE|-]
+      --source            the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent;
+                          =FILE, with no IRI, the text of the targets that name no source
       --sources           a manifest of sources: JSON [{"iri":…,"file":…,"version":…}] or TSV lines IRI<TAB>FILE[<TAB>VERSION]
       --html              read every source as HTML, whatever its extension
       --format            json (one object per annotation, in input order) or text
@@ -264,7 +265,13 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 			iris = append(iris, iri)
 		}
 		slices.Sort(iris)
-		b.WriteString("  sources not supplied:")
+		if n := s.missing[""]; n > 0 { // sorted first
+			fmt.Fprintf(&b, "  %d targets name no source: --source =FILE gives their text\n", n)
+			iris = iris[1:]
+		}
+		if len(iris) > 0 {
+			b.WriteString("  sources not supplied:")
+		}
 		for i, iri := range iris {
 			if i == 5 {
 				fmt.Fprintf(&b, " and %d more", len(iris)-5)
@@ -272,18 +279,39 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 			}
 			fmt.Fprintf(&b, " %q (%d targets)", iri, s.missing[iri])
 		}
-		b.WriteByte('\n')
+		if len(iris) > 0 {
+			b.WriteByte('\n')
+		}
 	}
 	io.WriteString(w, b.String())
 }
 
 // loadSources reads the --source files and the manifest's as annotation
-// sources (see loadSourceFiles).
+// sources (see loadSourceFiles). --source =FILE, with no IRI, is the text
+// of the targets that name no source (Hypothesis writes such targets in
+// its own fixtures; the W3C model allows a target that is only selectors
+// of the annotation's document): the file name is after the last '=', so
+// an IRI is never empty otherwise.
 func loadSources(specs []string, manifest string, asHTML bool, maxBytes int64) ([]annotation.Source, error) {
-	files, err := loadSourceFiles(specs, "IRI", manifest, asHTML, maxBytes)
+	var unnamed []sourceFile
+	named := specs[:0:0]
+	for _, s := range specs {
+		if strings.LastIndex(s, "=") != 0 || len(s) == 1 {
+			named = append(named, s)
+			continue
+		}
+		if len(unnamed) > 0 {
+			return nil, fmt.Errorf("--source %q: the text of targets without a source is given twice", s)
+		}
+		f := sourceFile{file: s[1:]}
+		f.text, f.err = readSourceText(f.file, asHTML, maxBytes)
+		unnamed = append(unnamed, f)
+	}
+	files, err := loadSourceFiles(named, "IRI", manifest, asHTML, maxBytes)
 	if err != nil {
 		return nil, err
 	}
+	files = append(unnamed, files...)
 	sources := make([]annotation.Source, len(files))
 	for i, f := range files {
 		sources[i] = annotation.Source{IRI: f.id, Version: f.version, Text: f.text, Err: f.err}

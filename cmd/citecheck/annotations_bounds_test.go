@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -343,5 +344,78 @@ func TestAnnotationsNestingOutputIsLinear(t *testing.T) {
 				t.Errorf("%d annotations %d deep, %v: exit %d, %d bytes out for %d in (at most %d)", c.n, c.depth, args, r.code, len(r.stdout), len(export), limit)
 			}
 		}
+	}
+}
+
+// A truncated export (two whole lines, then half a third; or an array cut
+// in an item) prints the outcome of every item read before the break, in
+// json and text, then says on standard error where the input broke and
+// after how many items, and exits 2; with --fix nothing is written.
+func TestAnnotationsTruncatedExportPrintsWhatItRead(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "pier.txt")
+	os.WriteFile(src, []byte("the old pier stands"), 0o644)
+	a, b := annotationOn("first", "urn:pier", "old pier"), annotationOn("second", "urn:pier", "gone")
+	for _, c := range []struct{ name, input, where string }{
+		{"JSON Lines", a + b + a[:len(a)/2], "(line 3, value 2)"},
+		{"array", "[" + strings.TrimSuffix(a, "\n") + ",\n" + strings.TrimSuffix(b, "\n") + ",\n" + a[:len(a)/2], "(line 3, value 0)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			input := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-"))
+			os.WriteFile(input, []byte(c.input), 0o644)
+			code, lines, _, stderr := annotationsCLI(t, "--source", "urn:pier="+src, input)
+			if code != exitError || len(lines) != 2 || lines[0].ID != "first" || lines[0].Outcome != "anchored" || lines[1].ID != "second" || lines[1].Outcome != "orphaned" {
+				t.Fatalf("exit %d, lines %+v: want both whole items' outcomes and exit 2", code, lines)
+			}
+			if !strings.Contains(stderr, "reading the annotations after 2 items: input is not JSON at byte ") || !strings.Contains(stderr, c.where) {
+				t.Errorf("stderr %q does not say where the input broke, %s", stderr, c.where)
+			}
+			r := runCLI(t, nil, "annotations", "--format", "text", "--source", "urn:pier="+src, input)
+			if r.code != exitError || !strings.Contains(r.stdout, "orphaned  second") {
+				t.Errorf("--format text: exit %d, %q", r.code, r.stdout)
+			}
+			r = runCLI(t, nil, "annotations", "--fix", "--source", "urn:pier="+src, input)
+			if r.code != exitError || r.stdout != "" || !strings.Contains(r.stderr, "nothing was written") {
+				t.Errorf("--fix: exit %d, %q, %q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// A target that names no source (Hypothesis's own minimal fixture has
+// one) is given its text with --source =FILE; without it, it is
+// no_source and standard error says how to give it.
+func TestAnnotationsTargetWithoutSourceIsGivenItsText(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "pier.txt")
+	os.WriteFile(src, []byte("the old pier stands"), 0o644)
+	input := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(input, []byte(`{"id":"unnamed","target":[{"selector":[{"type":"TextQuoteSelector","exact":"old pier"},{"type":"TextPositionSelector","start":4,"end":12}]}]}`+"\n"+
+		annotationOn("named", "urn:a=b", "pier stands")), 0o644)
+	for _, c := range []struct {
+		name    string
+		args    []string
+		code    int
+		want    map[string]string
+		stderr  string
+		nostder string
+	}{
+		{"no-source/given with =FILE", []string{"--source", "=" + src, "--source", "urn:a=b=" + src}, exitValid, map[string]string{"unnamed": "anchored", "named": "anchored"}, "2 anchored", "name no source"},
+		{"no-source/not given", []string{"--source", "urn:a=b=" + src}, exitFailed, map[string]string{"unnamed": "no_source", "named": "anchored"}, "1 targets name no source: --source =FILE gives their text", "sources not supplied"},
+		{"no-source/given twice", []string{"--source", "=" + src, "--source", "=" + src}, exitError, nil, "given twice", ""},
+		{"no-source/= alone", []string{"--source", "="}, exitError, nil, `--source "=": want IRI=FILE`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, lines, _, stderr := annotationsCLI(t, append(c.args, input)...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; %s", code, c.code, stderr)
+			}
+			if c.want != nil && !reflect.DeepEqual(outcomes(lines), c.want) {
+				t.Errorf("outcomes %v, want %v", outcomes(lines), c.want)
+			}
+			if !strings.Contains(stderr, c.stderr) || c.nostder != "" && strings.Contains(stderr, c.nostder) {
+				t.Errorf("stderr %q: want %q and not %q", stderr, c.stderr, c.nostder)
+			}
+		})
 	}
 }
