@@ -3,7 +3,6 @@ package annotation
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/citecheck/citecheck"
@@ -84,10 +83,24 @@ func (c *Checker) Stream(ctx context.Context, sc *Scanner, each func(Item, *Repo
 	if errors.As(err, &ce) {
 		err = errors.New("reading the annotations after " + strconv.Itoa(handed) + " items: " + ce.Message)
 	} else if rerr := (readError{}); errors.As(err, &rerr) {
-		err = fmt.Errorf("reading the annotations after %d items: %w", handed, rerr)
+		err = readAfterError{handed, rerr}
 	}
 	return err
 }
+
+// readAfterError is a reader's failure after handed items, kept
+// unwrappable (so the command tells it from a refused input); written
+// without fmt, which the WebAssembly module does not link.
+type readAfterError struct {
+	handed int
+	err    error
+}
+
+func (e readAfterError) Error() string {
+	return "reading the annotations after " + strconv.Itoa(e.handed) + " items: " + e.err.Error()
+}
+
+func (e readAfterError) Unwrap() error { return e.err }
 
 // AppendJSONLine appends the JSON line `citecheck annotations` writes for
 // an item Stream handed on with its report r (nil for an error item): the

@@ -200,13 +200,15 @@ func TestAnnotationsLinesAreOnePerItem(t *testing.T) {
 	}
 }
 
-func TestAnnotationsNotJSONSaysHowFarItGot(t *testing.T) {
+// A truncated export writes every item read before the break, then says
+// where it broke (spec §5.9), as the command does.
+func TestAnnotationsNotJSONWritesWhatItReadThenSaysWhere(t *testing.T) {
 	lines, msg := runAnnotations([]byte(`{"id":"a","target":"https://e.org/"} {`), nil)
-	if !strings.HasPrefix(msg, "reading the annotations after 0 items: ") {
+	if !strings.HasPrefix(msg, "reading the annotations after 1 items: input is not JSON at byte 38") {
 		t.Errorf("message %q", msg)
 	}
-	if len(lines) != 0 {
-		t.Errorf("the gathered batch was written: %s", lines)
+	if !strings.HasPrefix(string(lines), `{"index":0,`) || strings.Count(string(lines), "\n") != 1 {
+		t.Errorf("the item read before the break was not written alone: %s", lines)
 	}
 }
 
