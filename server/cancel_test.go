@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -287,26 +286,7 @@ func TestStdioCancelledCallIsStoppedAndNotAnswered(t *testing.T) {
 			holdUntilDone(held)(ctx)
 		}
 	})
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, NewStdioTransport(inR, outW)); outW.Close() }()
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(nil, 1<<22)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	send := func(msg string) {
-		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	send, lines, done := stdioSession(t, srv)
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	send(string(mcpCallBody(t, 2, MCPToolName)))
@@ -320,7 +300,7 @@ func TestStdioCancelledCallIsStoppedAndNotAnswered(t *testing.T) {
 		t.Errorf("the cancelled call's outcome is %q, want overloaded (stopped)", o)
 	}
 	send(string(mcpCallBody(t, 3, MCPToolName)))
-	inW.Close()
+	send("")
 	ids := map[string]bool{}
 	for l := range lines {
 		var m struct {

@@ -126,7 +126,8 @@ func TestCrashInputOverMCPLeavesTheServerServing(t *testing.T) {
 }
 
 // stdioSession runs srv over the stdio transport on pipes until the test
-// ends: send writes a line, lines yields every line answered.
+// ends: send writes a line (send("") closes the client's side, as a client
+// that is done), lines yields every line answered, done Run's end.
 func stdioSession(t *testing.T, srv *mcp.Server) (send func(string), lines <-chan string, done <-chan error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -145,6 +146,10 @@ func stdioSession(t *testing.T, srv *mcp.Server) (send func(string), lines <-cha
 	}()
 	t.Cleanup(func() { inW.Close() })
 	return func(msg string) {
+		if msg == "" {
+			inW.Close()
+			return
+		}
 		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
 			t.Fatal(err)
 		}
