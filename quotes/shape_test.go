@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // citationWith is an Anthropic response with one char_location citation
@@ -262,4 +264,34 @@ func TestJSONNestsAtMost10000Deep(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("%d deep: %v, want %q", maxNesting+1, err, want)
 	}
+}
+
+// Every fault jsontext finds is described in our words at a byte of the
+// input: over every input of up to 5 bytes (4 with -short) of an
+// alphabet that makes each kind of fault, the offset is within the
+// input and the description is one of the specific ones, never the
+// fallback kept for a fault the description does not know.
+func TestEveryJSONFaultIsDescribedAtItsByte(t *testing.T) {
+	t.Parallel()
+	alphabet := []byte(`{}[]",:1-e\u t` + "\xff")
+	n := 5
+	if testing.Short() {
+		n = 4
+	}
+	var sweep func(b []byte)
+	sweep = func(b []byte) {
+		if e := checkJSON(b, 0); e != nil {
+			if e.at < 0 || e.at > len(b) || strings.HasSuffix(e.what, "is not JSON") || strings.Contains(e.what, "a string that is not JSON") {
+				t.Fatalf("%q: %s", b, e)
+			}
+		} else if !jsontext.Value(b).IsValid() {
+			t.Fatalf("%q accepted", b)
+		}
+		if len(b) < n {
+			for _, c := range alphabet {
+				sweep(append(b, c))
+			}
+		}
+	}
+	sweep(nil)
 }
