@@ -1,8 +1,11 @@
 package quotes
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"strings"
+	"io"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
@@ -10,14 +13,18 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// maxNesting is how deep objects and arrays may nest in a JSON input, as
-// deep as the engine's request scanner allows.
+// maxNesting is how deep objects and arrays may nest in a JSON input:
+// jsontext's own bound, which the engine's request scanner shares.
 const maxNesting = 10000
+
+// strict are the options of the validation: RFC 8259 and I-JSON (RFC
+// 7493), jsontext's defaults, written out because the readers' contract
+// (spec §5.13) depends on them.
+var strict = []jsontext.Options{jsontext.AllowDuplicateNames(false), jsontext.AllowInvalidUTF8(false)}
 
 // syntax is a JSON input found not to be JSON: what is wrong, in words a
 // person reads without knowing a parser, and where (byte offset from the
-// start of the input, and the JSON Pointer of the object or array it is
-// in, or of the member whose value it is in).
+// start of the input, and the JSON Pointer of the value it is in).
 type syntax struct {
 	what string
 	at   int
@@ -25,83 +32,173 @@ type syntax struct {
 }
 
 func (e *syntax) String() string {
-	s := e.what + " at byte " + fmt.Sprint(e.at)
+	s := e.what + " at byte " + strconv.Itoa(e.at)
 	if e.ptr != "" {
 		s += " (in " + citecheck.Echo(e.ptr).String() + ")"
 	}
 	return s
 }
 
-// frame is an open object or array of the validator.
-type frame struct {
-	object   bool
-	n        int             // members or items read whole so far
-	name     string          // the name of the member being read
-	inMember bool            // its name has been read, its value not yet whole
-	names    map[string]bool // the member names seen, for duplicates
-}
-
-// validator checks that b is one JSON text as RFC 8259 and I-JSON (RFC
-// 7493) define it: UTF-8, no unpaired surrogate escape, no member name
-// twice in one object, white space only space, tab, LF and CR, nothing
-// after the value. base is added to every offset it reports, so that
-// offsets count from the start of the input the caller was given (before
-// a byte order mark it dropped).
-type validator struct {
-	b     []byte
-	base  int
-	stack []frame
-}
-
-// checkJSON returns nil when b is one JSON text, else what is wrong.
+// checkJSON returns nil when b is one JSON text as RFC 8259 and I-JSON
+// define it, else what is wrong. base is added to every offset it
+// reports, so that offsets count from the start of the input the caller
+// was given (before a byte order mark it dropped).
 //
-// Cost: linear in len(b): each byte is looked at once; memory is the
-// member names of the open objects, at most len(b).
+// jsontext finds the fault; the message is ours, written from the bytes
+// around the fault and the decoder's state there, so that it names no
+// library and says what a person would fix.
+//
+// Cost: linear in len(b); memory the offsets of the open objects and
+// arrays (8 bytes each, at most maxNesting) and jsontext's member names
+// of the open objects, at most len(b).
 func checkJSON(b []byte, base int) *syntax {
-	v := &validator{b: b, base: base}
-	i, err := v.value(v.ws(0))
-	if err != nil {
-		return err
+	dec := jsontext.NewDecoder(bytes.NewBuffer(b), strict...)
+	var opens []int
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return describe(b, base, dec, opens, err)
+		}
+		switch tok.Kind() {
+		case '{', '[':
+			opens = append(opens, int(dec.InputOffset())-1)
+		case '}', ']':
+			opens = opens[:len(opens)-1]
+		}
+		if dec.StackDepth() == 0 {
+			break
+		}
 	}
-	if i = v.ws(i); i < len(b) {
-		return v.fail(i, "more follows the end of the JSON value: "+v.char(i))
+	// The decoder reads a stream of values; one JSON text is one value.
+	if i := skipSpace(b, int(dec.InputOffset())); i < len(b) {
+		return &syntax{what: "more follows the end of the JSON value: " + char(b, i), at: base + i}
 	}
 	return nil
 }
 
-// path is the JSON Pointer of the values being read in the first depth
-// open objects and arrays: an array's item being read, an object's member
-// whose name has been read.
-func (v *validator) path(depth int) string {
-	var sb strings.Builder
-	for _, f := range v.stack[:depth] {
+// describe writes what jsontext refused, err, at the state dec was left
+// in (the last token it read whole); opens are the offsets of the open
+// objects and arrays.
+func describe(b []byte, base int, dec *jsontext.Decoder, opens []int, err error) *syntax {
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) { // io.EOF: nothing but white space
+		return &syntax{what: "the input ends before a value", at: base + len(b)}
+	}
+	at, ptr := int(se.ByteOffset), string(se.JSONPointer)
+	fail := func(at int, what string) *syntax { return &syntax{what: what, at: base + at, ptr: ptr} }
+	depth := dec.StackDepth()
+	kind, n := dec.StackIndex(depth)
+	end := int(dec.InputOffset())
+	// start is where the token at fault starts: after the last one read
+	// whole and the ',' or ':' that follows it.
+	start := skipSpace(b, end)
+	if start < len(b) && (b[start] == ',' || b[start] == ':') {
+		start = skipSpace(b, start+1)
+	}
+	switch {
+	case se.Err == jsontext.ErrDuplicateName:
+		return fail(at, "the member "+quoteName(se.JSONPointer.LastToken())+" appears twice in one object")
+	case errors.Is(se.Err, io.ErrUnexpectedEOF):
 		switch {
-		case !f.object:
-			fmt.Fprintf(&sb, "/%d", f.n)
-		case f.inMember:
-			sb.WriteString("/" + jsonenc.EscapePointer(f.name))
+		case start < len(b) && b[start] == '"':
+			return fail(len(b), fmt.Sprintf(`the input ends before the string that starts at byte %d is closed by '"'`, base+start))
+		case depth > 0:
+			return fail(len(b), fmt.Sprintf("the input ends before the %s opened at byte %d is closed", noun(kind), base+opens[depth-1]))
+		}
+		return fail(len(b), "the input ends before the value is complete")
+	case at >= len(b): // jsontext places every other fault at a byte; this keeps b[at] in bounds if it ever does not
+		return fail(len(b), "the input is not JSON")
+	case start < at && b[start] == '"':
+		return fail(at, inString(b, at))
+	case start < at && (b[start] == '-' || isDigit(b[start])):
+		return fail(start, badNumber)
+	case start < at:
+		return fail(start, badLiteral)
+	}
+	c, prev, next := b[at], lastByte(b, at), skipSpace(b, at+1)
+	switch {
+	case (c == '{' || c == '[') && depth == maxNesting:
+		return fail(at, fmt.Sprintf("objects and arrays nested deeper than %d", maxNesting))
+	case c == ',' && n > 0 && next < len(b) && (b[next] == ']' || b[next] == '}'):
+		return fail(at, fmt.Sprintf("a trailing comma: the %s's last %s is followed by ',' and then %s", noun(kind), item(kind), char(b, next)))
+	case kind == '{' && n%2 == 0 && (prev == '{' || prev == ','):
+		return fail(at, "a member name must be a string in double quotes, not "+char(b, at))
+	case kind == '{' && n%2 == 1 && prev != ':':
+		return fail(at, fmt.Sprintf("a ':' must follow the member name %s, not %s", quoteName(se.JSONPointer.LastToken()), char(b, at)))
+	case prev == ':' || prev == '[' || prev == ',' || depth == 0:
+		return fail(at, char(b, at)+" cannot start a value (a value is a string in double quotes, a number, true, false, null, an object or an array)")
+	}
+	// After a whole value: what follows it is neither ',' nor the closer.
+	ptr = string(dec.StackPointer())
+	if v := valueStart(b, end); at == end && (isNumber(c) || isLetter(c)) {
+		switch {
+		case b[v] == '-' || isDigit(b[v]):
+			return fail(v, badNumber) // a leading zero, or a second fraction or exponent
+		case isLetter(b[v]):
+			return fail(v, badLiteral)
 		}
 	}
-	return sb.String()
+	ptr = string(se.JSONPointer) // the object or array
+	if isDigit(c) || bytes.IndexByte([]byte(`"{[-tfn`), c) >= 0 {
+		return fail(at, fmt.Sprintf("a ',' is missing between two %ss of an %s", item(kind), noun(kind)))
+	}
+	if kind == '{' {
+		return fail(at, char(b, at)+" follows a member; only ',' or '}' can")
+	}
+	return fail(at, char(b, at)+" follows an item; only ',' or ']' can")
 }
 
-// pointer is the JSON Pointer of the value being read.
-func (v *validator) pointer() string { return v.path(len(v.stack)) }
+const (
+	badNumber  = "a number not written as JSON writes numbers (digits, with no leading zero, no '+' and no bare '.')"
+	badLiteral = "a value that is not JSON (only true, false and null are written without quotes)"
+)
 
-// container is the JSON Pointer of the innermost open object or array.
-func (v *validator) container() string { return v.path(max(len(v.stack)-1, 0)) }
-
-func (v *validator) fail(i int, what string) *syntax {
-	return &syntax{what: what, at: v.base + i, ptr: v.pointer()}
+// inString says what is wrong with the string character at b[at].
+func inString(b []byte, at int) string {
+	switch c := b[at]; {
+	case c == '\\':
+		return badEscape(b, at)
+	case c < ' ':
+		return fmt.Sprintf("a string holds the control character U+%04X; inside a string it must be written as an escape such as \\n or \\u%04X", c, c)
+	case c >= utf8.RuneSelf:
+		return fmt.Sprintf("a string holds the byte 0x%02X, which is not UTF-8", c)
+	}
+	return "a string that is not JSON"
 }
 
-func (v *validator) failIn(i int, what string) *syntax {
-	return &syntax{what: what, at: v.base + i, ptr: v.container()}
+// badEscape says what is wrong with the escape at b[at].
+func badEscape(b []byte, at int) string {
+	if c := b[at+1]; c != 'u' {
+		what := "\\" + string(c)
+		if c <= ' ' || c >= utf8.RuneSelf {
+			what = "a backslash followed by " + char(b, at+1)
+		}
+		return "a string holds " + what + ", not an escape JSON has (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
+	}
+	u, ok := hex4(b, at)
+	switch {
+	case !ok:
+		return "a \\u escape must have four hexadecimal digits"
+	case u >= 0xDC00 && u <= 0xDFFF:
+		return fmt.Sprintf("a string holds \\u%04X, the second half of a surrogate pair without the first: it is no character", u)
+	case u >= 0xD800 && u <= 0xDBFF:
+		return fmt.Sprintf("a string holds \\u%04X, the first half of a surrogate pair without the second: it is no character", u)
+	}
+	return "a string that is not JSON"
+}
+
+// hex4 is the value of the \uXXXX escape at b[at].
+func hex4(b []byte, at int) (uint64, bool) {
+	if at+6 > len(b) {
+		return 0, false
+	}
+	u, err := strconv.ParseUint(string(b[at+2:at+6]), 16, 16)
+	return u, err == nil
 }
 
 // char names the character at b[i] for a message.
-func (v *validator) char(i int) string {
-	c := v.b[i]
+func char(b []byte, i int) string {
+	c := b[i]
 	switch {
 	case c == '\'':
 		return `"'"`
@@ -110,280 +207,60 @@ func (v *validator) char(i int) string {
 	case c < utf8.RuneSelf:
 		return fmt.Sprintf("the control character U+%04X", c)
 	}
-	r, n := utf8.DecodeRune(v.b[i:])
+	r, n := utf8.DecodeRune(b[i:])
 	if r == utf8.RuneError && n <= 1 {
 		return fmt.Sprintf("the byte 0x%02X, which is not UTF-8", c)
 	}
 	return fmt.Sprintf("U+%04X", r)
 }
 
-func (v *validator) ws(i int) int {
-	for i < len(v.b) && (v.b[i] == ' ' || v.b[i] == '\t' || v.b[i] == '\n' || v.b[i] == '\r') {
+func noun(kind jsontext.Kind) string {
+	if kind == '{' {
+		return "object"
+	}
+	return "array"
+}
+
+func item(kind jsontext.Kind) string {
+	if kind == '{' {
+		return "member"
+	}
+	return "item"
+}
+
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isNumber(c byte) bool {
+	return isDigit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
 	return i
 }
 
-// ended is the failure of input that ends before what is open is closed.
-func (v *validator) ended(what string) *syntax {
-	return &syntax{what: "the input ends before " + what, at: v.base + len(v.b), ptr: v.pointer()}
+// lastByte is the last byte before b[i] that is not white space, 0 when
+// there is none.
+func lastByte(b []byte, i int) byte {
+	for i--; i >= 0; i-- {
+		if !isSpace(b[i]) {
+			return b[i]
+		}
+	}
+	return 0
 }
 
-func (v *validator) value(i int) (int, *syntax) {
-	if i == len(v.b) {
-		return 0, v.ended("a value")
+// valueStart is where the number or literal that ends at b[end] starts.
+func valueStart(b []byte, end int) int {
+	i := end
+	for i > 0 && (isNumber(b[i-1]) || isLetter(b[i-1])) {
+		i--
 	}
-	switch c := v.b[i]; {
-	case c == '{' || c == '[':
-		return v.open(i)
-	case c == '"':
-		return v.str(i)
-	case c == '-' || c >= '0' && c <= '9':
-		return v.number(i)
-	case c == 't':
-		return v.literal(i, "true")
-	case c == 'f':
-		return v.literal(i, "false")
-	case c == 'n':
-		return v.literal(i, "null")
-	}
-	return 0, v.fail(i, v.char(i)+" cannot start a value (a value is a string in double quotes, a number, true, false, null, an object or an array)")
-}
-
-func (v *validator) literal(i int, lit string) (int, *syntax) {
-	end := i
-	for end < len(v.b) && end-i < len(lit) && v.b[end] == lit[end-i] {
-		end++
-	}
-	if end-i < len(lit) {
-		if end == len(v.b) {
-			return 0, v.ended("the value " + lit + " is complete")
-		}
-		return 0, v.fail(i, "a value that is not JSON (only true, false and null are written without quotes)")
-	}
-	return end, nil
-}
-
-// open reads an object or an array, nested as deep as maxNesting.
-func (v *validator) open(i int) (int, *syntax) {
-	if len(v.stack) == maxNesting {
-		return 0, v.fail(i, fmt.Sprintf("objects and arrays nested deeper than %d", maxNesting))
-	}
-	object := v.b[i] == '{'
-	closer, noun, member := byte(']'), "array", "item"
-	if object {
-		closer, noun, member = '}', "object", "member"
-	}
-	v.stack = append(v.stack, frame{object: object})
-	fi := len(v.stack) - 1 // not a pointer: nested values grow the stack
-	start := i
-	i = v.ws(i + 1)
-	if i < len(v.b) && v.b[i] == closer {
-		v.stack = v.stack[:len(v.stack)-1]
-		return i + 1, nil
-	}
-	for {
-		if object {
-			if i == len(v.b) {
-				return 0, v.ended(fmt.Sprintf("the object opened at byte %d is closed", v.base+start))
-			}
-			if v.b[i] != '"' {
-				return 0, v.failIn(i, "a member name must be a string in double quotes, not "+v.char(i))
-			}
-			end, err := v.str(i)
-			if err != nil {
-				return 0, err
-			}
-			name := unquote(v.b[i:end])
-			if v.stack[fi].names == nil {
-				v.stack[fi].names = map[string]bool{}
-			}
-			v.stack[fi].name, v.stack[fi].inMember = name, true
-			if v.stack[fi].names[name] {
-				return 0, v.fail(i, fmt.Sprintf("the member %s appears twice in one object", quoteName(name)))
-			}
-			v.stack[fi].names[name] = true
-			i = v.ws(end)
-			if i == len(v.b) {
-				return 0, v.ended("the value of " + quoteName(name))
-			}
-			if v.b[i] != ':' {
-				return 0, v.fail(i, fmt.Sprintf("a ':' must follow the member name %s, not %s", quoteName(name), v.char(i)))
-			}
-			i = v.ws(i + 1)
-		}
-		end, err := v.value(i)
-		if err != nil {
-			return 0, err
-		}
-		i = v.ws(end)
-		v.stack[fi].n++
-		v.stack[fi].inMember = false
-		if i == len(v.b) {
-			return 0, v.ended(fmt.Sprintf("the %s opened at byte %d is closed", noun, v.base+start))
-		}
-		switch c := v.b[i]; {
-		case c == closer:
-			v.stack = v.stack[:len(v.stack)-1]
-			return i + 1, nil
-		case c == ',':
-			comma := i
-			i = v.ws(i + 1)
-			if i < len(v.b) && (v.b[i] == '}' || v.b[i] == ']') {
-				return 0, v.failIn(comma, fmt.Sprintf("a trailing comma: the %s's last %s is followed by ',' and then %s", noun, member, v.char(i)))
-			}
-		case c == '"' || c == '{' || c == '[' || c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
-			return 0, v.failIn(i, fmt.Sprintf("a ',' is missing between two %ss of an %s", member, noun))
-		default:
-			return 0, v.failIn(i, fmt.Sprintf("%s follows a %s; only ',' or '%c' can", v.char(i), member, closer))
-		}
-	}
-}
-
-func (v *validator) number(i int) (int, *syntax) {
-	start := i
-	digits := func() int {
-		n := 0
-		for i < len(v.b) && v.b[i] >= '0' && v.b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	bad := func() (int, *syntax) {
-		if i == len(v.b) {
-			return 0, v.ended("the number that starts at byte " + fmt.Sprint(v.base+start) + " is complete")
-		}
-		return 0, v.fail(start, "a number not written as JSON writes numbers (digits, with no leading zero, no '+' and no bare '.')")
-	}
-	if v.b[i] == '-' {
-		i++
-	}
-	if i < len(v.b) && v.b[i] == '0' {
-		i++
-	} else if digits() == 0 {
-		return bad()
-	}
-	if i < len(v.b) && v.b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return bad()
-		}
-	}
-	if i < len(v.b) && (v.b[i] == 'e' || v.b[i] == 'E') {
-		i++
-		if i < len(v.b) && (v.b[i] == '+' || v.b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return bad()
-		}
-	}
-	if i < len(v.b) && (v.b[i] >= '0' && v.b[i] <= '9' || v.b[i] == '.' || v.b[i] == 'e' || v.b[i] == 'E') {
-		return bad() // a leading zero, or a second fraction or exponent
-	}
-	return i, nil
-}
-
-// str reads a string: UTF-8, control characters escaped, every escape
-// one of JSON's, and every \u escape of a surrogate one half of a pair.
-func (v *validator) str(i int) (int, *syntax) {
-	start := i
-	i++
-	for {
-		if i == len(v.b) {
-			return 0, v.ended(fmt.Sprintf("the string that starts at byte %d is closed by '\"'", v.base+start))
-		}
-		c := v.b[i]
-		switch {
-		case c == '"':
-			return i + 1, nil
-		case c == '\\':
-			n, err := v.escape(i)
-			if err != nil {
-				return 0, err
-			}
-			i += n
-		case c < ' ':
-			return 0, v.fail(i, fmt.Sprintf("a string holds the control character U+%04X; inside a string it must be written as an escape such as \\n or \\u%04X", c, c))
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, n := utf8.DecodeRune(v.b[i:])
-			if r == utf8.RuneError && n <= 1 {
-				return 0, v.fail(i, fmt.Sprintf("a string holds the byte 0x%02X, which is not UTF-8", c))
-			}
-			i += n
-		}
-	}
-}
-
-// escape reads the escape at b[i] ('\\') and returns its length.
-func (v *validator) escape(i int) (int, *syntax) {
-	if i+1 == len(v.b) {
-		return 0, v.ended("the escape at byte " + fmt.Sprint(v.base+i) + " is complete")
-	}
-	switch v.b[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2, nil
-	case 'u':
-	default:
-		return 0, v.fail(i, fmt.Sprintf("a string holds \\%s, not an escape JSON has (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)", v.charName(i+1)))
-	}
-	u, ok := v.hex(i)
-	if !ok {
-		return 0, v.fail(i, "a \\u escape must have four hexadecimal digits")
-	}
-	switch {
-	case u >= 0xDC00 && u <= 0xDFFF:
-		return 0, v.fail(i, fmt.Sprintf("a string holds \\u%04X, the second half of a surrogate pair without the first: it is no character", u))
-	case u >= 0xD800 && u <= 0xDBFF:
-		if lo, ok := v.hex(i + 6); !ok || v.b[i+6] != '\\' || lo < 0xDC00 || lo > 0xDFFF {
-			return 0, v.fail(i, fmt.Sprintf("a string holds \\u%04X, the first half of a surrogate pair without the second: it is no character", u))
-		}
-		return 12, nil
-	}
-	return 6, nil
-}
-
-// charName is the character at b[i] as it may follow a backslash.
-func (v *validator) charName(i int) string {
-	r, _ := utf8.DecodeRune(v.b[i:])
-	if r > ' ' && r != utf8.RuneError {
-		return string(r)
-	}
-	return fmt.Sprintf("U+%04X", r)
-}
-
-// hex reads the \uXXXX escape at b[i].
-func (v *validator) hex(i int) (uint16, bool) {
-	if i+6 > len(v.b) || v.b[i] != '\\' || v.b[i+1] != 'u' {
-		return 0, false
-	}
-	var u uint16
-	for _, c := range v.b[i+2 : i+6] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		u = u<<4 | uint16(c)
-	}
-	return u, true
-}
-
-// unquote is the text of a valid JSON string token.
-func unquote(tok []byte) string {
-	if len(tok) >= 2 && !strings.ContainsRune(string(tok[1:len(tok)-1]), '\\') {
-		return string(tok[1 : len(tok)-1])
-	}
-	s, _ := jsontext.AppendUnquote(nil, tok)
-	return string(s)
+	return min(i, end-1)
 }
 
 // quoteName writes a member name for a message, as JSON writes it.
@@ -391,105 +268,77 @@ func quoteName(name string) string {
 	return citecheck.Echo(jsonenc.AppendString(nil, name)).String()
 }
 
-// node is a value of a JSON input that checkJSON has accepted: b[start:end],
-// at JSON Pointer ptr.
+// node is a value of a JSON input that checkJSON has accepted, raw, at
+// JSON Pointer ptr; raw is nil for a value that is not there.
 type node struct {
-	b          []byte
-	start, end int
-	ptr        string
+	raw jsontext.Value
+	ptr string
 }
 
 // kind is the value's kind as jsonenc.KindName takes it.
 func (n node) kind() byte {
-	switch c := n.b[n.start]; c {
+	if len(n.raw) == 0 {
+		return 0
+	}
+	switch c := n.raw[0]; c {
 	case '{', '[', '"', 'n', 't', 'f':
 		return c
 	}
 	return '0'
 }
 
-func (n node) raw() []byte { return n.b[n.start:n.end] }
+// text is the value of a string.
+func (n node) text() string {
+	s, _ := jsontext.AppendUnquote(nil, n.raw)
+	return string(s)
+}
 
-func (n node) text() string { return unquote(n.raw()) }
-
-// skip returns the end of the valid value that starts at b[i] (after
-// white space).
-func skip(b []byte, i int) int {
-	depth := 0
-	for {
-		switch c := b[i]; c {
-		case '"':
-			i++
-			for b[i] != '"' {
-				if b[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			i++
-		case '{', '[':
-			depth++
-			i++
-		case '}', ']':
-			depth--
-			i++
-		case ',', ':', ' ', '\t', '\n', '\r':
-			i++
-			continue
-		default: // a number or a literal
-			for i < len(b) && !strings.ContainsRune(",:]} \t\n\r", rune(b[i])) {
-				i++
-			}
+// walk calls f with each member (k counts from 0, name is its name) or
+// item (name "") of n, an object or array, in order, and stops at the
+// first error. checkJSON has accepted the input, so the reads cannot
+// fail; should one, the walk ends there.
+//
+// Cost: linear in len(n.raw): jsontext reads the value once more,
+// without the duplicate-name check checkJSON has made.
+func (n node) walk(f func(k int, name string, v node) error) error {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(n.raw), jsontext.AllowDuplicateNames(true))
+	dec.ReadToken()
+	for k := 0; ; k++ {
+		if kind := dec.PeekKind(); kind == 0 || kind == '}' || kind == ']' {
+			return nil
 		}
-		if depth == 0 {
-			return i
+		name, tok := "", strconv.Itoa(k)
+		if n.raw[0] == '{' {
+			t, _ := dec.ReadToken()
+			name = t.String()
+			tok = jsonenc.EscapePointer(name)
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		if err := f(k, name, node{v, n.ptr + "/" + tok}); err != nil {
+			return err
 		}
 	}
 }
 
 // members calls f with each member of object n (none when n is not an
-// object), in order, and stops at
-// the first error. Cost: linear in the object's bytes.
+// object), in order, and stops at the first error. Cost: linear in the
+// object's bytes.
 func (n node) members(f func(name string, v node) error) error {
-	if n.start < 0 || n.kind() != '{' {
+	if n.kind() != '{' {
 		return nil
 	}
-	v := &validator{b: n.b}
-	i := v.ws(n.start + 1)
-	for n.b[i] != '}' {
-		end := skip(n.b, i)
-		name := unquote(n.b[i:end])
-		i = v.ws(v.ws(end) + 1)
-		end = skip(n.b, i)
-		if err := f(name, node{n.b, i, end, n.ptr + "/" + jsonenc.EscapePointer(name)}); err != nil {
-			return err
-		}
-		i = v.ws(end)
-		if n.b[i] == ',' {
-			i = v.ws(i + 1)
-		}
-	}
-	return nil
+	return n.walk(func(_ int, name string, v node) error { return f(name, v) })
 }
 
-// items calls f with each item of array n (none when n is not an
-// array), in order, and stops at the
-// first error. Cost: linear in the array's bytes.
+// items calls f with each item of array n (none when n is not an array),
+// in order, and stops at the first error. Cost: linear in the array's
+// bytes.
 func (n node) items(f func(k int, v node) error) error {
-	if n.start < 0 || n.kind() != '[' {
+	if n.kind() != '[' {
 		return nil
 	}
-	v := &validator{b: n.b}
-	i := v.ws(n.start + 1)
-	for k := 0; n.b[i] != ']'; k++ {
-		end := skip(n.b, i)
-		if err := f(k, node{n.b, i, end, n.ptr + "/" + fmt.Sprint(k)}); err != nil {
-			return err
-		}
-		i = v.ws(end)
-		if n.b[i] == ',' {
-			i = v.ws(i + 1)
-		}
-	}
-	return nil
+	return n.walk(func(k int, _ string, v node) error { return f(k, v) })
 }

@@ -64,19 +64,14 @@ func parseJSON(b []byte, base int, what string) (node, error) {
 	if err := checkJSON(b, base); err != nil {
 		return node{}, invalid("%s: %s", what, err)
 	}
-	v := &validator{b: b}
-	i := v.ws(0)
-	return node{b: b, start: i, end: skip(b, i)}, nil
+	return node{raw: bytes.Trim(b, " \t\r\n")}, nil
 }
 
 // pick returns the values of object n's members names, in one walk of
 // it; a member absent or null (null is read as absent, as the APIs write
-// it) has no value (start -1).
+// it) has no value.
 func (n node) pick(names ...string) []node {
 	out := make([]node, len(names))
-	for k := range out {
-		out[k].start = -1
-	}
 	n.members(func(m string, v node) error {
 		for k, name := range names {
 			if m == name && v.kind() != 'n' {
@@ -92,11 +87,11 @@ func (n node) pick(names ...string) []node {
 // there and not null.
 func (n node) member(name string) (node, bool) {
 	v := n.pick(name)[0]
-	return v, v.start >= 0
+	return v, v.has()
 }
 
 // has reports whether a value picked is there.
-func (n node) has() bool { return n.start >= 0 }
+func (n node) has() bool { return n.raw != nil }
 
 // kindName names a value's kind for a message.
 func (n node) kindName() string { return jsonenc.KindName(n.kind()) }
@@ -203,9 +198,9 @@ func readStructured(b []byte, base int) ([]Quotation, error) {
 			case '"':
 				q.Marker, q.Marked = sid.text(), true
 			case '0':
-				m, why := marker(sid.raw())
+				m, why := marker(sid.raw)
 				if why != "" {
-					return invalid("the structured answer: %s is %s, which %s; a source_id is a string or an integer", sid.ptr, citecheck.Echo(sid.raw()), why)
+					return invalid("the structured answer: %s is %s, which %s; a source_id is a string or an integer", sid.ptr, citecheck.Echo(sid.raw), why)
 				}
 				q.Marker, q.Marked = m, true
 			default:
@@ -331,9 +326,9 @@ func anthropicCitation(c node, bi int) (Quotation, error) {
 		if v.kind() != '0' {
 			return Quotation{}, invalid("%s: %s is %s, not an integer", what, v.ptr, v.kindName())
 		}
-		n, why := citecheck.Integer(v.raw())
+		n, why := citecheck.Integer(v.raw)
 		if why != "" {
-			return Quotation{}, invalid("%s: %s is %s, which %s; it must be an integer from 0 to 2^53−1", what, v.ptr, citecheck.Echo(v.raw()), why)
+			return Quotation{}, invalid("%s: %s is %s, which %s; it must be an integer from 0 to 2^53−1", what, v.ptr, citecheck.Echo(v.raw), why)
 		}
 		nums[k], has[k] = n, true
 	}

@@ -2,8 +2,11 @@ package quotes
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // citationWith is an Anthropic response with one char_location citation
@@ -122,6 +125,21 @@ func TestReaderMessagesArePlainWords(t *testing.T) {
 		{"a byte order mark counts in the offset", "\uFEFF{\"citations\":[1,]}", detect, "at byte 18 (in /citations)"},
 		{"a byte order mark inside is not white space", "{\uFEFF\"citations\":[]}", detect, "not U+FEFF at byte 1"},
 		{"nesting too deep", `{"citations":` + strings.Repeat("[", 10001), detect, "objects and arrays nested deeper than 10000"},
+		{"a trailing comma after white space", `{"citations":[1 , ]}`, detect,
+			"a trailing comma: the array's last item is followed by ',' and then ']' at byte 16 (in /citations)"},
+		{"a closer of the other kind", `{"citations":[1}`, detect, "'}' follows an item; only ',' or ']' can at byte 15 (in /citations)"},
+		{"a missing comma between members", `{"citations":[],"a":1 "b":2}`, detect, "a ',' is missing between two members of an object at byte 22"},
+		{"a literal run into a digit", `{"citations":[],"a":true1}`, detect, "a value that is not JSON (only true, false and null are written without quotes) at byte 20 (in /a)"},
+		{"a number run into a dot", `{"citations":[],"a":1.5.5}`, detect, "a number not written as JSON writes numbers (digits, with no leading zero, no '+' and no bare '.') at byte 20 (in /a)"},
+		{"a short \\u escape", `{"citations":[{"quote":"\u12"}]}`, detect, `a \u escape must have four hexadecimal digits at byte 24 (in /citations/0/quote)`},
+		{"a backslash before a byte that is not UTF-8", "{\"citations\":[{\"quote\":\"\\\xff\"}]}", detect,
+			"a string holds a backslash followed by the byte 0xFF, which is not UTF-8, not an escape JSON has"},
+		{"a member name that is not UTF-8", "{\"\xff\":1}", detect, "a string holds the byte 0xFF, which is not UTF-8 at byte 2"},
+		{"a member name with a lone surrogate", `{"\ud800":1}`, detect, `a string holds \uD800, the first half of a surrogate pair without the second: it is no character at byte 2`},
+		{"truncated after a member name", `{"citations"`, detect, "the input ends before the object opened at byte 0 is closed at byte 12"},
+		{"a member without a value", `{"citations":}`, detect, "'}' cannot start a value (a value is a string in double quotes, a number, true, false, null, an object or an array) at byte 13 (in /citations)"},
+		{"a second value", `{"citations":[]}{}`, detect, "more follows the end of the JSON value: '{' at byte 16"},
+		{"nothing but a byte order mark", "\uFEFF ", structured, "the input ends before a value at byte 4"},
 		{"a structured quote of the wrong kind", `{"citations":[{"quote":["q"]}]}`, structured, "the structured answer: /citations/0/quote is an array, not a string"},
 		{"a citation that is not an object", `{"citations":["q"]}`, structured, `/citations/0 is a string, not a citation {"source_id", "quote"}`},
 		{"content that is not an array", `{"type":"message","content":{}}`, anthropic, "/content is an object, not an array of content blocks"},
@@ -228,4 +246,52 @@ func TestAReportsByteOrderMarkIsNotText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The JSON shapes nest at most maxNesting (10,000) objects and arrays
+// deep, the outer object included (spec §5.13): one level more is
+// refused at the byte that opens it.
+func TestJSONNestsAtMost10000Deep(t *testing.T) {
+	t.Parallel()
+	nested := func(depth int) []byte { // the object and depth−1 arrays
+		return []byte(`{"citations":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`)
+	}
+	if sh, err := Detect(nested(maxNesting)); err != nil || sh != Structured {
+		t.Errorf("%d deep: %v, %v", maxNesting, sh, err)
+	}
+	_, err := Detect(nested(maxNesting + 1))
+	want := "objects and arrays nested deeper than 10000 at byte " + strconv.Itoa(len(`{"citations":`)+maxNesting-1)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%d deep: %v, want %q", maxNesting+1, err, want)
+	}
+}
+
+// Every fault jsontext finds is described in our words at a byte of the
+// input: over every input of up to 5 bytes (4 with -short) of an
+// alphabet that makes each kind of fault, the offset is within the
+// input and the description is one of the specific ones, never the
+// fallback kept for a fault the description does not know.
+func TestEveryJSONFaultIsDescribedAtItsByte(t *testing.T) {
+	t.Parallel()
+	alphabet := []byte(`{}[]",:1-e\u t` + "\xff")
+	n := 5
+	if testing.Short() {
+		n = 4
+	}
+	var sweep func(b []byte)
+	sweep = func(b []byte) {
+		if e := checkJSON(b, 0); e != nil {
+			if e.at < 0 || e.at > len(b) || strings.HasSuffix(e.what, "is not JSON") || strings.Contains(e.what, "a string that is not JSON") {
+				t.Fatalf("%q: %s", b, e)
+			}
+		} else if !jsontext.Value(b).IsValid() {
+			t.Fatalf("%q accepted", b)
+		}
+		if len(b) < n {
+			for _, c := range alphabet {
+				sweep(append(b, c))
+			}
+		}
+	}
+	sweep(nil)
 }
