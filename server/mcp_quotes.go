@@ -100,8 +100,10 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 	if e != nil {
 		return nil, e
 	}
+	var docs []quotes.Document
 	if request != nil {
-		docs, err := quotes.ReadRequest(request)
+		var err error
+		docs, err = quotes.ReadRequest(request)
 		if err != nil {
 			return nil, asError(err)
 		}
@@ -118,7 +120,7 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 				Max: citecheck.MaxTextBytes, Actual: int64(len(s.Text)), Message: fmt.Sprintf("source %q has %d bytes, over %d", s.ID, len(s.Text), citecheck.MaxTextBytes)}
 		}
 	}
-	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits()})
+	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits(), Documents: docs})
 	if err != nil {
 		e := asError(err)
 		if e.Limit == citecheck.LimitCitations {
