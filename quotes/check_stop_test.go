@@ -2,6 +2,7 @@ package quotes
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,5 +92,26 @@ func TestTooManyQuotationsAreRefusedAtTheFirstOver(t *testing.T) {
 	Extract(in[:1000*len("“the of and to in a is that” ")])
 	if thousand := totalAlloc() - before; alloc > thousand {
 		t.Errorf("refusing allocated %d bytes, reading 1,000 quotations %d", alloc, thousand)
+	}
+}
+
+// The reading a check does, looking at its context, reads a report's
+// quotations exactly as Read does: the extraction seeds, with a byte
+// order mark and without, and issue 34's 1 MiB report.
+func TestCheckReadsAsRead(t *testing.T) {
+	t.Parallel()
+	inputs := [][]byte{manyShortQuotations()}
+	for _, s := range extractSeeds {
+		inputs = append(inputs, []byte(s), []byte("\uFEFF"+s))
+	}
+	for _, in := range inputs {
+		want, err := Read(in, Report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd := &reading{ctx: context.Background(), max: citecheck.NoLimit}
+		if err := rd.read(in, Report); err != nil || !slices.Equal(rd.qs, want) {
+			t.Fatalf("%.80q: %v, %d quotations, want %d", in, err, len(rd.qs), len(want))
+		}
 	}
 }
