@@ -1,6 +1,7 @@
 package quotes
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -43,6 +44,14 @@ type Options struct {
 	// Explain adds to each failing result the fix the checks determine,
 	// when they determine one.
 	Explain bool
+	// Documents are the documents of the Messages request an Anthropic
+	// response answered (ReadRequest); those with text are the caller's
+	// to pass as sources (Sources). A quotation whose marker names one
+	// without text (a PDF, a URL, a file), and no source, is not_checked
+	// with the document's NoText() as its Why, not no_source: the request
+	// supplies the document, only not as text. A source of its id makes
+	// it checked as usual.
+	Documents []Document
 }
 
 // Limit is the limit a quotation that is not checked is over.
@@ -124,20 +133,96 @@ func (a *Answer) Count(o Outcome) int {
 // overloaded once ctx is done.
 //
 // Cost: reading is linear in len(input); checking is CheckQuotations'.
+// A report's reading stops at its first quotation over
+// Options.Limits.Citations (the error's Actual is then the bound plus
+// one), and looks at ctx at least every 64 KiB of input (pollSteps);
+// a JSON input's (Read) is looked at before and after. Each phase that
+// follows looks at ctx before each request to the engine, which looks
+// at it every 64 KiB it reads, so a check returns within a few
+// milliseconds of ctx's end.
 func Check(ctx context.Context, input []byte, sources []Source, opts Options) (*Answer, error) {
+	if err := stopped(ctx); err != nil {
+		return nil, err
+	}
 	sh, err := Detect(input)
 	if err != nil {
 		return nil, err
 	}
-	qs, err := Read(input, sh)
-	if err != nil {
+	rd := &reading{ctx: ctx, max: opts.limits().Citations}
+	if err := rd.read(input, sh); err != nil {
 		return nil, err
 	}
-	res, err := CheckQuotations(ctx, qs, sources, opts)
+	res, err := CheckQuotations(ctx, rd.qs, sources, opts)
 	if err != nil {
 		return nil, err
 	}
 	return &Answer{Shape: sh, Sources: sources, Results: res}, nil
+}
+
+// reading collects an input's quotations, up to max of them, looking at
+// ctx as it goes.
+type reading struct {
+	ctx context.Context
+	max int
+	qs  []Quotation
+}
+
+// read reads the quotations of input, of shape sh: a report's as Read
+// does, looking at ctx every pollSteps steps and refusing the first
+// quotation over max as soon as it is read; a JSON input's by Read, with
+// a look at ctx before and after and the count held after.
+func (rd *reading) read(input []byte, sh Shape) error {
+	if sh != Report {
+		if err := stopped(rd.ctx); err != nil {
+			return err
+		}
+		qs, err := Read(input, sh)
+		if err != nil {
+			return err
+		}
+		if len(qs) > rd.max {
+			return overQuotations(rd.max, len(qs), false)
+		}
+		rd.qs = qs
+		return stopped(rd.ctx)
+	}
+	b := bytes.TrimPrefix(input, bom)
+	return extractChecked(b, len(input)-len(b), func(q Quotation) error {
+		if len(rd.qs) == rd.max {
+			return overQuotations(rd.max, rd.max+1, true)
+		}
+		rd.qs = append(rd.qs, q)
+		return nil
+	}, func() error { return stopped(rd.ctx) })
+}
+
+// stopped is the overloaded error of a done ctx, nil otherwise.
+func stopped(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return citecheck.StoppedError("check", err)
+	}
+	return nil
+}
+
+// overQuotations is the error of n quotations to check, over max; early,
+// when the reading stopped at the first over the bound (n is then max+1,
+// the count read).
+func overQuotations(max, n int, early bool) *citecheck.Error {
+	count := strconv.Itoa(n)
+	if early {
+		count = "more than " + strconv.Itoa(max)
+	}
+	return &citecheck.Error{Code: citecheck.CodeLimitExceeded, Limit: citecheck.LimitCitations,
+		Max: int64(max), Actual: int64(n),
+		Message: fmt.Sprintf("%s quotations to check, over %s %d; check the draft in parts", count, citecheck.LimitCitations, max)}
+}
+
+// limits are the Options' limits, the contract's when they are zero.
+func (o *Options) limits() citecheck.Limits {
+	if o.Limits == (citecheck.Limits{}) {
+		return citecheck.DefaultLimits()
+	}
+	return o.Limits
 }
 
 // CheckQuotations checks each quotation against sources and returns one
@@ -154,9 +239,7 @@ func CheckQuotations(ctx context.Context, qs []Quotation, sources []Source, opts
 		return nil, err
 	}
 	if len(qs) > c.lim.Citations {
-		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Limit: citecheck.LimitCitations,
-			Max: int64(c.lim.Citations), Actual: int64(len(qs)),
-			Message: fmt.Sprintf("%d quotations to check, over %s %d; check the draft in parts", len(qs), citecheck.LimitCitations, c.lim.Citations)}
+		return nil, overQuotations(c.lim.Citations, len(qs), false)
 	}
 	res := make([]Result, 0, len(qs))
 	for len(qs) > 0 {
@@ -207,6 +290,7 @@ const QuotationUnits = 4096
 type Checker struct {
 	sources []Source
 	byID    map[string]int
+	noText  map[string]string // a textless document's id: its NoText()
 	lim     citecheck.Limits
 	explain bool
 	units   int // the sources' UTF-16 units, summed
@@ -217,9 +301,14 @@ type Checker struct {
 // NewChecker returns a Checker of sources: invalid_input when two have
 // the same id or one is not UTF-8. Cost: linear in the sources.
 func NewChecker(sources []Source, opts Options) (*Checker, error) {
-	c := &Checker{sources: sources, byID: make(map[string]int, len(sources)), lim: opts.Limits, explain: opts.Explain}
-	if c.lim == (citecheck.Limits{}) {
-		c.lim = citecheck.DefaultLimits()
+	c := &Checker{sources: sources, byID: make(map[string]int, len(sources)), lim: opts.limits(), explain: opts.Explain}
+	for i := range opts.Documents {
+		if d := &opts.Documents[i]; !d.HasText {
+			if c.noText == nil {
+				c.noText = map[string]string{}
+			}
+			c.noText[d.ID] = d.NoText()
+		}
 	}
 	for i, s := range sources {
 		if _, dup := c.byID[s.ID]; dup {
@@ -271,7 +360,11 @@ func (c *Checker) Check(ctx context.Context, qs []Quotation) ([]Result, error) {
 		if q.Marked {
 			si, ok := c.byID[q.Marker]
 			if !ok {
-				r.Outcome = NoSource
+				if why, ok := c.noText[q.Marker]; ok {
+					r.Why = why // not_checked: the document is there, its text is not
+				} else {
+					r.Outcome = NoSource
+				}
 				continue
 			}
 			p.primary = si
@@ -702,6 +795,9 @@ const (
 // and, with explain, the engine's findings and what the report draws.
 func (c *runner) run(ctx context.Context, jobs []*job, explain bool) error {
 	for len(jobs) > 0 {
+		if err := stopped(ctx); err != nil {
+			return err
+		}
 		req := &citecheck.Request{}
 		seen := map[int]bool{}
 		n := 0

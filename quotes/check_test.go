@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/report"
 )
 
 // Real text in six scripts, as sources.
@@ -360,5 +361,63 @@ func TestCheckRefusesBadSourcesAndStops(t *testing.T) {
 	var ce *citecheck.Error
 	if !errorsAs(err, &ce) || ce.Code != citecheck.CodeOverloaded {
 		t.Fatalf("error %v, want overloaded", err)
+	}
+}
+
+// A citation of a request's document that carries no text (a PDF, a
+// URL, a Files API file) is not_checked, saying why and how to give the
+// text, not no_source: the request does supply the document. A source
+// of that id makes it checked as usual; a document the request does not
+// have is no_source still.
+func TestTextlessDocumentIsNotChecked(t *testing.T) {
+	t.Parallel()
+	req := `{"model":"m","messages":[{"role":"user","content":[
+		{"type":"document","source":{"type":"text","media_type":"text/plain","data":"` + tolstoy + `"}},
+		{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0="}},
+		{"type":"document","source":{"type":"url","url":"https://example.com/a.pdf"}},
+		{"type":"document","source":{"type":"file","file_id":"file_1"}}]}]}`
+	docs, err := ReadRequest([]byte(req))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cited = "Все счастливые семьи похожи друг на друга"
+	page := func(doc int) string {
+		return `{"type":"page_location","cited_text":"` + cited + `","document_index":` + strconv.Itoa(doc) + `,"start_page_number":1,"end_page_number":2}`
+	}
+	for _, c := range []struct {
+		name    string
+		cit     string
+		given   []Source // beyond the request's documents with text
+		outcome Outcome
+		why     string
+	}{
+		{"a PDF", page(1), nil, NotChecked, docs[1].NoText()},
+		{"a URL", charLocation(2, cited, 0, 41), nil, NotChecked, docs[2].NoText()},
+		{"a Files API file", page(3), nil, NotChecked, docs[3].NoText()},
+		{"a PDF whose text is given", page(1), []Source{{ID: "1", Text: tolstoy}}, Verbatim, ""},
+		{"a document with text", charLocation(0, cited, 0, 41), nil, Verbatim, ""},
+		{"a document the request does not have", page(4), nil, NoSource, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srcs := append(Sources(docs), c.given...)
+			a, err := Check(context.Background(), []byte(anthropicResponse(c.cit)), srcs, Options{Documents: docs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := a.Results[0]
+			if r.Outcome != c.outcome || r.Why != c.why {
+				t.Fatalf("%s, why %q; want %s, %q", r.Outcome, r.Why, c.outcome, c.why)
+			}
+			if c.outcome != NotChecked {
+				return
+			}
+			if !strings.Contains(r.Why, "--source "+r.Marker+"=FILE") || !strings.Contains(r.Why, `{"id": "`+r.Marker+`"`) {
+				t.Errorf("why %q says not how to give the text", r.Why)
+			}
+			text := string(a.AppendText(nil, report.Options{}))
+			if strings.Contains(text, "no source") || !strings.Contains(text, "from which citecheck reads no text") {
+				t.Errorf("the text report:\n%s", text)
+			}
+		})
 	}
 }

@@ -71,12 +71,27 @@ func closerKind(r rune) int {
 }
 
 // workCounter counts the extractor's steps (a byte looked at, or a cursor
-// moved) so a test can hold the cost to a multiple of the input's length.
-type workCounter struct{ steps int }
+// moved), so that a test can hold the cost to a multiple of the input's
+// length and a caller can be asked, every pollSteps steps, whether to go
+// on: poll's error stops the extraction (err).
+type workCounter struct {
+	steps int
+	poll  func() error
+	next  int // the step count at which poll is called next
+	err   error
+}
+
+// pollSteps is how many extractor steps go between two calls of a
+// workCounter's poll: at most 64 KiB of input each (a byte is at least
+// one step), about a millisecond of extraction, so that a check whose
+// caller has gone stops within a few.
+const pollSteps = 64 << 10
 
 func (w *workCounter) add(n int) {
-	if w != nil {
-		w.steps += n
+	w.steps += n
+	if w.poll != nil && w.steps >= w.next && w.err == nil {
+		w.next = w.steps + pollSteps
+		w.err = w.poll()
 	}
 }
 
@@ -94,6 +109,32 @@ func Extract(report []byte) []Quotation {
 	return extract(report, nil)
 }
 
+// extractChecked calls emit with each quotation of report that rule 5
+// has checked, in order, its Offset moved on by base (the bytes of a
+// byte order mark before report), and poll before the first step, at
+// least every pollSteps steps (64 KiB of report) and after the last; the
+// first error either returns stops the
+// extraction and is returned. Cost: Extract's, up to where it stops;
+// memory: the report's lines (24 bytes each), and what emit keeps.
+func extractChecked(report []byte, base int, emit func(Quotation) error, poll func() error) error {
+	w := &workCounter{poll: poll}
+	if w.err = poll(); w.err != nil {
+		return w.err
+	}
+	x := newExtractor(report, w)
+	x.emit = func(q Quotation) {
+		if w.err == nil && q.Checked() {
+			q.Offset += base
+			w.err = emit(q)
+		}
+	}
+	x.run()
+	if w.err == nil {
+		w.err = poll()
+	}
+	return w.err
+}
+
 // Checked reports whether rule 5 has the quotation checked: always with a
 // marker, else when it has at least MinUnmarkedCodePoints code points.
 func (q *Quotation) Checked() bool {
@@ -107,7 +148,15 @@ type line struct{ start, end, next int }
 func splitLines(b []byte, w *workCounter) []line {
 	var ls []line
 	start := 0
+	counted, mark := 0, pollSteps
 	for i := 0; i < len(b); i++ {
+		if i >= mark { // the steps so far, so that w polls within the pass
+			w.add(i - counted)
+			counted, mark = i, i+pollSteps
+			if w.err != nil {
+				return nil
+			}
+		}
 		switch b[i] {
 		case '\n':
 			ls = append(ls, line{start, i, i + 1})
@@ -122,7 +171,7 @@ func splitLines(b []byte, w *workCounter) []line {
 			i = next - 1
 		}
 	}
-	w.add(len(b))
+	w.add(len(b) - counted)
 	if start < len(b) || len(b) == 0 {
 		ls = append(ls, line{start, len(b), len(b)})
 	}
@@ -130,11 +179,15 @@ func splitLines(b []byte, w *workCounter) []line {
 }
 
 // isBlank: a line of nothing but white space ends a paragraph.
+// It decodes in place: string(b) would copy the line first, however soon
+// its first non-space ends the look.
 func isBlank(b []byte) bool {
-	for _, r := range string(b) {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
 		if !unicode.IsSpace(r) {
 			return false
 		}
+		b = b[n:]
 	}
 	return true
 }
@@ -167,16 +220,44 @@ type extractor struct {
 	b     []byte
 	lines []line
 	out   []Quotation
-	w     *workCounter
+	emit  func(Quotation) // each quotation read; nil: appended to out
+	w     *workCounter    // never nil; its err stops the extraction
 	// the position cursor: line index, and the code point column at byte
 	// colAt of that line
 	li, col, colAt int
 }
 
 func extract(b []byte, w *workCounter) []Quotation {
-	x := &extractor{b: b, lines: splitLines(b, w), w: w}
+	if w == nil {
+		w = &workCounter{}
+	}
+	x := newExtractor(b, w)
+	x.run()
+	return x.out
+}
+
+func newExtractor(b []byte, w *workCounter) *extractor {
+	return &extractor{b: b, lines: splitLines(b, w), w: w}
+}
+
+// put records quotation q.
+func (x *extractor) put(q Quotation) {
+	if x.emit != nil {
+		x.emit(q)
+	} else {
+		x.out = append(x.out, q)
+	}
+}
+
+// run extracts the quotations, paragraph by paragraph, until the end or
+// until x.w.err is set.
+func (x *extractor) run() {
+	b, w := x.b, x.w
 	kind := make([]int8, len(x.lines)) // 0 blank, 1 text, 2 blockquote
 	for i, l := range x.lines {
+		if w.err != nil {
+			return
+		}
 		s := b[l.start:l.end]
 		w.add(len(s))
 		switch {
@@ -187,7 +268,7 @@ func extract(b []byte, w *workCounter) []Quotation {
 			kind[i] = 1
 		}
 	}
-	for i := 0; i < len(x.lines); {
+	for i := 0; i < len(x.lines) && w.err == nil; {
 		j := i
 		for j < len(x.lines) && kind[j] == kind[i] {
 			j++
@@ -200,7 +281,6 @@ func extract(b []byte, w *workCounter) []Quotation {
 		}
 		i = j
 	}
-	return x.out
 }
 
 // where returns the line and column (both from 1, the column in code
@@ -248,7 +328,7 @@ func (x *extractor) paragraph(first, last int) {
 		}
 		return next[k]
 	}
-	for i := start; i < end; {
+	for i := start; i < end && x.w.err == nil; {
 		if c := p[i]; c < utf8.RuneSelf && c != '"' { // no other opener is ASCII
 			x.w.add(1)
 			i++
@@ -280,7 +360,7 @@ func (x *extractor) paragraph(first, last int) {
 			after = past
 		}
 		if q.Text != "" {
-			x.out = append(x.out, q)
+			x.put(q)
 		}
 		i = after
 	}
@@ -342,6 +422,10 @@ func (x *extractor) markerAfter(from, eol int) (string, int, bool) {
 // soft line break), and the white space directly inside the marks left
 // out (rule 2).
 func joinLines(b []byte) string {
+	if bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0 {
+		// One line, the common case: one copy, of the text kept.
+		return string(bytes.TrimFunc(b, unicode.IsSpace))
+	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -371,6 +455,9 @@ func trimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }
 func (x *extractor) blockquote(first, last int) {
 	parts := make([]string, 0, last-first)
 	for li := first; li < last; li++ {
+		if x.w.err != nil {
+			return
+		}
 		l := x.lines[li]
 		s := x.b[l.start:l.end]
 		k, _ := blockquoteText(s)
@@ -398,7 +485,7 @@ func (x *extractor) blockquote(first, last int) {
 		q.Offset++
 	}
 	q.Line, q.Column = x.where(q.Offset)
-	x.out = append(x.out, q)
+	x.put(q)
 }
 
 // markerAtEnd splits a blockquote's last line into its text and the [X]

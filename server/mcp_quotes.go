@@ -32,7 +32,8 @@ const quotesOutputSchema = `{"type":"object","additionalProperties":false,"minPr
 // input a tool error carrying {"error": …}. The contract's limits hold:
 // the text and the sources within max_input_bytes, each source within
 // max_text_bytes, at most max_sources of them, at most max_citations
-// (256) quotations (more is refused, limit_exceeded at /text), and the
+// (256) quotations (more is refused, limit_exceeded at /text, a report's
+// as soon as its 257th quotation is read), and the
 // check within max_scan_units by its real cost: a quotation counts
 // Σ over the sources of (source + quotation) UTF-16 units, plus
 // quotes.QuotationUnits (4096); past the bound it is not_checked. So a
@@ -56,7 +57,7 @@ func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx c
 			"Each result's outcome: verbatim (exact), elsewhere (exact, but in another source than the marker says: fix the marker), " +
 			"near (only under case, white space, typography or Unicode folds, or as an elision: quote the findings' source_text exactly), " +
 			"moved (an Anthropic citation's span is wrong, its text is elsewhere in the document), not_found (drop or find the passage again), " +
-			"no_source (the marker names no source), not_checked (over a limit). Positions count Unicode code points.",
+			"no_source (the marker names no source), not_checked (over a limit, or a document without text such as a PDF: supply its text as a source whose id is the document's index). Positions count Unicode code points.",
 		InputSchema:  json.RawMessage(quotesInputSchema),
 		OutputSchema: json.RawMessage(quotesOutputSchema),
 		Annotations:  readOnlyTool("Check quotations"),
@@ -100,8 +101,10 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 	if e != nil {
 		return nil, e
 	}
+	var docs []quotes.Document
 	if request != nil {
-		docs, err := quotes.ReadRequest(request)
+		var err error
+		docs, err = quotes.ReadRequest(request)
 		if err != nil {
 			return nil, asError(err)
 		}
@@ -118,7 +121,7 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 				Max: citecheck.MaxTextBytes, Actual: int64(len(s.Text)), Message: fmt.Sprintf("source %q has %d bytes, over %d", s.ID, len(s.Text), citecheck.MaxTextBytes)}
 		}
 	}
-	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits()})
+	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits(), Documents: docs})
 	if err != nil {
 		e := asError(err)
 		if e.Limit == citecheck.LimitCitations {

@@ -112,7 +112,8 @@ func TestMCPCheckQuotesReadsAnAnthropicResponse(t *testing.T) {
 // check_quotes checks at most max_citations quotations a call (spec
 // §5.13), so that its answer is bounded: the issue's 31,700 unmarked
 // quotations against 16 one-character sources, which held 974 MB and
-// answered 9–23 MB, are refused before any is checked, at /text.
+// answered 9–23 MB, are refused at /text as soon as the 257th is read
+// (actual 257: the rest is not read).
 func TestMCPCheckQuotesBoundsTheQuotations(t *testing.T) {
 	t.Parallel()
 	cs := connectInMemory(t, NewMCPServer())
@@ -128,7 +129,7 @@ func TestMCPCheckQuotesBoundsTheQuotations(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &got); err != nil || !isErr || got.Error == nil {
 		t.Fatalf("isError %v, %.300s", isErr, text)
 	}
-	if e := got.Error; e.Code != citecheck.CodeLimitExceeded || e.Path != "/text" || e.Limit != citecheck.LimitCitations || e.Max != citecheck.MaxCitations || e.Actual != 31700 {
+	if e := got.Error; e.Code != citecheck.CodeLimitExceeded || e.Path != "/text" || e.Limit != citecheck.LimitCitations || e.Max != citecheck.MaxCitations || e.Actual != citecheck.MaxCitations+1 {
 		t.Fatalf("%+v", *e)
 	}
 	// At the bound, every one is checked, each costing its real scan.
@@ -136,5 +137,33 @@ func TestMCPCheckQuotesBoundsTheQuotations(t *testing.T) {
 	got = quotesAnswer{}
 	if err := json.Unmarshal([]byte(text), &got); err != nil || isErr || got.Quotes == nil || got.Quotes.Counts["not_found"] != citecheck.MaxCitations {
 		t.Fatalf("isError %v, %.300s", isErr, text)
+	}
+}
+
+// A citation of a request's document that carries no text (a PDF) is
+// not_checked, saying how to give its text, not no_source; given as
+// source {"id": "0", "text": …}, it is checked.
+func TestMCPCheckQuotesSaysAPDFCarriesNoText(t *testing.T) {
+	t.Parallel()
+	cs := connectInMemory(t, NewMCPServer())
+	request := map[string]any{"messages": []any{map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "document", "source": map[string]any{"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="}}}}}}
+	response := `{"type":"message","content":[{"type":"text","text":"Born free.","citations":[{"type":"page_location","cited_text":"Les hommes naissent et demeurent libres","document_index":0,"start_page_number":1,"end_page_number":2}]}]}`
+	for _, c := range []struct {
+		sources []quotesSource
+		outcome string
+	}{{nil, "not_checked"}, {[]quotesSource{{"0", declaration}}, "verbatim"}} {
+		args := map[string]any{"text": response, "request": request}
+		if c.sources != nil {
+			args["sources"] = c.sources
+		}
+		text, _, isErr := callTool(t, cs, MCPQuotesToolName, args)
+		var got quotesAnswer
+		if err := json.Unmarshal([]byte(text), &got); err != nil || isErr || got.Quotes == nil || got.Quotes.Results[0].Outcome != c.outcome {
+			t.Fatalf("isError %v: %s", isErr, text)
+		}
+		if c.outcome == "not_checked" && !strings.Contains(text, `a PDF as base64 data, from which citecheck reads no text`) {
+			t.Errorf("no why: %s", text)
+		}
 	}
 }

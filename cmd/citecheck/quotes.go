@@ -90,6 +90,7 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return c.misuse(stderr, fmt.Sprintf("--request is the request an Anthropic response answered; %s is a %s", name, shape))
 	}
 	var sources []quotes.Source
+	var docs []quotes.Document
 	if o.request != "" {
 		f, err := os.Open(o.request)
 		if err != nil {
@@ -100,7 +101,7 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		if err != nil {
 			return fail("--request %s: %v", o.request, err)
 		}
-		docs, err := quotes.ReadRequest(b)
+		docs, err = quotes.ReadRequest(b)
 		if err != nil {
 			return fail("--request %s: %s", o.request, message(err))
 		}
@@ -123,7 +124,7 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	lim := citecheck.DefaultLimits()
 	// A local command: the user's own files, of any size and count.
 	lim.ScanUnits, lim.Citations = citecheck.NoLimit, citecheck.NoLimit
-	checker, err := quotes.NewChecker(sources, quotes.Options{Limits: lim, Explain: o.explain})
+	checker, err := quotes.NewChecker(sources, quotes.Options{Limits: lim, Explain: o.explain, Documents: docs})
 	if err != nil {
 		return fail("%s", message(err))
 	}

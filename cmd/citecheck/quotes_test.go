@@ -90,3 +90,32 @@ func TestQuotesReadsStandardInputAndHelps(t *testing.T) {
 		}
 	}
 }
+
+// A citation of a request's PDF is not_checked, saying how to give the
+// text, in both formats ("no source is supplied" was wrong: the request
+// supplies it); --source 0=FILE gives its text, and it is checked.
+func TestQuotesSaysAPDFCarriesNoText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	req := write("req.json", `{"model":"m","messages":[{"role":"user","content":[{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0="}}]}]}`)
+	resp := write("resp.json", `{"type":"message","content":[{"type":"text","text":"…","citations":[{"type":"page_location","cited_text":"Als Gregor Samsa eines Morgens","document_index":0,"start_page_number":1,"end_page_number":2}]}]}`)
+	r := runCLI(t, nil, "quotes", "--request", req, resp)
+	if r.code != exitFailed || !strings.Contains(r.stdout, `"outcome":"not_checked"`) || !strings.Contains(r.stdout, "--source 0=FILE") {
+		t.Errorf("json: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "quotes", "--format", "text", "--request", req, resp)
+	if r.code != exitFailed || strings.Contains(r.stdout, "no source") || !strings.Contains(r.stdout, "from which citecheck reads no text") {
+		t.Errorf("text: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "quotes", "--request", req, "--source", "0="+quotesFixtures+"kafka.txt", resp)
+	if r.code != exitValid || !strings.Contains(r.stdout, `"outcome":"verbatim"`) {
+		t.Errorf("with its text: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+}
