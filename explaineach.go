@@ -24,12 +24,24 @@ import (
 // caller that admits work by that sum bounds it. ctx is looked at as
 // ExplainContext looks at it; stopped, it returns nil and ctx.Err().
 func ExplainEachContext(ctx context.Context, req *Request) (*Explanation, error) {
+	ex, _, err := explainEach(ctx, req, true)
+	return ex, err
+}
+
+// explainEach is ExplainEachContext, which shares each source's readings
+// (sourceReadings) between its citations when share is true; false
+// explains each citation in a request of its own, rebuilding them, as
+// the tests and benchmarks it is compared with do. It also returns how
+// many readings it built.
+func explainEach(ctx context.Context, req *Request, share bool) (*Explanation, *readingsBuilt, error) {
 	c := NewChecker(req)
 	all, err := checkAllContext(ctx, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ex := &Explanation{All: all, Citations: make([]CitationExplanation, len(req.Citations))}
+	readings := make([]*sourceReadings, len(req.Sources))
+	built := new(readingsBuilt)
 	for k := range all.Citations {
 		o := &all.Citations[k]
 		if o.Valid() {
@@ -41,22 +53,37 @@ func ExplainEachContext(ctx context.Context, req *Request) (*Explanation, error)
 			ex.Citations[k] = CitationExplanation{Findings: []Finding{}}
 			continue
 		}
-		ce, err := explainAlone(ctx, &req.Sources[j], cit, o)
+		var x *indexedText // the check's code point index of the source, when shared
+		if share {
+			x = c.text(j)
+		}
+		if readings[j] == nil || !share {
+			readings[j] = new(sourceReadings)
+		}
+		ce, err := explainAlone(ctx, &req.Sources[j], x, readings[j], built, cit, o)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ex.Citations[k] = ce
 	}
-	return ex, nil
+	return ex, built, nil
 }
 
 // explainAlone explains failing citation cit, whose outcome o the whole
 // request's check gave, as the one citation of a request holding it and
-// its source src alone, on that request's budget.
-func explainAlone(ctx context.Context, src *Source, cit *Citation, o *CitationOutcome) (CitationExplanation, error) {
+// its source src alone, on that request's budget: with src's readings r
+// and, unless x is nil, x's code point index of src, which neither
+// change what it finds nor what it is charged (see sourceReadings); what
+// searches learn of src, which changes what they cost, is its own.
+func explainAlone(ctx context.Context, src *Source, x *indexedText, r *sourceReadings, built *readingsBuilt, cit *Citation, o *CitationOutcome) (CitationExplanation, error) {
 	sub := &Request{Sources: []Source{*src}, Citations: []Citation{*cit}}
-	e := newExplainer(sub)
-	e.skeletons = make([]*skeletonSearch, 1)
+	e := &explainer{req: sub, c: NewChecker(sub), folded: make([]*foldedSearch, 1),
+		skeletons: make([]*skeletonSearch, 1), readings: []*sourceReadings{r}, built: built}
+	if x != nil {
+		// A request of one citation plans no index of its text (a plan
+		// of one anchor decides nothing: search.NewText).
+		e.c.index[0] = &indexedText{Index: x.Index, Text: search.NewText(src.Text, search.Plan{})}
+	}
 	e.budget = search.NewBudget(ctx, max(explainWorkMin, explainWorkPerKiB*(len(claimOf(cit))+len(src.Text))/1024))
 	alone := *o
 	alone.CitationIndex = 0
