@@ -257,23 +257,57 @@ func (e *explainer) countShortQuotes(all *AllResult) {
 }
 
 // explainer holds what explaining one request builds at most once per
-// source, by source, on first use: the folded readings and the UTF-16
-// offset indexes.
+// source, by source, on first use: the searchers of the folded readings
+// and the skeletons, on the request's budget, and the readings
+// themselves (readings), which ExplainEachContext shares between the
+// explainers of one call.
 type explainer struct {
 	req       *Request
 	c         *Checker // the check's verdicts and its sources' indexes
 	folded    []*foldedSearch
-	utf16     []*utext.UTF16Index
 	skeletons []*skeletonSearch
+	readings  []*sourceReadings
 	budget    *search.Budget // shared by every searcher below
-	// plain holds, by source, plainBytes of its text, once known.
-	plain []*plainText
+	// built counts the readings built, for the tests that hold that
+	// ExplainEachContext builds each once per call.
+	built *readingsBuilt
 }
 
 func newExplainer(req *Request) *explainer {
-	return &explainer{req: req, c: NewChecker(req),
-		folded: make([]*foldedSearch, len(req.Sources)), utf16: make([]*utext.UTF16Index, len(req.Sources))}
+	e := &explainer{req: req, c: NewChecker(req), folded: make([]*foldedSearch, len(req.Sources)),
+		readings: make([]*sourceReadings, len(req.Sources)), built: new(readingsBuilt)}
+	for j := range e.readings {
+		e.readings[j] = new(sourceReadings)
+	}
+	return e
 }
+
+// sourceReadings is what explaining builds of one source from its text
+// alone, on first use, and never changes after: its reading under every
+// fold, its skeleton, its UTF-16 offsets and what plainBytes says of it.
+// The work each costs is granted or charged by the explainer that asks
+// for it as if it built it (sourceFoldWork and its quarter, functions of
+// the text alone), whoever built it, so the explainers that share them
+// (ExplainEachContext's, one a citation) charge, and are cut, exactly as
+// if each had built its own. The searchers of these readings are not
+// here: when they index depends on the questions asked before.
+type sourceReadings struct {
+	folded   *fold.Source
+	skeleton *skeletonReading
+	utf16    *utext.UTF16Index
+	plain    *plainText
+}
+
+// skeletonReading is a source's skeleton (internal/fold/skeleton.go) and
+// the skeletonizer for the claims, which shares the source's cache.
+type skeletonReading struct {
+	text string
+	k    *fold.Skeletonizer
+}
+
+// readingsBuilt counts the readings built (sourceReadings) of the
+// explainers that share them: for the tests.
+type readingsBuilt struct{ folds, skeletons, utf16 int }
 
 // plainText is what plainBytes said of a text.
 type plainText struct {
@@ -286,16 +320,14 @@ type byteSet [4]uint64
 
 // plainBytes is plainBytes of source j, once per request.
 func (e *explainer) plainBytes(j int) (byteSet, bool) {
-	if e.plain == nil {
-		e.plain = make([]*plainText, len(e.req.Sources))
-	}
-	if e.plain[j] == nil {
+	r := e.readings[j]
+	if r.plain == nil {
 		// Not charged: once per source, a byte at a time, and it stops
 		// at the first space (most text at once).
 		set, ok := plainBytes(e.req.Sources[j].Text)
-		e.plain[j] = &plainText{set, ok}
+		r.plain = &plainText{set, ok}
 	}
-	return e.plain[j].set, e.plain[j].plain
+	return r.plain.set, r.plain.plain
 }
 
 // plainBytes returns the bytes s is made of, and whether they are all
@@ -371,12 +403,18 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 	}
 	sk := e.skeletons[j]
 	if sk == nil {
-		text := e.req.Sources[j].Text
+		// Granted whether built here or shared (sourceReadings).
 		if !e.budget.Grant(e.sourceFoldWork(j) / 4) { // a quarter of the folding (internal/fold/skeleton.go)
 			return false // and the citation is cut
 		}
-		src := fold.NewSkeletonizer(len(text))
-		sk = &skeletonSearch{k: src.Sharing(), Searcher: search.NewSearcher(src.Of(text), e.budget)}
+		r := e.readings[j]
+		if r.skeleton == nil {
+			text := e.req.Sources[j].Text
+			src := fold.NewSkeletonizer(len(text))
+			r.skeleton = &skeletonReading{text: src.Of(text), k: src.Sharing()}
+			e.built.skeletons++
+		}
+		sk = &skeletonSearch{k: r.skeleton.k, Searcher: search.NewSearcher(r.skeleton.text, e.budget)}
 		e.skeletons[j] = sk
 	}
 	// A claim of marks alone has an empty skeleton, which proves nothing.
@@ -385,15 +423,20 @@ func (e *explainer) mayHoldFolded(j int, claim string) bool {
 }
 
 // foldedSource returns source j read under every fold, and its searcher,
-// built once per request; nil, the citation cut, when the budget cannot
-// afford the folding.
+// built once per request (the reading once per sourceReadings); nil, the
+// citation cut, once the context is done.
 func (e *explainer) foldedSource(j int) *foldedSearch {
 	if e.folded[j] == nil {
+		// Granted whether folded here or shared (sourceReadings).
 		if !e.budget.Grant(e.sourceFoldWork(j)) {
 			return nil
 		}
-		f := fold.NewSource(e.req.Sources[j].Text)
-		e.folded[j] = &foldedSearch{Source: f, Searcher: search.NewSearcher(f.Folded(), e.budget)}
+		r := e.readings[j]
+		if r.folded == nil {
+			r.folded = fold.NewSource(e.req.Sources[j].Text)
+			e.built.folds++
+		}
+		e.folded[j] = &foldedSearch{Source: r.folded, Searcher: search.NewSearcher(r.folded.Folded(), e.budget)}
 	}
 	return e.folded[j]
 }
@@ -429,10 +472,12 @@ func (e *explainer) byteAt(j int, x *indexedText, u Units, v int) (int, bool) {
 	if u == UnitsUTF8 {
 		return v, utext.Boundary(x.String(), v)
 	}
-	if e.utf16[j] == nil {
-		e.utf16[j] = utext.NewUTF16(x.String())
+	r := e.readings[j]
+	if r.utf16 == nil {
+		r.utf16 = utext.NewUTF16(x.String())
+		e.built.utf16++
 	}
-	return e.utf16[j].ByteAt(v)
+	return r.utf16.ByteAt(v)
 }
 
 // claimOf returns what the citation says the source reads, contiguously.

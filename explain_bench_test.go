@@ -1,6 +1,7 @@
 package citecheck
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"sync"
@@ -240,6 +241,115 @@ func BenchmarkExplainFailingMax(b *testing.B) {
 				cpu := processCPU()
 				for b.Loop() {
 					stage.run()
+				}
+				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			})
+		}
+	}
+}
+
+// cyrillicProse is prose of about nbytes bytes with its ASCII letters read
+// as Cyrillic ones (two bytes each): a text of another script, not one
+// passage repeated, whose quotations upper-case (strings.ToUpper) as
+// Latin ones do.
+func cyrillicProse(c *testkit.Corpus, nbytes int) string {
+	const lower, upper = "абвгдежзийклмнопрстуфхцчшщ", "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩ"
+	lo, up := []rune(lower), []rune(upper)
+	var b strings.Builder
+	for _, r := range c.Prose(nbytes * 4 / 7) { // letters are about 3 bytes in 4
+		switch {
+		case r >= 'a' && r <= 'z':
+			b.WriteRune(lo[r-'a'])
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(up[r-'A'])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// upperCasedRequest is a request of n quotations of 40 to 80 code points
+// of text, each upper-cased so that it occurs nowhere exactly and is
+// found under the case fold: near misses, each explained by folding the
+// source.
+func upperCasedRequest(seed uint64, text string, n int) *Request {
+	rng := testkit.NewCorpus(seed).Rand
+	r := []rune(text)
+	req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}}
+	for i := 0; len(req.Citations) < n; i++ {
+		l := 40 + rng.IntN(41)
+		p := rng.IntN(len(r) - l + 1)
+		q := strings.ToUpper(string(r[p : p+l]))
+		if q == string(r[p:p+l]) || strings.Contains(text, q) {
+			continue
+		}
+		req.Citations = append(req.Citations, Citation{CitationID: "c" + strconv.Itoa(i), SourceID: "s", Version: "v1",
+			Selector: Selector{Type: QuoteSelector, Exact: q}})
+	}
+	return req
+}
+
+// unmarkedShortRequest is n quotations of a few common words each, in a
+// row as a quotation without a marker reads, against 16 sources of one
+// character, each quotation citing one of them in turn: the batch
+// `citecheck quotes` makes of many short quotations of tiny sources,
+// where what a citation's diagnosis costs beside its source counts most.
+func unmarkedShortRequest(n int) *Request {
+	c := testkit.NewCorpus(35)
+	req := &Request{}
+	for j := range 16 {
+		req.Sources = append(req.Sources, Source{SourceID: "t" + strconv.Itoa(j), Version: "v1", Text: string(rune('a' + j))})
+	}
+	for i := range n {
+		var b strings.Builder
+		for k := range 3 + c.Rand.IntN(6) {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(c.Word())
+		}
+		req.Citations = append(req.Citations, Citation{CitationID: "u" + strconv.Itoa(i), SourceID: "t" + strconv.Itoa(i%16), Version: "v1",
+			Selector: Selector{Type: QuoteSelector, Exact: b.String()}})
+	}
+	return req
+}
+
+// eachWorkloads are the batches BenchmarkExplainEach explains: 256
+// near-miss quotations of one 500 KB source, non-Latin and ASCII, and
+// 256 short quotations of 16 tiny sources.
+var eachWorkloads = []struct {
+	name string
+	req  func() *Request
+}{
+	{"near_miss_cyrillic", func() *Request {
+		return upperCasedRequest(36, cyrillicProse(testkit.NewCorpus(36), 500<<10), 256)
+	}},
+	{"near_miss_ascii", func() *Request { return upperCasedRequest(37, testkit.NewCorpus(37).Prose(500<<10), 256) }},
+	{"unmarked_short", func() *Request { return unmarkedShortRequest(256) }},
+}
+
+// BenchmarkExplainEach compares ExplainEachContext (shared, each source's
+// readings built once per call) with explaining each failing citation
+// in a request of its own (subrequests, what it did before), on the
+// batches quotes/ and annotation/ make: the two answer alike
+// (TestExplainEachSharesEachSourceReadings), so the ratio is what
+// sharing saves.
+func BenchmarkExplainEach(b *testing.B) {
+	for _, w := range eachWorkloads {
+		req := sync.OnceValue(w.req) // built only for the workloads run
+		for _, way := range []struct {
+			name  string
+			share bool
+		}{{"subrequests", false}, {"shared", true}} {
+			b.Run(w.name+"/"+way.name, func(b *testing.B) {
+				req := req()
+				b.ReportAllocs()
+				cpu := processCPU()
+				for b.Loop() {
+					if _, _, err := explainEach(context.Background(), req, way.share); err != nil {
+						b.Fatal(err)
+					}
 				}
 				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 			})

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck/internal/testkit"
 )
@@ -52,19 +52,66 @@ func TestExplainEachVerdictDoesNotDependOnNeighbours(t *testing.T) {
 // upperCasedQuotations is a request of n quotations of 40 to 80 code
 // points of a 500 KB source, each upper-cased (so found nowhere exactly).
 func upperCasedQuotations(n int) *Request {
-	c := testkit.NewCorpus(34)
-	text := c.Prose(500 << 10)
-	req := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: text}}}
-	for i := range n {
-		cit := testkit.PickSpan(c.Rand, testkit.NewSource("s", "v1", text), fmt.Sprint("c", i), [2]int{40, 80})
-		q := strings.ToUpper(*cit.Quote)
-		if q == *cit.Quote || strings.Contains(text, q) {
-			continue
+	return upperCasedRequest(34, testkit.NewCorpus(34).Prose(500<<10), n)
+}
+
+// TestExplainEachSharesEachSourceReadings: ExplainEachContext builds each
+// source's readings (its folding, its skeleton, its UTF-16 offsets) once
+// per call, however many of its citations need them, where a request a
+// citation builds them once a citation; and what it answers is what the
+// requests of one citation answer, cuts included.
+func TestExplainEachSharesEachSourceReadings(t *testing.T) {
+	cyrillic := cyrillicProse(testkit.NewCorpus(38), 64<<10)
+	// Position citations counting UTF-8 bytes (quote_mismatch), each
+	// read under the other units: the UTF-16 offsets.
+	byBytes := &Request{Sources: []Source{{SourceID: "s", Version: "v1", Text: cyrillic}}}
+	for i := range 12 {
+		start := len(cyrillic)/2 + 64*i
+		for !utf8.RuneStart(cyrillic[start]) {
+			start++
 		}
-		req.Citations = append(req.Citations, Citation{CitationID: fmt.Sprint("c", i), SourceID: "s", Version: "v1",
-			Selector: Selector{Type: QuoteSelector, Exact: q}})
+		q := string([]rune(cyrillic[start:])[:30])
+		byBytes.Citations = append(byBytes.Citations, Citation{CitationID: fmt.Sprint("b", i), SourceID: "s", Version: "v1",
+			Quote: q, Selector: Selector{Type: PositionSelector, Start: start, End: start + len(q)}})
 	}
-	return req
+	for _, tc := range []struct {
+		name string
+		req  *Request
+		// The readings built by the shared call, a source each, and
+		// alone, a citation each.
+		shared, alone readingsBuilt
+	}{
+		{"near_miss_cyrillic", upperCasedRequest(39, cyrillic, 24), readingsBuilt{1, 1, 0}, readingsBuilt{24, 24, 0}},
+		{"near_miss_ascii", upperCasedRequest(40, testkit.NewCorpus(40).Prose(64<<10), 24), readingsBuilt{1, 0, 0}, readingsBuilt{24, 0, 0}},
+		{"utf8_offsets", byBytes, readingsBuilt{0, 0, 1}, readingsBuilt{0, 0, 12}},
+		// 16 sources of one letter: every quotation folds its own.
+		{"unmarked_short", unmarkedShortRequest(64), readingsBuilt{16, 0, 0}, readingsBuilt{64, 0, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			shared, sb, err := explainEach(context.Background(), tc.req, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone, ab, err := explainEach(context.Background(), tc.req, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *sb != tc.shared {
+				t.Errorf("built %+v sharing, want %+v", *sb, tc.shared)
+			}
+			if *ab != tc.alone {
+				t.Errorf("built %+v alone, want %+v", *ab, tc.alone)
+			}
+			if !reflect.DeepEqual(shared, alone) {
+				for k := range shared.Citations {
+					if !reflect.DeepEqual(shared.Citations[k], alone.Citations[k]) {
+						t.Fatalf("citation %d: sharing %+v, alone %+v", k, shared.Citations[k], alone.Citations[k])
+					}
+				}
+				t.Fatal("the verdicts differ")
+			}
+		})
+	}
 }
 
 // TestExplainNeverClaimsNotFoundForTextNotSearched: the contract's
