@@ -179,7 +179,7 @@ func (s *Server) mcpHandler() http.Handler {
 			r.Header.Set(requestIDHeader, rec.id) // for the MCP middleware's log (guard)
 		}
 		r = r.WithContext(context.WithValue(r.Context(), requestContextKey{}, r.Context()))
-		a.check(w, r, func() (int, func()) {
+		a.check(w, r, mcpCost(body), func() (int, func()) {
 			ans := &mcpAnswer{header: make(http.Header)}
 			sdk().ServeHTTP(ans, r)
 			if e := stopped(r.Context()); e != nil {
