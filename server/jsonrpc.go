@@ -26,7 +26,9 @@ const maxRPCID = 1<<53 - 1
 // mishandle: one that is not JSON (a parse error, −32700), a batch (MCP
 // 2025-06-18 removed them: refusing them keeps one request one call, whose
 // cost the in-flight bound covers), one that is not an object, or one whose
-// id the SDK would answer changed (−32600 Invalid Request). Anything else
+// id the SDK would answer changed (−32600 Invalid Request): a number it
+// would round, or a string it would change (invalid UTF-8, an unpaired
+// surrogate escape: both become U+FFFD, so two such ids would collide). Anything else
 // passes, to be judged by the SDK. Linear in the message.
 //
 // Duplicate names and invalid UTF-8 pass here, as they do in parseArguments:
@@ -54,7 +56,12 @@ func vetMessage(msg []byte) *rpcProblem {
 			continue
 		}
 		switch val.Kind() {
-		case '"', 'n':
+		case 'n':
+		case '"':
+			if !val.IsValid() { // strict: no invalid UTF-8, no unpaired surrogate escape
+				return &rpcProblem{jsonrpc.CodeInvalidRequest,
+					"Invalid Request: id is not text (it holds invalid UTF-8 or an unpaired surrogate escape), so it could not be answered as sent"}
+			}
 		case '0':
 			if !safeIntegerLiteral(val) {
 				return &rpcProblem{jsonrpc.CodeInvalidRequest, fmt.Sprintf(
@@ -77,8 +84,12 @@ func safeIntegerLiteral(lit []byte) bool {
 
 // rpcError is a JSON-RPC error response with a null id: the one a server
 // sends for a message it could not take an id from (JSON-RPC 2.0 §5).
-func rpcError(p *rpcProblem) []byte {
-	b := []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":`)
+func rpcError(p *rpcProblem) []byte { return rpcErrorFor([]byte("null"), p) }
+
+// rpcErrorFor is a JSON-RPC error response to the request of id, as JSON.
+func rpcErrorFor(id []byte, p *rpcProblem) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, p.code, 10)
 	b = append(b, `,"message":`...)
 	b, _ = jsontext.AppendQuote(b, p.message)

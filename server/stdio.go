@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/citecheck/citecheck"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -103,8 +104,18 @@ func (c *stdioConn) take(line []byte) {
 		id, _ := json.Marshal(req.ID.Raw())
 		req.Extra = &mcp.RequestExtra{Header: http.Header{requestIDHeader: {string(id)}}}
 		c.mu.Lock()
-		c.owed[req.ID]++
+		busy := c.owed[req.ID] > 0
+		if !busy {
+			c.owed[req.ID]++
+		}
 		c.mu.Unlock()
+		if busy {
+			// The SDK keeps one request per id: a second one in flight
+			// would replace the first and one of the two go unanswered.
+			c.writeLine(rpcErrorFor(id, &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: id " +
+				citecheck.Echo(string(id)).String() + " is already used by a request not yet answered; give each request in flight an id of its own"}))
+			return
+		}
 	} else if ok && req.Method == "notifications/cancelled" {
 		c.cancelled(req.Params)
 	}
@@ -175,7 +186,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		select {
 		case <-c.answered:
 		case <-deadline.C:
-			return nil, errors.New("mcp: end of input with requests still unanswered after " + drainTimeout.String())
+			return nil, errors.New("end of input with requests still unanswered after " + drainTimeout.String())
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.closed:
