@@ -78,8 +78,7 @@ func (c *stdioConn) readLoop(in *bufio.Reader) {
 	for {
 		line, tooLong, err := readLine(in, maxStdioLine)
 		if tooLong {
-			c.writeLine(rpcError(&rpcProblem{jsonrpc.CodeInvalidRequest,
-				"Invalid Request: the message is over " + itoa(maxStdioLine) + " bytes"}))
+			c.writeLine(rpcError(&rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: the message is over " + itoa(maxStdioLine) + " bytes"}))
 		} else if len(bytes.TrimSpace(line)) > 0 {
 			c.take(line)
 		}
@@ -96,7 +95,7 @@ func (c *stdioConn) take(line []byte) {
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		c.writeLine(rpcError(&rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: " + err.Error()}))
+		c.writeLine(rpcError(&rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: the message is not a JSON-RPC request, notification or response"}))
 		return
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
@@ -112,7 +111,7 @@ func (c *stdioConn) take(line []byte) {
 		if busy {
 			// The SDK keeps one request per id: a second one in flight
 			// would replace the first and one of the two go unanswered.
-			c.writeLine(rpcErrorFor(id, &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: id " +
+			c.writeLine(rpcErrorFor(id, &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: id " +
 				citecheck.Echo(string(id)).String() + " is already used by a request not yet answered; give each request in flight an id of its own"}))
 			return
 		}
@@ -197,11 +196,14 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write writes one message as one line.
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp && resp.Error != nil {
+		resp.Error = plainRPCError(resp.Error)
+	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
-	resp, isResp := msg.(*jsonrpc.Response)
 	c.mu.Lock()
 	drop := isResp && c.dropped[resp.ID]
 	c.mu.Unlock()
