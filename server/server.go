@@ -40,7 +40,9 @@ type Config struct {
 	// before its answer is written, so only the CPU ever holds one. Each
 	// check holds its body plus the engine's indexes (about 5 MiB for a
 	// maximum-size one). Default 2×GOMAXPROCS: checks are CPU-bound, more
-	// at once would only queue on the CPUs while holding memory.
+	// at once would only queue on the CPUs while holding memory. Requests
+	// dearer than CheapCost hold at most MaxInFlight − max(1,
+	// MaxInFlight/4) of them (slots.go).
 	MaxInFlight int
 
 	// BodyMemory is the budget, in bytes, of request bodies being read and
