@@ -27,7 +27,8 @@ import (
 //     token that is neither a string nor an integer within ±(2^53−1), an
 //     initialize member of the wrong kind), are −32602.
 //
-// Each is answered under the request's id (null if it has none). Cost:
+// Each is answered under the request's id (null if it has none, or if
+// the message is not JSON-RPC 2.0). Cost:
 // linear in the message: one walk of the envelope, none of the
 // arguments beyond skipping them.
 
@@ -154,7 +155,10 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
 		}
 	}
 	if string(version) != `"2.0"` {
-		return bad(jsonrpc.CodeInvalidRequest, "/jsonrpc", `must be "2.0"`)
+		// Not a JSON-RPC 2.0 message at all, so no id of one: null.
+		p := bad(jsonrpc.CodeInvalidRequest, "/jsonrpc", `must be "2.0"`)
+		p.id = nil
+		return p
 	}
 	if method == nil {
 		if response {

@@ -48,7 +48,6 @@ func TestJSONRPCErrorsArePlainWithAPointer(t *testing.T) {
 		{"unknown method", `{"jsonrpc":"2.0","id":9,"method":"foo/bar"}`, -32601, "Method not found: foo/bar is not a method this server serves"},
 		{"unknown method, 1 MB", `{"jsonrpc":"2.0","id":9,"method":"` + pad + `"}`, -32601, "(1048576 bytes) is not a method"},
 		{"method not a string", `{"jsonrpc":"2.0","id":9,"method":5}`, -32600, "/method: must be a string, not a number"},
-		{"wrong version", `{"jsonrpc":"1.0","id":9,"method":"ping"}`, -32600, `/jsonrpc: must be "2.0"`},
 		{"no method", `{"jsonrpc":"2.0","id":9}`, -32600, "/method: is missing"},
 		{"method named twice", `{"jsonrpc":"2.0","id":9,"method":"ping","method":"tools/call","params":{"name":"execute"}}`, -32600, "/method: named twice"},
 		{"tool name named twice", call(`{"name":"execute","name":"explain","arguments":{}}`), -32602, "/params/name: named twice"},
@@ -89,6 +88,24 @@ func TestJSONRPCErrorsArePlainWithAPointer(t *testing.T) {
 			send(tc.msg)
 			check("stdio", nextLine(t, lines))
 		})
+	}
+}
+
+// TestWrongJSONRPCVersionIsNoRequest: a message whose jsonrpc is not
+// "2.0" is no JSON-RPC 2.0 request, so it has no id to answer under:
+// over stdio −32600 with a null id, over /mcp 400, both naming /jsonrpc.
+func TestWrongJSONRPCVersionIsNoRequest(t *testing.T) {
+	t.Parallel()
+	msg := `{"jsonrpc":"1.0","id":9,"method":"ping"}`
+	ts := start(t, Config{})
+	resp, out := mcpPost(t, ts, []byte(msg), nil)
+	if resp.StatusCode != 400 || !strings.Contains(string(out), `/jsonrpc: must be \"2.0\"`) {
+		t.Errorf("http: %d %.300s", resp.StatusCode, out)
+	}
+	send, lines, _ := stdioSession(t, NewMCPServer())
+	send(msg)
+	if l := nextLine(t, lines); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: /jsonrpc: must be \"2.0\""`) {
+		t.Errorf("stdio: %.300s", l)
 	}
 }
 
