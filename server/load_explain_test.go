@@ -70,11 +70,11 @@ func TestLoadDearExplainsLeaveExecuteAnswered(t *testing.T) {
 		})
 	}
 	// The fast client starts once the explains are under way: every slot
-	// taken at once, or, on a machine fast enough to explain the body in a
+	// dear requests may hold taken at once (slots.go), or, on a machine fast enough to explain the body in a
 	// few milliseconds (when a scrape may never see all four), as many
 	// explains answered as there are explaining clients.
 	waitFor(t, "the explains to be under way", func() bool {
-		return explained.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight)
+		return explained.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight-reservedSlots(ts.cfg.MaxInFlight))
 	})
 	example := exampleInput(t)
 	want, _, _ := inProcess(example)

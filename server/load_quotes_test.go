@@ -134,7 +134,7 @@ func TestLoadDearQuotesLeaveExecuteAnswered(t *testing.T) {
 		})
 	}
 	waitFor(t, "the dear calls to be under way", func() bool {
-		return sent.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight)
+		return sent.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight-reservedSlots(ts.cfg.MaxInFlight))
 	})
 	example := exampleInput(t)
 	want, _, _ := inProcess(example)
