@@ -157,9 +157,9 @@ func TestSlowHeaders(t *testing.T) {
 // waitIdle waits until no request holds a slot.
 func waitIdle(t *testing.T, ts *testServer) {
 	t.Helper()
-	for deadline := time.Now().Add(3 * time.Second); len(ts.slots) > 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(3 * time.Second); ts.slots.inUse() > 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d slots still held", len(ts.slots))
+			t.Fatalf("%d slots still held", ts.slots.inUse())
 		}
 	}
 }

@@ -18,7 +18,8 @@ import (
 //  1. the body memory budget (Config.BodyMemory): a body is read before the
 //     request takes a check slot, under a reservation of its size, and at
 //     no less than Config.MinBodyRate once Config.BodyRateGrace is over;
-//  2. a check slot (Config.MaxInFlight), held only while the engine runs;
+//  2. a check slot (Config.MaxInFlight), held only while the engine runs,
+//     with slots kept for cheap requests (slots.go);
 //  3. the answer, written after the slot is released, under its own write
 //     deadline (Config.WriteTimeout), its bytes still counted in the budget.
 //
@@ -200,11 +201,12 @@ func (s *Server) admitBody(w http.ResponseWriter, r *http.Request, maxBody int64
 	return body, a
 }
 
-// check runs run in a check slot, waiting up to QueueWait for one, and
-// writes the answer run produced after giving the slot back: gates 2 and
-// 3. run returns the answer's size and the function that writes it.
-func (a *admission) check(w http.ResponseWriter, r *http.Request, run func() (size int, write func())) {
-	release := a.s.acquire(r)
+// check runs run in a check slot, waiting up to QueueWait for one (cheap
+// requests first: cost is the request's, in scan units, see slots.go),
+// and writes the answer run produced after giving the slot back: gates 2
+// and 3. run returns the answer's size and the function that writes it.
+func (a *admission) check(w http.ResponseWriter, r *http.Request, cost int64, run func() (size int, write func())) {
+	release := a.s.acquire(r, cost)
 	if release == nil {
 		a.answer(w, func() { a.s.overloaded(w, r, "too many requests in flight") })
 		return

@@ -17,16 +17,17 @@ import (
 // the slot back (admission.go). The check runs with the request's context,
 // so it stops, and gives its slot back, when the client goes away.
 func (s *Server) serveExecute(w http.ResponseWriter, r *http.Request) {
-	s.serveBody(w, r, func(body []byte) (int, []byte) {
+	s.serveBody(w, r, 1, func(body []byte) (int, []byte) {
 		res, e := citecheck.RunContext(r.Context(), body)
 		return envelope(r, res, citecheck.AsError(e))
 	})
 }
 
 // serveBody admits and reads the body of a tool call, checks it with answer
-// while holding a check slot, and writes answer's status and bytes after
+// while holding a check slot (taken at a cost of factor × the body's
+// bytes, see cost.go), and writes answer's status and bytes after
 // giving the slot back (admission.go).
-func (s *Server) serveBody(w http.ResponseWriter, r *http.Request, answer func(body []byte) (status int, out []byte)) {
+func (s *Server) serveBody(w http.ResponseWriter, r *http.Request, factor int64, answer func(body []byte) (status int, out []byte)) {
 	if e := citecheck.LookupTool(r.PathValue("id"), r.PathValue("version")); e != nil {
 		writeError(w, r, citecheck.AsError(e))
 		return
@@ -39,7 +40,7 @@ func (s *Server) serveBody(w http.ResponseWriter, r *http.Request, answer func(b
 	// answer copies out what it keeps of the body (citecheck.Decode does),
 	// so the buffer is free again once answer returns, or if it never runs.
 	defer s.bodyBufs.put(body)
-	a.check(w, r, func() (int, func()) {
+	a.check(w, r, factor*int64(len(body)), func() (int, func()) {
 		if s.testHookHoldingSlot != nil {
 			s.testHookHoldingSlot(r)
 		}

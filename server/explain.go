@@ -12,7 +12,7 @@ import (
 // findings and fix, or the same {"error": …} with the same status. Like
 // execute, it runs with the request's context.
 func (s *Server) serveExplain(w http.ResponseWriter, r *http.Request) {
-	s.serveBody(w, r, func(body []byte) (int, []byte) {
+	s.serveBody(w, r, explainCostFactor, func(body []byte) (int, []byte) {
 		ex, e := citecheck.RunExplainContext(r.Context(), body)
 		setOutcome(r, explainOutcome(ex, citecheck.AsError(e)))
 		return answerStatus(citecheck.AsError(e)), citecheck.AppendExplainEnvelope(nil, ex, e)

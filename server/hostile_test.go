@@ -78,7 +78,7 @@ func TestSlowSendersCostBodyMemoryNotSlots(t *testing.T) {
 		io.WriteString(conn, `{"sources":`)
 	}
 	waitFor(t, "the slow bodies to reserve body memory", func() bool { return ts.bodies.inUse() == slots*declared })
-	if n := len(ts.slots); n != 0 {
+	if n := ts.slots.inUse(); n != 0 {
 		t.Fatalf("slow senders hold %d check slots", n)
 	}
 	fastClientsServed(t, ts, 3*slots)
@@ -196,7 +196,7 @@ func TestNonReadingClientsDoNotHoldSlots(t *testing.T) {
 	ts := startOn(t, Config{MaxInFlight: slots, QueueWait: 10 * time.Second, WriteTimeout: time.Minute}, smallBuffers{ln})
 	conns := nonReaders(t, ln.Addr().String(), n, size)
 	waitFor(t, "the answers to block in their writes", func() bool {
-		return ts.bodies.inUse() >= n*size && len(ts.slots) == 0
+		return ts.bodies.inUse() >= n*size && ts.slots.inUse() == 0
 	})
 	fastClientsServed(t, ts, 2*slots)
 	for _, c := range conns {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -15,6 +16,7 @@ import (
 type rpcProblem struct {
 	code    int64
 	message string
+	id      jsontext.Value // the request's id, answered under; nil: null
 }
 
 // maxRPCID is the largest numeric JSON-RPC id answered as it was sent. The
@@ -26,7 +28,9 @@ const maxRPCID = 1<<53 - 1
 // mishandle: one that is not JSON (a parse error, −32700), a batch (MCP
 // 2025-06-18 removed them: refusing them keeps one request one call, whose
 // cost the in-flight bound covers), one that is not an object, or one whose
-// id the SDK would answer changed (−32600 Invalid Request). Anything else
+// id the SDK would answer changed (−32600 Invalid Request): a number it
+// would round, or a string it would change (invalid UTF-8, an unpaired
+// surrogate escape: both become U+FFFD, so two such ids would collide). Anything else
 // passes, to be judged by the SDK. Linear in the message.
 //
 // Duplicate names and invalid UTF-8 pass here, as they do in parseArguments:
@@ -35,36 +39,44 @@ func vetMessage(msg []byte) *rpcProblem {
 	lenient := []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 	v := jsontext.Value(bytes.TrimSpace(msg))
 	if !v.IsValid(lenient...) {
-		return &rpcProblem{jsonrpc.CodeParseError, "Parse error: the message is not one JSON value"}
+		return &rpcProblem{code: jsonrpc.CodeParseError, message: "Parse error: the message is not one JSON value"}
 	}
 	switch v.Kind() {
 	case '{':
 	case '[':
-		return &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message at a time"}
+		return &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message at a time"}
 	default:
-		return &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: a JSON-RPC message is an object"}
+		return &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a JSON-RPC message is an object"}
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(v), lenient...)
-	dec.ReadToken() // '{'
-	for dec.PeekKind() == '"' {
-		tok, _ := dec.ReadToken()
-		name := tok.String()
-		val, err := dec.ReadValue()
-		if err != nil || name != "id" {
+	var id jsontext.Value
+	ids := 0
+	for _, m := range members(v) {
+		if m.name != "id" {
 			continue
 		}
+		val := m.value
 		switch val.Kind() {
-		case '"', 'n':
+		case 'n':
+		case '"':
+			if !val.IsValid() { // strict: no invalid UTF-8, no unpaired surrogate escape
+				return &rpcProblem{code: jsonrpc.CodeInvalidRequest,
+					message: "Invalid Request: id is not text (it holds invalid UTF-8 or an unpaired surrogate escape), so it could not be answered as sent"}
+			}
 		case '0':
 			if !safeIntegerLiteral(val) {
-				return &rpcProblem{jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				return &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf(
 					"Invalid Request: id %s is neither a string nor an integer within ±(2^53−1) written plainly, so it could not be answered as sent", citecheck.Echo(val))}
 			}
 		default:
-			return &rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: an id is a string or an integer"}
+			return &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: an id is a string or an integer"}
 		}
+		id = val
+		ids++
 	}
-	return nil
+	if ids > 1 || string(id) == "null" {
+		id = nil // which one to answer under is not known
+	}
+	return vetEnvelope(v, id)
 }
 
 // safeIntegerLiteral reports whether a JSON number is an integer within
@@ -77,10 +89,70 @@ func safeIntegerLiteral(lit []byte) bool {
 
 // rpcError is a JSON-RPC error response with a null id: the one a server
 // sends for a message it could not take an id from (JSON-RPC 2.0 §5).
+// A problem found under a request's id is answered under that id.
 func rpcError(p *rpcProblem) []byte {
-	b := []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":`)
+	if p.id != nil {
+		return rpcErrorFor(p.id, p)
+	}
+	return rpcErrorFor([]byte("null"), p)
+}
+
+// rpcErrorFor is a JSON-RPC error response to the request of id, as JSON.
+func rpcErrorFor(id []byte, p *rpcProblem) []byte {
+	b := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, p.code, 10)
 	b = append(b, `,"message":`...)
 	b, _ = jsontext.AppendQuote(b, p.message)
 	return append(b, "}}"...)
+}
+
+// plainRPCError is err as the JSON-RPC error the service answers: its
+// message cut as every echo of input is (citecheck.Echo: at most
+// MaxEchoBytes and its length), and a code JSON-RPC defines (the SDK
+// answers code 0 for an error it did not give one; that is −32603).
+// The envelope is judged before the SDK reads it (vetEnvelope), so this
+// is the net for what the SDK says after.
+func plainRPCError(err error) *jsonrpc.Error {
+	var we *jsonrpc.Error
+	code := int64(jsonrpc.CodeInternalError)
+	if errors.As(err, &we) && validRPCCode(we.Code) {
+		code = we.Code
+	}
+	return &jsonrpc.Error{Code: code, Message: citecheck.Echo(err.Error()).String()}
+}
+
+// validRPCCode reports whether code is one JSON-RPC 2.0 defines (§5.1),
+// or a server error (−32000 to −32099).
+func validRPCCode(code int64) bool {
+	switch code {
+	case jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest, jsonrpc.CodeMethodNotFound,
+		jsonrpc.CodeInvalidParams, jsonrpc.CodeInternalError:
+		return true
+	}
+	return code <= -32000 && code >= -32099
+}
+
+// plainRPCAnswer is an /mcp answer body with its JSON-RPC error, if it is
+// one, made plain (plainRPCError); any other body as it is. An error
+// answer has no "result" member, which a result always has (a string
+// cannot hold the bytes unescaped), so a result costs one scan.
+func plainRPCAnswer(body []byte) []byte {
+	if bytes.Contains(body, []byte(`"result":`)) {
+		return body
+	}
+	msg, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		return body
+	}
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error == nil {
+		return body
+	}
+	resp.Error = plainRPCError(resp.Error)
+	out, err := jsonrpc.EncodeMessage(resp)
+	if err != nil {
+		return body
+	}
+	return out
 }

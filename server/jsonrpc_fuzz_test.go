@@ -3,13 +3,16 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// FuzzVetMessage: vetMessage never panics; a message it lets through that
+// FuzzVetMessage: vetMessage and mcpCost never panic, a cost is within
+// its bounds, a refusal is answered with small valid JSON; a message it lets through that
 // the SDK decodes as a request is answered under the very id it was sent
 // with (the SDK's own encoding of the id equals the one sent, numerically
 // and in spelling); one it refuses as not JSON is not JSON.
@@ -19,6 +22,16 @@ func FuzzVetMessage(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`,
 		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, `not json`, `{}`, `123`, `{"id":1e2}`,
+		`{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`, "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"ping\"}",
+		`{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}`, `{"jsonrpc":"2.0","id":-9007199254740991,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call"}`, `{"jsonrpc":"2.0","id":1,"method":"foo/bar"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"execute","name":"explain","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"check_quotes","arguments":{"text":"a","text":"b"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1e400},"name":"execute"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":5}}`, `{"jsonrpc":"1.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + strings.Repeat("a", 1<<16) + `"}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`, `{"a":{"b":{"c":1,"c":2}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -28,7 +41,16 @@ func FuzzVetMessage(f *testing.F) {
 		if p != nil && p.code == jsonrpc.CodeParseError && jsontext.Value(bytes.TrimSpace(msg)).IsValid(lenient...) {
 			t.Fatalf("valid JSON refused as a parse error: %q", msg)
 		}
+		if c := mcpCost(msg); c < 0 || c > max(int64(len(msg)), citecheck.MaxScanUnits)*explainCostFactor {
+			t.Fatalf("cost %d of a %d-byte message", c, len(msg))
+		}
 		if p != nil {
+			// Its answer is JSON, and small: the message is cut, only the
+			// id is repeated whole (and it is bounded by the message).
+			out := rpcError(p)
+			if !jsontext.Value(out).IsValid() || len(out) > 2048+6*len(p.id) {
+				t.Fatalf("answer %.300q (%d bytes) of %.300q", out, len(out), msg)
+			}
 			return
 		}
 		m, err := jsonrpc.DecodeMessage(msg)

@@ -70,11 +70,11 @@ func TestLoadDearExplainsLeaveExecuteAnswered(t *testing.T) {
 		})
 	}
 	// The fast client starts once the explains are under way: every slot
-	// taken at once, or, on a machine fast enough to explain the body in a
+	// dear requests may hold taken at once (slots.go), or, on a machine fast enough to explain the body in a
 	// few milliseconds (when a scrape may never see all four), as many
 	// explains answered as there are explaining clients.
 	waitFor(t, "the explains to be under way", func() bool {
-		return explained.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight)
+		return explained.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight-reservedSlots(ts.cfg.MaxInFlight))
 	})
 	example := exampleInput(t)
 	want, _, _ := inProcess(example)
@@ -94,8 +94,8 @@ func TestLoadDearExplainsLeaveExecuteAnswered(t *testing.T) {
 	waitFor(t, "checks_in_flight back to 0", func() bool { return metricValue(t, ts, "citecheck_checks_in_flight") == 0 })
 }
 
-// TestHangUpsOnDearExplainsReturnTheSlots: four clients send the dearest
-// body to explain and hang up once it is in its slot (a test hook holds
+// TestHangUpsOnDearExplainsReturnTheSlots: three clients (the dear share
+// of four slots, slots.go) send the dearest body to explain and hang up once it is in its slot (a test hook holds
 // it there until its context ends, so the hang-up comes while the work is
 // to do, however fast the machine); every explain stops before its work
 // (outcome overloaded, where it would have been failed) and
@@ -103,11 +103,12 @@ func TestLoadDearExplainsLeaveExecuteAnswered(t *testing.T) {
 func TestHangUpsOnDearExplainsReturnTheSlots(t *testing.T) {
 	t.Parallel()
 	ts := start(t, Config{MaxInFlight: 4})
-	held := make(chan struct{}, 4)
+	const n = 3 // 4 − reservedSlots(4)
+	held := make(chan struct{}, n)
 	ts.testHookHoldingSlot = func(r *http.Request) { holdUntilDone(held)(r.Context()) }
 	body := dearestExplainBody()
 	var conns []net.Conn
-	for range 4 {
+	for range n {
 		c, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
 		if err != nil {
 			t.Fatal(err)
@@ -116,7 +117,7 @@ func TestHangUpsOnDearExplainsReturnTheSlots(t *testing.T) {
 		go c.Write(rawPost(explainPath, body))
 		conns = append(conns, c)
 	}
-	for range 4 {
+	for range n {
 		select {
 		case <-held:
 		case <-time.After(20 * time.Second):
@@ -127,7 +128,7 @@ func TestHangUpsOnDearExplainsReturnTheSlots(t *testing.T) {
 		c.Close()
 	}
 	waitFor(t, "checks_in_flight back to 0", func() bool { return metricValue(t, ts, "citecheck_checks_in_flight") == 0 })
-	waitFor(t, "four stopped explains counted", func() bool {
-		return metricValue(t, ts, `citecheck_http_requests_total{outcome="overloaded",route="POST /v1/tools/{id}/versions/{version}/explain"}`) == 4
+	waitFor(t, "three stopped explains counted", func() bool {
+		return metricValue(t, ts, `citecheck_http_requests_total{outcome="overloaded",route="POST /v1/tools/{id}/versions/{version}/explain"}`) == n
 	})
 }

@@ -12,58 +12,69 @@ import (
 	"testing"
 	"time"
 
+	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // The load test of issue 34: the dearest check_quotes bodies beside the
-// dearest explain and execute bodies, from clients that wait and clients
-// that hang up, while a fast client makes small execute calls.
+// dearest explain and execute bodies, over /mcp and HTTP, from clients
+// that wait and clients that hang up (half of them mid-body), while a
+// cheap client makes small execute calls.
 
-// dearQuotesCalls are the two dearest check_quotes calls of issue 34 as
-// /mcp bodies: about 1 MiB of 31,700 short unmarked quotations against
-// 16 one-character sources (each quotation checked against every
-// source), and upper-cased quotations of a 500 KB source (each a near
-// miss that needs the diagnosis).
+// dearQuotesCalls are the two dearest check_quotes calls the tool admits
+// (its doc comment), as /mcp bodies: 256 unmarked quotations of about 40
+// units, in no source, against 16 sources of 3,800 bytes (each quotation
+// scanned and diagnosed in every source), and 16 such quotations against
+// 16 sources of 60 KB.
 func dearQuotesCalls() [][]byte {
-	var many strings.Builder
-	for many.Len() < 1<<20-64 {
-		many.WriteString("“the of and to in a is that” ")
-	}
-	var tiny []map[string]string
-	for i := range 16 {
-		tiny = append(tiny, map[string]string{"id": fmt.Sprint(i), "text": string(rune('a' + i))})
-	}
-	source := testkit.NewCorpus(34).Prose(500 << 10)
-	rng := testkit.NewRand(34)
-	var upper strings.Builder
-	for range 60 {
-		at := rng.IntN(len(source) - 400)
-		for !isBoundary(source, at) {
-			at++
+	c := testkit.NewCorpus(34)
+	quotations := func(n int) string {
+		var b strings.Builder
+		for range n {
+			// Words of the sources in an order they do not have: each
+			// is a near miss that the diagnosis searches for.
+			var q []string
+			for l := 0; l < 36; {
+				w := c.Word()
+				q = append(q, w)
+				l += len(w) + 1
+			}
+			fmt.Fprintf(&b, "He wrote “%s” once.\n", strings.Join(q, " "))
 		}
-		end := at + 200
-		for !isBoundary(source, end) {
-			end++
-		}
-		fmt.Fprintf(&upper, "“%s” [1]\n", strings.ToUpper(source[at:end]))
+		return b.String()
 	}
-	call := func(args any) []byte {
-		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, MCPQuotesToolName, mustJSON(args))
+	sources := func(size int) []map[string]string {
+		var s []map[string]string
+		for i := range 16 {
+			s = append(s, map[string]string{"id": fmt.Sprint(i), "text": c.Prose(size)})
+		}
+		return s
 	}
 	return [][]byte{
-		call(map[string]any{"text": many.String(), "sources": tiny}),
-		call(map[string]any{"text": upper.String(), "sources": []map[string]string{{"id": "1", "text": source}}}),
+		mcpToolCall(MCPQuotesToolName, map[string]any{"text": quotations(256), "sources": sources(3800)}),
+		mcpToolCall(MCPQuotesToolName, map[string]any{"text": quotations(16), "sources": sources(60 << 10)}),
 	}
 }
 
-func isBoundary(s string, i int) bool { return i >= len(s) || s[i] < 0x80 || s[i] >= 0xC0 }
+// mcpToolCall is the /mcp body of a call of tool with args.
+func mcpToolCall(tool string, args any) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, tool, mustJSON(args))
+}
+
+// mcpRunCall is the /mcp body of a call of execute or explain on input.
+func mcpRunCall(tool string, input []byte) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":{"id":%q,"version":%q,"input":%s}}}`,
+		tool, citecheck.ToolID, citecheck.ToolVersion, input)
+}
 
 // TestLoadDearQuotesLeaveExecuteAnswered: on the default configuration,
-// eight clients send the dearest check_quotes, explain and execute bodies
-// over and over, and four more send them and hang up mid-request, while a
-// fast client makes 12 small execute calls one after another: every one
-// of them is answered 200. Bounded: each client stops when the fast
-// client is done, or after 60 s.
+// eight clients send, over and over, the dearest bodies (the two dearest
+// check_quotes calls; the dearest explain body explained and executed,
+// over HTTP and over /mcp), and four more send them and hang up (two
+// mid-body, two 0.3 s after the whole body), while a cheap client makes
+// 40 small execute calls, one every 50 ms: every one is answered 200.
+// Bounded: each client stops when the cheap client is done, or after
+// 90 s.
 func TestLoadDearQuotesLeaveExecuteAnswered(t *testing.T) {
 	t.Parallel()
 	ts := start(t, Config{})
@@ -74,15 +85,19 @@ func TestLoadDearQuotesLeaveExecuteAnswered(t *testing.T) {
 		body []byte
 	}
 	quotes := dearQuotesCalls()
-	dears := []dear{{"/mcp", quotes[0]}, {"/mcp", quotes[1]}, {explainPath, explain}, {executePath, explain}}
+	dears := []dear{
+		{"/mcp", quotes[0]}, {"/mcp", quotes[1]},
+		{explainPath, explain}, {executePath, explain},
+		{"/mcp", mcpRunCall(MCPExplainToolName, explain)}, {"/mcp", mcpRunCall(MCPToolName, explain)},
+		{"/mcp", quotes[0]}, {explainPath, explain},
+	}
 	stop := make(chan struct{})
 	var once sync.Once
 	end := func() { once.Do(func() { close(stop) }) }
-	defer time.AfterFunc(60*time.Second, end).Stop()
+	defer time.AfterFunc(90*time.Second, end).Stop()
 	var wg sync.WaitGroup
 	var sent, hungUp atomic.Int64
-	for i := range 8 {
-		d := dears[i%len(dears)]
+	for _, d := range dears {
 		wg.Go(func() {
 			client := &http.Client{Timeout: 60 * time.Second}
 			for {
@@ -103,10 +118,14 @@ func TestLoadDearQuotesLeaveExecuteAnswered(t *testing.T) {
 		})
 	}
 	for i := range 4 {
-		d := dears[i%len(dears)]
+		d := dears[i]
 		wg.Add(1)
 		go attack(&wg, stop, addr, func(c net.Conn) {
-			c.Write(rawPost(d.path, d.body))
+			raw := rawPost(d.path, d.body)
+			if i%2 == 0 {
+				raw = raw[:len(raw)-len(d.body)/2] // hang up mid-body
+			}
+			c.Write(raw)
 			select {
 			case <-stop:
 			case <-time.After(300 * time.Millisecond):
@@ -115,12 +134,16 @@ func TestLoadDearQuotesLeaveExecuteAnswered(t *testing.T) {
 		})
 	}
 	waitFor(t, "the dear calls to be under way", func() bool {
-		return sent.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight)
+		return sent.Load() >= 4 || metricValue(t, ts, "citecheck_checks_in_flight") >= float64(ts.cfg.MaxInFlight-reservedSlots(ts.cfg.MaxInFlight))
 	})
 	example := exampleInput(t)
 	want, _, _ := inProcess(example)
+	const calls = 40
 	failed := 0
-	for i := range 12 {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for i := range calls {
+		<-tick.C
 		resp, out, err := send("POST", ts.URL+executePath, "application/json", example)
 		if err != nil || resp.StatusCode != 200 || !bytes.Equal(out, want) {
 			failed++
@@ -133,6 +156,6 @@ func TestLoadDearQuotesLeaveExecuteAnswered(t *testing.T) {
 	}
 	end()
 	wg.Wait()
-	t.Logf("%d of 12 small execute calls refused; %d dear calls answered, %d hang-ups", failed, sent.Load(), hungUp.Load())
+	t.Logf("%d of %d small execute calls refused; %d dear calls answered, %d hang-ups", failed, calls, sent.Load(), hungUp.Load())
 	waitFor(t, "checks_in_flight back to 0", func() bool { return metricValue(t, ts, "citecheck_checks_in_flight") == 0 })
 }

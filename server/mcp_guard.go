@@ -60,6 +60,9 @@ func guard(log *slog.Logger, onCall func(outcome string)) mcp.Middleware {
 				res, err = toolResult(errorEnvelope(e), true), nil
 			}()
 			res, err = next(ctx, method, req)
+			if err != nil {
+				err = plainRPCError(err)
+			}
 			if method == "tools/call" && err == nil {
 				if e := stopped(callDone(ctx)); e != nil {
 					res = toolResult(errorEnvelope(e), true)

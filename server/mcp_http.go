@@ -117,13 +117,14 @@ func (a *mcpAnswer) writeTo(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, a.status, citecheck.AppendEnvelope(nil, nil, e))
 		return
 	}
+	body := plainRPCAnswer(a.body.Bytes())
 	h := w.Header()
 	for k, v := range a.header {
 		h[k] = v
 	}
-	h.Set("Content-Length", strconv.Itoa(a.body.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(a.status)
-	w.Write(a.body.Bytes())
+	w.Write(body)
 }
 
 var _ io.Writer = (*mcpAnswer)(nil)
@@ -170,6 +171,13 @@ func (s *Server) mcpHandler() http.Handler {
 		defer a.end()
 		if p := vetMessage(body); p != nil {
 			a.answer(w, func() {
+				if p.id != nil {
+					// A request with an id gets its JSON-RPC error, as over
+					// stdio (the SDK answers its own errors so too).
+					setOutcome(r, citecheck.CodeInvalidInput)
+					writeJSON(w, http.StatusOK, rpcError(p))
+					return
+				}
 				writeError(w, r, &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: "mcp: " + p.message})
 			})
 			return
@@ -179,7 +187,7 @@ func (s *Server) mcpHandler() http.Handler {
 			r.Header.Set(requestIDHeader, rec.id) // for the MCP middleware's log (guard)
 		}
 		r = r.WithContext(context.WithValue(r.Context(), requestContextKey{}, r.Context()))
-		a.check(w, r, func() (int, func()) {
+		a.check(w, r, mcpCost(body), func() (int, func()) {
 			ans := &mcpAnswer{header: make(http.Header)}
 			sdk().ServeHTTP(ans, r)
 			if e := stopped(r.Context()); e != nil {

@@ -40,7 +40,9 @@ type Config struct {
 	// before its answer is written, so only the CPU ever holds one. Each
 	// check holds its body plus the engine's indexes (about 5 MiB for a
 	// maximum-size one). Default 2×GOMAXPROCS: checks are CPU-bound, more
-	// at once would only queue on the CPUs while holding memory.
+	// at once would only queue on the CPUs while holding memory. Requests
+	// dearer than CheapCost hold at most MaxInFlight − max(1,
+	// MaxInFlight/4) of them (slots.go).
 	MaxInFlight int
 
 	// BodyMemory is the budget, in bytes, of request bodies being read and
@@ -114,7 +116,7 @@ type Server struct {
 	log      *slog.Logger
 	handler  http.Handler
 	metrics  *metrics
-	slots    chan struct{}               // the in-flight bound: a buffered channel as a semaphore
+	slots    *slotQueue                  // the in-flight bound, cheap requests first (slots.go)
 	bodies   *budget                     // Config.BodyMemory
 	bodyBufs bodyBuffers                 // the buffers execute and explain bodies are read into
 	sameSite *http.CrossOriginProtection // /mcp: this server's own origin and PublicURL's
@@ -155,7 +157,7 @@ func New(cfg Config) *Server {
 		cfg:     cfg,
 		log:     cfg.Logger,
 		metrics: newMetrics(),
-		slots:   make(chan struct{}, cfg.MaxInFlight),
+		slots:   newSlotQueue(cfg.MaxInFlight),
 		bodies:  newBudget(cfg.BodyMemory),
 		tool:    tool,
 	}
@@ -295,24 +297,16 @@ func serveHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, []byte(`{"status":"ok"}`))
 }
 
-// acquire waits up to QueueWait for a check slot. It returns a release
-// function, or nil when the service is saturated (or the client left).
-func (s *Server) acquire(r *http.Request) func() {
-	select {
-	case s.slots <- struct{}{}:
-	default:
-		if s.testHookQueued != nil {
-			s.testHookQueued(r)
-		}
-		t := time.NewTimer(s.cfg.QueueWait)
-		defer t.Stop()
-		select {
-		case s.slots <- struct{}{}:
-		case <-t.C:
-			return nil
-		case <-r.Context().Done():
-			return nil
-		}
+// acquire waits up to QueueWait for a check slot for a request of cost
+// scan units (slots.go). It returns a release function, or nil when the
+// service is saturated (or the client left).
+func (s *Server) acquire(r *http.Request, cost int64) func() {
+	var queued func()
+	if s.testHookQueued != nil {
+		queued = func() { s.testHookQueued(r) }
+	}
+	if !s.slots.acquire(cost, s.cfg.QueueWait, r.Context().Done(), queued) {
+		return nil
 	}
 	s.metrics.inFlight.Inc()
 	// Once: a handler releases the slot before it writes its answer, and
@@ -323,7 +317,7 @@ func (s *Server) acquire(r *http.Request) func() {
 		if !released {
 			released = true
 			s.metrics.inFlight.Dec()
-			<-s.slots
+			s.slots.release(cost)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/citecheck/citecheck"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -77,8 +78,7 @@ func (c *stdioConn) readLoop(in *bufio.Reader) {
 	for {
 		line, tooLong, err := readLine(in, maxStdioLine)
 		if tooLong {
-			c.writeLine(rpcError(&rpcProblem{jsonrpc.CodeInvalidRequest,
-				"Invalid Request: the message is over " + itoa(maxStdioLine) + " bytes"}))
+			c.writeLine(rpcError(&rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: the message is over " + itoa(maxStdioLine) + " bytes"}))
 		} else if len(bytes.TrimSpace(line)) > 0 {
 			c.take(line)
 		}
@@ -95,7 +95,7 @@ func (c *stdioConn) take(line []byte) {
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		c.writeLine(rpcError(&rpcProblem{jsonrpc.CodeInvalidRequest, "Invalid Request: " + err.Error()}))
+		c.writeLine(rpcError(&rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: the message is not a JSON-RPC request, notification or response"}))
 		return
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
@@ -103,8 +103,18 @@ func (c *stdioConn) take(line []byte) {
 		id, _ := json.Marshal(req.ID.Raw())
 		req.Extra = &mcp.RequestExtra{Header: http.Header{requestIDHeader: {string(id)}}}
 		c.mu.Lock()
-		c.owed[req.ID]++
+		busy := c.owed[req.ID] > 0
+		if !busy {
+			c.owed[req.ID]++
+		}
 		c.mu.Unlock()
+		if busy {
+			// The SDK keeps one request per id: a second one in flight
+			// would replace the first and one of the two go unanswered.
+			c.writeLine(rpcErrorFor(id, &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: id " +
+				citecheck.Echo(string(id)).String() + " is already used by a request not yet answered; give each request in flight an id of its own"}))
+			return
+		}
 	} else if ok && req.Method == "notifications/cancelled" {
 		c.cancelled(req.Params)
 	}
@@ -175,7 +185,7 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		select {
 		case <-c.answered:
 		case <-deadline.C:
-			return nil, errors.New("mcp: end of input with requests still unanswered after " + drainTimeout.String())
+			return nil, errors.New("end of input with requests still unanswered after " + drainTimeout.String())
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-c.closed:
@@ -186,11 +196,14 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write writes one message as one line.
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp && resp.Error != nil {
+		resp.Error = plainRPCError(resp.Error)
+	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
-	resp, isResp := msg.(*jsonrpc.Response)
 	c.mu.Lock()
 	drop := isResp && c.dropped[resp.ID]
 	c.mu.Unlock()
