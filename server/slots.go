@@ -15,16 +15,18 @@ import (
 //   - dear requests hold at most MaxInFlight − ReservedSlots slots at once,
 //     where ReservedSlots = max(1, MaxInFlight/4) (0 when MaxInFlight is
 //     1): the rest are for cheap requests alone;
-//   - a freed slot goes to the longest-waiting cheap request, else, if the
-//     dear share has room, to the longest-waiting dear one;
+//   - a freed slot goes to the longest-waiting dear request when the dear
+//     share has room and cheap requests hold at least the reserved slots
+//     (or none waits), else to the longest-waiting cheap one;
 //   - a request waits at most QueueWait, then 503 overloaded.
 //
 // So a cheap request waits at most for one cheap request per reserved
 // slot ahead of it to finish (each at most CheapCost units, a few
 // milliseconds), however many dear requests are queued or running; and a
-// dear request is served in its arrival order among dear requests, with
-// its share of MaxInFlight − ReservedSlots slots always in use by dear
-// work while dear requests wait.
+// dear request is served in its arrival order among dear requests, its
+// share of the slots going to dear work while dear requests wait,
+// however many cheap requests are queued: neither class can starve the
+// other.
 
 // CheapCost is the largest cost, in scan units (about a byte of text
 // read each), of a cheap request: an execute body of 64 KiB, an explain
@@ -62,10 +64,27 @@ func newSlotQueue(total int) *slotQueue {
 // free reports whether a request of the class may take a slot now,
 // ahead of nobody: called with mu held.
 func (q *slotQueue) free(dear bool) bool {
-	if q.running >= q.total || len(q.cheap) > 0 {
+	if q.running >= q.total {
 		return false
 	}
-	return !dear || (q.dearRunning < q.dearMax && len(q.dear) == 0)
+	if !dear {
+		return len(q.cheap) == 0 && !q.dearsTurn()
+	}
+	return len(q.dear) == 0 && q.dearRunning < q.dearMax && (len(q.cheap) == 0 || q.cheapHoldReserve())
+}
+
+// cheapHoldReserve reports whether cheap requests hold at least the
+// reserved slots, so that a slot past them may go to dear work: called
+// with mu held.
+func (q *slotQueue) cheapHoldReserve() bool {
+	return q.running-q.dearRunning >= q.total-q.dearMax
+}
+
+// dearsTurn reports whether the next free slot is a waiting dear
+// request's: the dear share has room and cheap requests hold their
+// reserve, or no cheap one waits. Called with mu held.
+func (q *slotQueue) dearsTurn() bool {
+	return len(q.dear) > 0 && q.dearRunning < q.dearMax && (len(q.cheap) == 0 || q.cheapHoldReserve())
 }
 
 func (q *slotQueue) take(dear bool) {
@@ -135,10 +154,10 @@ func (q *slotQueue) put(dear bool) {
 	for q.running < q.total {
 		var w *slotWaiter
 		switch {
+		case q.dearsTurn():
+			w, q.dear = q.dear[0], q.dear[1:]
 		case len(q.cheap) > 0:
 			w, q.cheap = q.cheap[0], q.cheap[1:]
-		case len(q.dear) > 0 && q.dearRunning < q.dearMax:
-			w, q.dear = q.dear[0], q.dear[1:]
 		default:
 			return
 		}

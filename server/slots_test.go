@@ -34,32 +34,77 @@ func TestDearRequestsLeaveReservedSlots(t *testing.T) {
 		}
 	}
 
-	// Order: with every slot held, a dear waiter then a cheap waiter;
-	// one slot freed goes to the cheap one.
+	// Order: with every slot held, a dear waiter then a cheap waiter.
+	// A dear slot freed, while a cheap request holds the reserved one,
+	// goes to the dear waiter; the cheap slot freed, to the cheap one.
 	q := newSlotQueue(2)
 	q.acquire(dear, 0, closed, nil)
 	q.acquire(cheap, 0, closed, nil)
-	queued := make(chan struct{}, 2)
-	ran := make(chan string, 2)
-	never := make(chan struct{})
-	go func() {
-		if q.acquire(dear, 1<<40, never, func() { queued <- struct{}{} }) {
-			ran <- "dear"
-		}
-	}()
-	<-queued
-	go func() {
-		if q.acquire(cheap, 1<<40, never, func() { queued <- struct{}{} }) {
-			ran <- "cheap"
-		}
-	}()
-	<-queued
+	ran, wait := waiters(q)
+	wait(dear, "dear")
+	wait(cheap, "cheap")
 	q.release(dear)
-	if first := <-ran; first != "cheap" {
-		t.Fatalf("a freed slot went to the %s waiter first", first)
+	if first := <-ran; first != "dear" {
+		t.Fatalf("a freed dear slot went to the %s waiter first", first)
 	}
 	q.release(cheap)
-	if second := <-ran; second != "dear" {
+	if second := <-ran; second != "cheap" {
 		t.Fatalf("then to %s", second)
+	}
+}
+
+// TestNeitherClassStarvesTheOther: a flood of cheap requests holding
+// every slot leaves a dear one its share (a freed slot goes to it once
+// cheap ones hold the reserve), and dear ones holding their share leave
+// every freed reserved slot to the cheap ones waiting.
+func TestNeitherClassStarvesTheOther(t *testing.T) {
+	const dear, cheap = CheapCost + 1, CheapCost
+	closed := make(chan struct{})
+	close(closed)
+
+	q := newSlotQueue(4)
+	for range 4 {
+		if !q.acquire(cheap, 0, closed, nil) {
+			t.Fatal("four cheap requests do not fit four slots")
+		}
+	}
+	ran, wait := waiters(q)
+	wait(dear, "dear")
+	for range 3 {
+		wait(cheap, "cheap")
+	}
+	q.release(cheap)
+	if first := <-ran; first != "dear" {
+		t.Fatalf("under a flood of cheap requests a freed slot went to %s, not the waiting dear one", first)
+	}
+
+	q = newSlotQueue(4)
+	for range 3 {
+		q.acquire(dear, 0, closed, nil)
+	}
+	q.acquire(cheap, 0, closed, nil)
+	ran, wait = waiters(q)
+	wait(dear, "dear")
+	wait(cheap, "cheap")
+	q.release(cheap)
+	if first := <-ran; first != "cheap" {
+		t.Fatalf("with the dear share full, the reserved slot went to %s", first)
+	}
+}
+
+// waiters returns a channel of the names of waiters granted a slot of q,
+// and wait, which starts a waiter of cost named name and returns once it
+// is queued.
+func waiters(q *slotQueue) (<-chan string, func(cost int64, name string)) {
+	ran := make(chan string, 8)
+	never := make(chan struct{})
+	return ran, func(cost int64, name string) {
+		queued := make(chan struct{})
+		go func() {
+			if q.acquire(cost, 1<<40, never, func() { close(queued) }) {
+				ran <- name
+			}
+		}()
+		<-queued
 	}
 }
