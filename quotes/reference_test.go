@@ -122,11 +122,11 @@ func referenceExtract(b []byte) []Quotation {
 const ws = `\t\v\f \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}`
 
 var (
-	lineEnd        = regexp.MustCompile(`\r\n|\r|\n`)
+	lineEnd          = regexp.MustCompile(`\r\n|\r|\n`)
 	blockquotePrefix = regexp.MustCompile(`^(?: {0,3}> ?)+`)
-	softBreak      = regexp.MustCompile(`[ \t]*(?:\r\n|\r|\n)[ \t]*`)
-	markerRE       = regexp.MustCompile(`^[` + ws + `]*(?:[.,;:][` + ws + `]*)?\[(?:\^([^\[\]\r\n]+)|([^\^\[\]\r\n][^\[\]\r\n]*))\]`)
-	endMarkerRE    = regexp.MustCompile(`^((?s).*?)\[(?:\^([^\[\]]+)|([^\^\[\]][^\[\]]*))\](?:[` + ws + `]*\[(?:\^[^\[\]]+|[^\^\[\]][^\[\]]*)\])*$`)
+	softBreak        = regexp.MustCompile(`[ \t]*(?:\r\n|\r|\n)[ \t]*`)
+	markerRE         = regexp.MustCompile(`^[` + ws + `]*(?:[.,;:][` + ws + `]*)?\[(?:\^([^\[\]\r\n]+)|([^\^\[\]\r\n][^\[\]\r\n]*))\]`)
+	endMarkerRE      = regexp.MustCompile(`^((?s).*?)\[(?:\^([^\[\]]+)|([^\^\[\]][^\[\]]*))\](?:[` + ws + `]*\[(?:\^[^\[\]]+|[^\^\[\]][^\[\]]*)\])*$`)
 )
 
 func markerID(s string, m []int) string {
