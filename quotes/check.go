@@ -19,6 +19,11 @@ type Source struct {
 	// Blocks (an Anthropic content document) are the code point offsets
 	// of its blocks in Text, as Document.Blocks; nil for other sources.
 	Blocks []int
+	// Path (a request's document) is the JSON Pointer in the request of
+	// what carries its text, as Document.Path, so that a limit on the
+	// source points there: "/messages/0/content/1/source/data". "" for
+	// other sources.
+	Path string
 }
 
 // Sources returns the documents whose text the request carries, as
@@ -27,7 +32,7 @@ func Sources(docs []Document) []Source {
 	var out []Source
 	for _, d := range docs {
 		if d.HasText {
-			out = append(out, Source{ID: d.ID, Text: d.Text, Blocks: d.Blocks})
+			out = append(out, Source{ID: d.ID, Text: d.Text, Blocks: d.Blocks, Path: d.Path})
 		}
 	}
 	return out

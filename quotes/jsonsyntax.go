@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
@@ -34,7 +36,7 @@ type syntax struct {
 func (e *syntax) String() string {
 	s := e.what + " at byte " + strconv.Itoa(e.at)
 	if e.ptr != "" {
-		s += " (in " + citecheck.Echo(e.ptr).String() + ")"
+		s += " (in " + citecheck.Echo(pointerText(e.ptr)).String() + ")"
 	}
 	return s
 }
@@ -325,15 +327,28 @@ func (r *walker) put(d *decoder) {
 	}
 }
 
-// ptr is the node's JSON Pointer. Cost: linear in its length and depth.
-func (n node) ptr() string {
+// ptr is the node's JSON Pointer, as a message shows it (pointerText).
+// Cost: linear in its length and depth.
+func (n node) ptr() string { return pointerText(n.rawPtr()) }
+
+func (n node) rawPtr() string {
 	if n.up == nil {
 		return ""
 	}
 	if n.up.raw[0] == '{' {
-		return n.up.ptr() + "/" + jsonenc.EscapePointer(n.name)
+		return n.up.rawPtr() + "/" + jsonenc.EscapePointer(n.name)
 	}
-	return n.up.ptr() + "/" + strconv.Itoa(n.k)
+	return n.up.rawPtr() + "/" + strconv.Itoa(n.k)
+}
+
+// pointerText is JSON Pointer p as a message shows it: as it is, or,
+// when a member name in it holds a control character (a line end would
+// break the message's one line), as a JSON string, escapes and all.
+func pointerText(p string) string {
+	if strings.IndexFunc(p, unicode.IsControl) < 0 {
+		return p
+	}
+	return string(jsonenc.AppendString(nil, p))
 }
 
 // kind is the value's kind as jsonenc.KindName takes it.

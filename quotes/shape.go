@@ -393,6 +393,10 @@ type Document struct {
 	// Carries (a document without text) says what the request gives
 	// instead, for a message: "a PDF as base64 data", "a URL", "a file".
 	Carries string
+	// Path is the JSON Pointer, in the request, of what carries the
+	// document's text (its source's "data" or "content") or, without
+	// text, of its source: where a message about the document points.
+	Path string
 	// Blocks (content sources) are the code point offsets in Text where
 	// each of the content's blocks starts, and one more where the last
 	// ends: block i is Text[Blocks[i]:Blocks[i+1]]. A block that is not
@@ -466,6 +470,7 @@ func readDocument(d *Document, blk node) error {
 	if !ok {
 		return invalid(`%s: %s is a document without a "source"`, what, blk.ptr())
 	}
+	d.Path = src.rawPtr()
 	if src.kind() != '{' {
 		return invalid("%s: %s is %s, not an object", what, src.ptr(), src.kindName())
 	}
@@ -479,12 +484,13 @@ func readDocument(d *Document, blk node) error {
 		if !ok || data.kind() != '"' {
 			return invalid(`%s: %s/data is not a string`, what, src.ptr())
 		}
-		d.Text, d.HasText = data.text(), true
+		d.Text, d.HasText, d.Path = data.text(), true, data.rawPtr()
 	case "content":
 		content, ok := src.member("content")
 		if !ok {
 			return invalid(`%s: %s has no "content"`, what, src.ptr())
 		}
+		d.Path = content.rawPtr()
 		if err := readContentSource(d, content); err != nil {
 			return err
 		}

@@ -230,6 +230,9 @@ func TestAReportsByteOrderMarkIsNotText(t *testing.T) {
 	}{
 		{"a blockquote on the first line", "\uFEFF> Call me Ishmael. Some years ago [1]", "Call me Ishmael. Some years ago", 1, 1, 3},
 		{"a quotation on the first line", "\uFEFF«Les hommes naissent libres» [fr]", "Les hommes naissent libres", 1, 1, 3},
+		// Its "citations" even has a marker: [{…}] after one ':'.
+		{"two marks: the second is text, and JSON after it is a report", "\uFEFF\uFEFF{\"citations\":[{\"quote\":\"q\",\"source_id\":\"a\"}]}",
+			"citations", 1, 3, 7},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sh, err := Detect([]byte(c.report))
