@@ -19,6 +19,11 @@ type Source struct {
 	// Blocks (an Anthropic content document) are the code point offsets
 	// of its blocks in Text, as Document.Blocks; nil for other sources.
 	Blocks []int
+	// Path (a request's document) is the JSON Pointer in the request of
+	// what carries its text, as Document.Path, so that a limit on the
+	// source points there: "/messages/0/content/1/source/data". "" for
+	// other sources.
+	Path string
 }
 
 // Sources returns the documents whose text the request carries, as
@@ -27,7 +32,7 @@ func Sources(docs []Document) []Source {
 	var out []Source
 	for _, d := range docs {
 		if d.HasText {
-			out = append(out, Source{ID: d.ID, Text: d.Text, Blocks: d.Blocks})
+			out = append(out, Source{ID: d.ID, Text: d.Text, Blocks: d.Blocks, Path: d.Path})
 		}
 	}
 	return out
@@ -133,10 +138,10 @@ func (a *Answer) Count(o Outcome) int {
 // overloaded once ctx is done.
 //
 // Cost: reading is linear in len(input); checking is CheckQuotations'.
-// A report's reading stops at its first quotation over
-// Options.Limits.Citations (the error's Actual is then the bound plus
-// one), and looks at ctx at least every 64 KiB of input (pollSteps);
-// a JSON input's (Read) is looked at before and after. Each phase that
+// Reading stops at the first quotation over Options.Limits.Citations
+// (the error's Actual is then the bound plus one), and looks at ctx at
+// least every 64 KiB of input (pollSteps; for a JSON input, plus the
+// token or the citation being read whole). Each phase that
 // follows looks at ctx before each request to the engine, which looks
 // at it every 64 KiB it reads, so a check returns within a few
 // milliseconds of ctx's end.
@@ -144,12 +149,9 @@ func Check(ctx context.Context, input []byte, sources []Source, opts Options) (*
 	if err := stopped(ctx); err != nil {
 		return nil, err
 	}
-	sh, err := Detect(input)
-	if err != nil {
-		return nil, err
-	}
 	rd := &reading{ctx: ctx, max: opts.limits().Citations}
-	if err := rd.read(input, sh); err != nil {
+	sh, err := rd.read(input)
+	if err != nil {
 		return nil, err
 	}
 	res, err := CheckQuotations(ctx, rd.qs, sources, opts)
@@ -167,33 +169,37 @@ type reading struct {
 	qs  []Quotation
 }
 
-// read reads the quotations of input, of shape sh: a report's as Read
-// does, looking at ctx every pollSteps steps and refusing the first
-// quotation over max as soon as it is read; a JSON input's by Read, with
-// a look at ctx before and after and the count held after.
-func (rd *reading) read(input []byte, sh Shape) error {
-	if sh != Report {
-		if err := stopped(rd.ctx); err != nil {
-			return err
-		}
-		qs, err := Read(input, sh)
-		if err != nil {
-			return err
-		}
-		if len(qs) > rd.max {
-			return overQuotations(rd.max, len(qs), false)
-		}
-		rd.qs = qs
-		return stopped(rd.ctx)
-	}
-	b := bytes.TrimPrefix(input, bom)
-	return extractChecked(b, len(input)-len(b), func(q Quotation) error {
+// read detects input's shape (Detect) and reads its quotations as Read
+// does, looking at ctx before the first step and at least every
+// pollSteps steps (64 KiB of input; for a JSON input, plus the token or
+// the citation being read), and refusing the first quotation over max as
+// soon as it is read, not after the rest.
+func (rd *reading) read(input []byte) (Shape, error) {
+	poll := func() error { return stopped(rd.ctx) }
+	keep := func(q Quotation) error {
 		if len(rd.qs) == rd.max {
 			return overQuotations(rd.max, rd.max+1, true)
 		}
 		rd.qs = append(rd.qs, q)
 		return nil
-	}, func() error { return stopped(rd.ctx) })
+	}
+	w := &workCounter{poll: poll}
+	sh, top, err := detect(input, w)
+	switch {
+	case err != nil:
+		return 0, err
+	case sh == Structured:
+		err = readStructured(top, keep)
+	case sh == Anthropic:
+		err = readAnthropic(top, keep)
+	default:
+		b := bytes.TrimPrefix(input, bom)
+		err = extractChecked(b, len(input)-len(b), keep, poll)
+	}
+	if err == nil {
+		err = poll()
+	}
+	return sh, err
 }
 
 // stopped is the overloaded error of a done ctx, nil otherwise.

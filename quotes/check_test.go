@@ -335,6 +335,17 @@ func TestRequestDocumentsAreTheSources(t *testing.T) {
 	if s := Sources(docs); len(s) != 2 || s[1].ID != "2" {
 		t.Fatalf("sources %+v", s)
 	}
+	// Each document's Path points, in the request, at what carries its
+	// text (at its source without one), for a limit's message to name.
+	want := []string{"/messages/1/content/1/source/data", "/messages/1/content/2/source", "/messages/2/content/0/source/content"}
+	for i, d := range docs {
+		if d.Path != want[i] {
+			t.Errorf("document %d: Path %q, want %q", i, d.Path, want[i])
+		}
+	}
+	if s := Sources(docs); s[0].Path != want[0] || s[1].Path != want[2] {
+		t.Errorf("sources' paths %q, %q", s[0].Path, s[1].Path)
+	}
 	for _, bad := range []string{`{"model":"m"}`, `{"messages":{}}`, `{"messages":[{"content":[{"type":"document"}]}]}`,
 		`{"messages":[{"content":[{"type":"document","source":{"type":"text","data":1}}]}]}`, `not json`} {
 		if _, err := ReadRequest([]byte(bad)); err == nil {

@@ -115,13 +115,14 @@ func Extract(report []byte) []Quotation {
 // least every pollSteps steps (64 KiB of report) and after the last; the
 // first error either returns stops the
 // extraction and is returned. Cost: Extract's, up to where it stops;
-// memory: the report's lines (24 bytes each), and what emit keeps.
+// memory: one blockquote's text while it is read (at most its bytes),
+// and what emit keeps, whatever the number of lines.
 func extractChecked(report []byte, base int, emit func(Quotation) error, poll func() error) error {
 	w := &workCounter{poll: poll}
 	if w.err = poll(); w.err != nil {
 		return w.err
 	}
-	x := newExtractor(report, w)
+	x := &extractor{b: report, w: w}
 	x.emit = func(q Quotation) {
 		if w.err == nil && q.Checked() {
 			q.Offset += base
@@ -141,41 +142,19 @@ func (q *Quotation) Checked() bool {
 	return q.Marked || utf8.RuneCountInString(q.Text) >= MinUnmarkedCodePoints
 }
 
-// line is one line of the report: the bytes [start, end) without its
-// line end, which takes the bytes [end, next).
-type line struct{ start, end, next int }
-
-func splitLines(b []byte, w *workCounter) []line {
-	var ls []line
-	start := 0
-	counted, mark := 0, pollSteps
-	for i := 0; i < len(b); i++ {
-		if i >= mark { // the steps so far, so that w polls within the pass
-			w.add(i - counted)
-			counted, mark = i, i+pollSteps
-			if w.err != nil {
-				return nil
-			}
-		}
-		switch b[i] {
-		case '\n':
-			ls = append(ls, line{start, i, i + 1})
-			start = i + 1
-		case '\r':
-			next := i + 1
-			if next < len(b) && b[next] == '\n' {
-				next++
-			}
-			ls = append(ls, line{start, i, next})
-			start = next
-			i = next - 1
-		}
+// nextLine returns the line that starts at byte start of b: its end
+// (without its line end) and where the next line starts.
+func nextLine(b []byte, start int) (end, next int) {
+	i := bytes.IndexAny(b[start:], "\r\n")
+	if i < 0 {
+		return len(b), len(b)
 	}
-	w.add(len(b) - counted)
-	if start < len(b) || len(b) == 0 {
-		ls = append(ls, line{start, len(b), len(b)})
+	end = start + i
+	next = end + 1
+	if b[end] == '\r' && next < len(b) && b[next] == '\n' {
+		next++
 	}
-	return ls
+	return end, next
 }
 
 // isBlank: a line of nothing but white space ends a paragraph.
@@ -192,52 +171,66 @@ func isBlank(b []byte) bool {
 	return true
 }
 
-// blockquoteText returns where the text of a blockquote line starts:
-// after up to three spaces, '>', and one space after it when there is
-// one, and so on for each nested '>' (a quotation inside a quotation, as
-// in a reply, "> > text", is read as its innermost text); ok false when
-// the line is not a blockquote line.
+// blockquoteText returns where the text of a blockquote line starts, as
+// CommonMark reads block quote markers: up to three columns of
+// indentation, '>', and one space or tab after it when there is one, and
+// so on for each nested '>' (a quotation inside a quotation, as in a
+// reply, "> > text", is read as its innermost text). A tab advances to
+// the next multiple of four columns; one after a '>' counts one of its
+// columns as the space left out, the rest as the indentation of what
+// follows ('>\t> q' is nested). ok is false when the line is not a
+// blockquote line. Cost: linear in the markers and indentation read.
 func blockquoteText(b []byte) (int, bool) {
-	i := 0
-	for i < len(b) && i < 3 && b[i] == ' ' {
-		i++
-	}
-	if i >= len(b) || b[i] != '>' {
-		return 0, false
-	}
-	for i < len(b) && b[i] == '>' {
-		i++
-		if i < len(b) && b[i] == ' ' {
-			i++
+	i, col, carry := 0, 0, 0 // carry: columns of a tab after '>' not yet read
+	ok := false
+	for {
+		j, c, indent := i, col, carry
+		for j < len(b) && indent <= 3 {
+			if b[j] == ' ' {
+				indent, c = indent+1, c+1
+			} else if b[j] == '\t' {
+				w := 4 - c%4
+				indent, c = indent+w, c+w
+			} else {
+				break
+			}
+			j++
 		}
+		if indent > 3 || j >= len(b) || b[j] != '>' {
+			return i, ok
+		}
+		j, c, carry, ok = j+1, c+1, 0, true
+		if j < len(b) && b[j] == ' ' {
+			j, c = j+1, c+1
+		} else if j < len(b) && b[j] == '\t' {
+			w := 4 - c%4
+			j, c, carry = j+1, c+w, w-1
+		}
+		i, col = j, c
 	}
-	return i, true
 }
 
-// extractor holds the state of one Extract: the report, its lines, and a
-// cursor that turns increasing byte offsets into lines and columns.
+// extractor holds the state of one Extract: the report, and a cursor
+// that turns increasing byte offsets into lines and columns. It keeps no
+// table of lines: a line is found when it is read, so that its memory
+// does not grow with their number.
 type extractor struct {
-	b     []byte
-	lines []line
-	out   []Quotation
-	emit  func(Quotation) // each quotation read; nil: appended to out
-	w     *workCounter    // never nil; its err stops the extraction
-	// the position cursor: line index, and the code point column at byte
-	// colAt of that line
-	li, col, colAt int
+	b    []byte
+	out  []Quotation
+	emit func(Quotation) // each quotation read; nil: appended to out
+	w    *workCounter    // never nil; its err stops the extraction
+	// the position cursor: the line ends and code points before byte
+	// colAt, on the line of colAt
+	line, col, colAt int
 }
 
 func extract(b []byte, w *workCounter) []Quotation {
 	if w == nil {
 		w = &workCounter{}
 	}
-	x := newExtractor(b, w)
+	x := &extractor{b: b, w: w}
 	x.run()
 	return x.out
-}
-
-func newExtractor(b []byte, w *workCounter) *extractor {
-	return &extractor{b: b, lines: splitLines(b, w), w: w}
 }
 
 // put records quotation q.
@@ -249,63 +242,82 @@ func (x *extractor) put(q Quotation) {
 	}
 }
 
-// run extracts the quotations, paragraph by paragraph, until the end or
-// until x.w.err is set.
+// Line kinds: a run of lines of one kind is a paragraph (text) or a
+// blockquote.
+const (
+	blankLine = iota
+	textLine
+	quoteLine
+)
+
+// run extracts the quotations, a run of lines of one kind at a time,
+// until the end or until x.w.err is set.
 func (x *extractor) run() {
 	b, w := x.b, x.w
-	kind := make([]int8, len(x.lines)) // 0 blank, 1 text, 2 blockquote
-	for i, l := range x.lines {
-		if w.err != nil {
-			return
-		}
-		s := b[l.start:l.end]
-		w.add(len(s))
-		switch {
-		case isBlank(s):
-		case func() bool { _, ok := blockquoteText(s); return ok }():
-			kind[i] = 2
-		default:
-			kind[i] = 1
+	kind, first, last := blankLine, 0, 0 // the run being read: its kind, the start of its first line, the end of its last
+	flush := func() {
+		switch kind {
+		case textLine:
+			x.paragraph(first, last)
+		case quoteLine:
+			x.blockquote(first, last)
 		}
 	}
-	for i := 0; i < len(x.lines) && w.err == nil; {
-		j := i
-		for j < len(x.lines) && kind[j] == kind[i] {
-			j++
+	for start := 0; start < len(b) && w.err == nil; {
+		end, next := nextLine(b, start)
+		s := b[start:end]
+		w.add(next - start)
+		k := textLine
+		switch {
+		case isBlank(s):
+			k = blankLine
+		case func() bool { _, ok := blockquoteText(s); return ok }():
+			k = quoteLine
 		}
-		switch kind[i] {
-		case 1:
-			x.paragraph(i, j)
-		case 2:
-			x.blockquote(i, j)
+		w.add(len(s))
+		if k != kind {
+			flush()
+			kind, first = k, start
 		}
-		i = j
+		last, start = end, next
+	}
+	if w.err == nil {
+		flush()
 	}
 }
 
 // where returns the line and column (both from 1, the column in code
-// points) of byte offset off, which is at least every offset asked before.
+// points) of byte offset off, which is at least every offset asked
+// before: the cursor reads each byte once in all.
 func (x *extractor) where(off int) (int, int) {
-	for x.li+1 < len(x.lines) && x.lines[x.li].next <= off {
-		x.li++
-		x.col, x.colAt = 0, x.lines[x.li].start
-		x.w.add(1)
+	seg := x.b[x.colAt:off]
+	x.w.add(len(seg))
+	lineStart := -1
+	for i, c := range seg {
+		switch {
+		case c == '\r':
+			x.line++
+			lineStart = i + 1
+		case c == '\n':
+			if at := x.colAt + i; at == 0 || x.b[at-1] != '\r' { // a CRLF is one line end
+				x.line++
+			}
+			lineStart = i + 1
+		}
 	}
-	if x.colAt < x.lines[x.li].start {
-		x.col, x.colAt = 0, x.lines[x.li].start
+	if lineStart >= 0 {
+		x.col, seg = 0, seg[lineStart:]
 	}
-	x.w.add(off - x.colAt)
-	x.col += utf8.RuneCount(x.b[x.colAt:off])
+	x.col += utf8.RuneCount(seg)
 	x.colAt = off
-	return x.li + 1, x.col + 1
+	return x.line + 1, x.col + 1
 }
 
-// paragraph extracts the quotations of lines [first, last), one paragraph
-// (rule 1). Each closing mark kind has a cursor at its next occurrence;
+// paragraph extracts the quotations of the paragraph in bytes [start,
+// end), from its first line's start to its last line's end (rule 1). Each closing mark kind has a cursor at its next occurrence;
 // the cursors only move forward, so finding every opener's closer costs
 // one pass per kind in all.
-func (x *extractor) paragraph(first, last int) {
-	start, end := x.lines[first].start, x.lines[last-1].end
+func (x *extractor) paragraph(start, end int) {
 	p := x.b[:end]
 	var next [6]int // byte offset of each kind's next occurrence at or after the cursor, or end
 	for k := range next {
@@ -355,7 +367,7 @@ func (x *extractor) paragraph(first, last int) {
 		q.Offset = i
 		q.Line, q.Column = x.where(i)
 		after := closeAt + closeLen
-		if id, past, ok := x.markerAfter(after, x.lineEnd(closeAt)); ok {
+		if id, past, ok := x.markerAfter(after, end); ok {
 			q.Marker, q.Marked = id, true
 			after = past
 		}
@@ -366,27 +378,15 @@ func (x *extractor) paragraph(first, last int) {
 	}
 }
 
-// lineEnd returns the end of the line that holds byte off.
-func (x *extractor) lineEnd(off int) int {
-	// The cursor's line is at or before off's line; walk forward from it
-	// without moving it (the walk is repeated at most once per quotation,
-	// over lines the quotation spans).
-	li := x.li
-	for li+1 < len(x.lines) && x.lines[li].next <= off {
-		li++
-		x.w.add(1)
-	}
-	return x.lines[li].end
-}
-
 // markerAfter reads a marker right after a closing mark at from (rule 4):
 // white space (not a line end) and at most one of .,;: then [X] or [^X],
-// X one or more characters none of which is a bracket, all before eol. A
-// bracket followed by '(' is a Markdown link, not a marker. It returns X
-// and the offset after the ']'.
-func (x *extractor) markerAfter(from, eol int) (string, int, bool) {
+// X one or more characters none of which is a bracket or a line end, all
+// before end, the paragraph's end. A bracket followed by '(' is a
+// Markdown link, not a marker. It returns X and the offset after the
+// ']'. Cost: the bytes up to the marker's end, or to where it fails.
+func (x *extractor) markerAfter(from, end int) (string, int, bool) {
 	i, punct := from, false
-	for i < eol {
+	for i < end && x.b[i] != '\n' && x.b[i] != '\r' {
 		r, n := utf8.DecodeRune(x.b[i:])
 		x.w.add(n)
 		if strings.ContainsRune(".,;:", r) && !punct {
@@ -396,19 +396,19 @@ func (x *extractor) markerAfter(from, eol int) (string, int, bool) {
 		}
 		i += n
 	}
-	if i >= eol || x.b[i] != '[' {
+	if i >= end || x.b[i] != '[' {
 		return "", 0, false
 	}
 	i++
-	if i < eol && x.b[i] == '^' {
+	if i < end && x.b[i] == '^' {
 		i++
 	}
 	idStart := i
-	for i < eol && x.b[i] != ']' && x.b[i] != '[' {
+	for i < end && x.b[i] != ']' && x.b[i] != '[' && x.b[i] != '\n' && x.b[i] != '\r' {
 		i++
 		x.w.add(1)
 	}
-	if i >= eol || x.b[i] != ']' || i == idStart {
+	if i >= end || x.b[i] != ']' || i == idStart {
 		return "", 0, false
 	}
 	if i+1 < len(x.b) && x.b[i+1] == '(' {
@@ -448,39 +448,54 @@ func joinLines(b []byte) string {
 // spaces included) at both ends.
 func trimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }
 
-// blockquote extracts the one quotation of blockquote lines [first, last)
-// (rule 3): each line's text after '>' and one space, white space at its
-// end left out, the lines that have text joined by one space; the marker
-// is the [X] or [^X] at the end of the last line that has text (rule 4).
-func (x *extractor) blockquote(first, last int) {
-	parts := make([]string, 0, last-first)
-	for li := first; li < last; li++ {
-		if x.w.err != nil {
-			return
+// blockquote extracts the one quotation of the blockquote in bytes
+// [start, end), from its first line's start to its last line's end
+// (rule 3): each line's text after its markers (blockquoteText), white
+// space at its end left out, the lines that have text joined by one
+// space; the marker is the first of the markers that end the last line
+// that has text (rule 4), all of them left out. Two passes over the
+// lines, the first to measure, so that the text is allocated once at its
+// length: memory is the quotation's text alone.
+func (x *extractor) blockquote(start, end int) {
+	n, lines, last := 0, 0, []byte(nil) // the joined length, the lines with text, the last one's text
+	x.blockquoteLines(start, end, func(t []byte) {
+		if lines > 0 {
+			n++
 		}
-		l := x.lines[li]
-		s := x.b[l.start:l.end]
-		k, _ := blockquoteText(s)
-		x.w.add(len(s))
-		if t := strings.TrimRightFunc(string(s[k:]), unicode.IsSpace); t != "" {
-			parts = append(parts, t)
-		}
-	}
-	q := Quotation{Blockquote: true}
-	if n := len(parts); n > 0 {
-		if id, rest, ok := markerAtEnd(parts[n-1]); ok {
-			q.Marker, q.Marked = id, true
-			parts[n-1] = strings.TrimRightFunc(rest, unicode.IsSpace)
-			if parts[n-1] == "" {
-				parts = parts[:n-1]
-			}
-		}
-	}
-	q.Text = trimSpace(strings.Join(parts, " "))
-	if q.Text == "" {
+		n, lines, last = n+len(t), lines+1, t
+	})
+	if x.w.err != nil || lines == 0 {
 		return
 	}
-	q.Offset = x.lines[first].start
+	q := Quotation{Blockquote: true}
+	keep := len(last) // of the last line's text, the bytes before its markers
+	if id, rest, ok := markersAtEnd(last); ok {
+		q.Marker, q.Marked = id, true
+		keep = len(bytes.TrimRightFunc(rest, unicode.IsSpace))
+		n -= len(last) - keep
+		if keep == 0 && lines > 1 {
+			n-- // the space before it
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	i := 0
+	x.blockquoteLines(start, end, func(t []byte) {
+		if i++; i == lines {
+			if t = t[:keep]; len(t) == 0 {
+				return
+			}
+		}
+		if sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.Write(t)
+	})
+	q.Text = trimSpace(sb.String())
+	if x.w.err != nil || q.Text == "" {
+		return
+	}
+	q.Offset = start
 	for x.b[q.Offset] != '>' {
 		q.Offset++
 	}
@@ -488,22 +503,50 @@ func (x *extractor) blockquote(first, last int) {
 	x.put(q)
 }
 
-// markerAtEnd splits a blockquote's last line into its text and the [X]
-// or [^X] it ends with.
-func markerAtEnd(s string) (id, rest string, ok bool) {
-	if !strings.HasSuffix(s, "]") {
-		return "", "", false
+// blockquoteLines calls f with the text of each line of the blockquote
+// in bytes [start, end) that has text: what follows its markers, white
+// space at its end left out.
+func (x *extractor) blockquoteLines(start, end int, f func(t []byte)) {
+	for at := start; x.w.err == nil; {
+		le, next := nextLine(x.b[:end], at)
+		s := x.b[at:le]
+		k, _ := blockquoteText(s)
+		x.w.add(len(s))
+		if t := bytes.TrimRightFunc(s[k:], unicode.IsSpace); len(t) > 0 {
+			f(t)
+		}
+		if le == end {
+			return
+		}
+		at = next
 	}
-	open := strings.LastIndexByte(s, '[')
-	if open < 0 {
-		return "", "", false
+}
+
+// markersAtEnd splits a blockquote's last line s (white space at its end
+// left out) into its text and the markers it ends with, [X] or [^X]
+// with White_Space between them, and returns the first marker's X (only
+// the first marker counts, as after a closing mark). Cost: linear in s.
+func markersAtEnd(s []byte) (id string, rest []byte, ok bool) {
+	var first []byte
+	for {
+		t := bytes.TrimRightFunc(s, unicode.IsSpace)
+		if len(t) == 0 || t[len(t)-1] != ']' {
+			break
+		}
+		open := bytes.LastIndexByte(t, '[')
+		if open < 0 {
+			break
+		}
+		x := bytes.TrimPrefix(t[open+1:len(t)-1], []byte("^"))
+		if len(x) == 0 || bytes.IndexByte(x, ']') >= 0 {
+			break
+		}
+		first, s = x, t[:open]
 	}
-	id = s[open+1 : len(s)-1]
-	id = strings.TrimPrefix(id, "^")
-	if id == "" || strings.ContainsRune(id, ']') {
-		return "", "", false
+	if first == nil {
+		return "", s, false
 	}
-	return id, s[:open], true
+	return string(first), s, true
 }
 
 // workPerByte bounds the extractor's steps per input byte (see Extract's

@@ -132,6 +132,13 @@ func TestRule3ABlockquoteIsOneQuotation(t *testing.T) {
 		{"nested '>' without spaces", ">>> Все счастливые семьи\n>> похожи друг на друга [6]", []string{"Все счастливые семьи похожи друг на друга [6] (blockquote)"}},
 		{"a reply quoting a quotation joins both levels", "> Ishmael wrote:\n> > Call me Ishmael. [1]", []string{"Ishmael wrote: Call me Ishmael. [1] (blockquote)"}},
 		{"a '>' after text is text", "> 1 > 0 [m]", []string{"1 > 0 [m] (blockquote)"}},
+		{"a nested '>' after two spaces (CommonMark: up to three columns)", ">  > Call me Ishmael. [1]", []string{"Call me Ishmael. [1] (blockquote)"}},
+		{"a nested '>' after four spaces", ">    > Call me Ishmael. [1]", []string{"Call me Ishmael. [1] (blockquote)"}},
+		{"a nested '>' after five spaces is text (an indented code block)", ">     > q [1]", []string{"> q [1] (blockquote)"}},
+		{"a nested '>' after a tab (to column 4: two columns of indentation)", ">\t> Все счастливые семьи [6]", []string{"Все счастливые семьи [6] (blockquote)"}},
+		{"a tab after '>' is the one space left out", ">\tCall me Ishmael.\n>\tSome years ago", []string{"Call me Ishmael. Some years ago (blockquote)"}},
+		{"a tab before the first '>' is four columns: no blockquote", "\t> q [1]", nil},
+		{"a space and a tab before '>' are four columns: no blockquote", " \t> q [1]", nil},
 	})
 }
 
@@ -160,6 +167,12 @@ func TestRule4AMarkerNamesTheSource(t *testing.T) {
 			[]string{"Все счастливые семьи похожи друг на друга, каждая несчастливая семья несчастлива по-своему. [6] (blockquote)"}},
 		{"a blockquote's marker on a line of its own", "> يولد جميع الناس أحرارًا متساوين في الكرامة والحقوق\n> [7]",
 			[]string{"يولد جميع الناس أحرارًا متساوين في الكرامة والحقوق [7] (blockquote)"}},
+		{"a blockquote's first of two markers counts, both left out (French)", "> Les hommes naissent et demeurent [2][1]",
+			[]string{"Les hommes naissent et demeurent [2] (blockquote)"}},
+		{"a blockquote's markers with spaces between", "> Все счастливые семьи похожи друг на друга [^6] [7]\t[8]",
+			[]string{"Все счастливые семьи похожи друг на друга [6] (blockquote)"}},
+		{"a bracket before a blockquote's marker stays text", "> Call me [Ishmael] now [1]", []string{"Call me [Ishmael] now [1] (blockquote)"}},
+		{"a blockquote's markers on a line of their own", "> 吾輩は猫である。\n> [4][5]", []string{"吾輩は猫である。 [4] (blockquote)"}},
 		{"a bracket inside a blockquote's last line is no marker", "> Call me [Ishmael]. Some years ago", []string{"Call me [Ishmael]. Some years ago (blockquote)"}},
 	})
 }

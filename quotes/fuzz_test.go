@@ -24,6 +24,8 @@ var extractSeeds = []string{
 	"«««»»» „“”「『』」 [[]] [^] [1][2]",
 	"   > three\n    > four\n\t> tab",
 	"\xff\"\xfe\" [\xfd]",
+	"> Les hommes naissent et demeurent [2][1]\n>  > q [1] [2]\n>\t> r\n> \t>s\n>     > code [^a]\t[b]",
+	"\n\n\r\r\n> \n>\n\r\n\"a\r\nb\" [c\nd]",
 }
 
 // FuzzExtract: the extractor agrees with the brute-force reference on

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
@@ -34,7 +36,7 @@ type syntax struct {
 func (e *syntax) String() string {
 	s := e.what + " at byte " + strconv.Itoa(e.at)
 	if e.ptr != "" {
-		s += " (in " + citecheck.Echo(e.ptr).String() + ")"
+		s += " (in " + citecheck.Echo(pointerText(e.ptr)).String() + ")"
 	}
 	return s
 }
@@ -42,7 +44,10 @@ func (e *syntax) String() string {
 // checkJSON returns nil when b is one JSON text as RFC 8259 and I-JSON
 // define it, else what is wrong. base is added to every offset it
 // reports, so that offsets count from the start of the input the caller
-// was given (before a byte order mark it dropped).
+// was given (before a byte order mark it dropped). With w, it counts a
+// step per byte of each token read, so that w polls its caller at least
+// every pollSteps bytes plus one token; once w.err is set it returns nil
+// at once, and the caller is to look at w.err.
 //
 // jsontext finds the fault; the message is ours, written from the bytes
 // around the fault and the decoder's state there, so that it names no
@@ -51,13 +56,21 @@ func (e *syntax) String() string {
 // Cost: linear in len(b); memory the offsets of the open objects and
 // arrays (8 bytes each, at most maxNesting) and jsontext's member names
 // of the open objects, at most len(b).
-func checkJSON(b []byte, base int) *syntax {
+func checkJSON(b []byte, base int, w *workCounter) *syntax {
 	dec := jsontext.NewDecoder(bytes.NewBuffer(b), strict...)
 	var opens []int
+	counted := 0
 	for {
 		tok, err := dec.ReadToken()
 		if err != nil {
 			return describe(b, base, dec, opens, err)
+		}
+		if w != nil {
+			at := int(dec.InputOffset())
+			if w.add(at - counted); w.err != nil {
+				return nil
+			}
+			counted = at
 		}
 		switch tok.Kind() {
 		case '{', '[':
@@ -268,11 +281,74 @@ func quoteName(name string) string {
 	return citecheck.Echo(jsonenc.AppendString(nil, name)).String()
 }
 
-// node is a value of a JSON input that checkJSON has accepted, raw, at
-// JSON Pointer ptr; raw is nil for a value that is not there.
+// node is a value of a JSON input that checkJSON has accepted, raw; raw
+// is nil for a value that is not there. Its JSON Pointer is not built
+// until a message needs it (ptr): a node knows only its parent and its
+// name or index in it. w, when set, is polled as the items of arrays are
+// read (items), and its children inherit it.
 type node struct {
-	raw jsontext.Value
-	ptr string
+	raw  jsontext.Value
+	up   *node  // the object or array it is in; nil for the top
+	name string // its member name, in an object
+	k    int    // its index, in an array
+	r    *walker
+}
+
+// walker is what the walks of one input share: the workCounter items
+// poll (nil: none), and the decoders of walks that have ended, for the
+// next to reuse, so that reading an object costs no decoder of its own.
+type walker struct {
+	w    *workCounter
+	free []*decoder
+}
+
+type decoder struct {
+	dec jsontext.Decoder
+	buf bytes.Buffer
+}
+
+// get returns a decoder reading raw, reused when one is free.
+func (r *walker) get(raw []byte) *decoder {
+	var d *decoder
+	if r != nil && len(r.free) > 0 {
+		d, r.free = r.free[len(r.free)-1], r.free[:len(r.free)-1]
+	} else {
+		d = new(decoder)
+	}
+	d.buf = *bytes.NewBuffer(raw)
+	d.dec.Reset(&d.buf, jsontext.AllowDuplicateNames(true))
+	return d
+}
+
+// put makes d free for the next walk.
+func (r *walker) put(d *decoder) {
+	if r != nil {
+		r.free = append(r.free, d)
+	}
+}
+
+// ptr is the node's JSON Pointer, as a message shows it (pointerText).
+// Cost: linear in its length and depth.
+func (n node) ptr() string { return pointerText(n.rawPtr()) }
+
+func (n node) rawPtr() string {
+	if n.up == nil {
+		return ""
+	}
+	if n.up.raw[0] == '{' {
+		return n.up.rawPtr() + "/" + jsonenc.EscapePointer(n.name)
+	}
+	return n.up.rawPtr() + "/" + strconv.Itoa(n.k)
+}
+
+// pointerText is JSON Pointer p as a message shows it: as it is, or,
+// when a member name in it holds a control character (a line end would
+// break the message's one line), as a JSON string, escapes and all.
+func pointerText(p string) string {
+	if strings.IndexFunc(p, unicode.IsControl) < 0 {
+		return p
+	}
+	return string(jsonenc.AppendString(nil, p))
 }
 
 // kind is the value's kind as jsonenc.KindName takes it.
@@ -299,25 +375,29 @@ func (n node) text() string {
 // fail; should one, the walk ends there.
 //
 // Cost: linear in len(n.raw): jsontext reads the value once more,
-// without the duplicate-name check checkJSON has made.
+// without the duplicate-name check checkJSON has made; one allocation for
+// the walk (the parent its children point to), and one for each member
+// name.
 func (n node) walk(f func(k int, name string, v node) error) error {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(n.raw), jsontext.AllowDuplicateNames(true))
+	up := &n
+	d := n.r.get(n.raw)
+	defer n.r.put(d)
+	dec := &d.dec
 	dec.ReadToken()
 	for k := 0; ; k++ {
 		if kind := dec.PeekKind(); kind == 0 || kind == '}' || kind == ']' {
 			return nil
 		}
-		name, tok := "", strconv.Itoa(k)
+		name := ""
 		if n.raw[0] == '{' {
 			t, _ := dec.ReadToken()
 			name = t.String()
-			tok = jsonenc.EscapePointer(name)
 		}
 		v, err := dec.ReadValue()
 		if err != nil {
 			return nil
 		}
-		if err := f(k, name, node{v, n.ptr + "/" + tok}); err != nil {
+		if err := f(k, name, node{raw: v, up: up, name: name, k: k, r: n.r}); err != nil {
 			return err
 		}
 	}
@@ -334,11 +414,21 @@ func (n node) members(f func(name string, v node) error) error {
 }
 
 // items calls f with each item of array n (none when n is not an array),
-// in order, and stops at the first error. Cost: linear in the array's
-// bytes.
+// in order, and stops at the first error, or at the first error of the
+// workCounter's
+// poll, which it counts a step per byte of each item. Cost: linear in the
+// array's bytes.
 func (n node) items(f func(k int, v node) error) error {
 	if n.kind() != '[' {
 		return nil
 	}
-	return n.walk(func(k int, _ string, v node) error { return f(k, v) })
+	return n.walk(func(k int, _ string, v node) error {
+		if n.r != nil && n.r.w != nil {
+			w := n.r.w
+			if w.add(len(v.raw)); w.err != nil {
+				return w.err
+			}
+		}
+		return f(k, v)
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/citecheck/citecheck"
@@ -108,5 +109,42 @@ func TestMemoryIsLinearInTheInput(t *testing.T) {
 	}
 	if bound := uint64(big*ResultBytes + BatchQuotations*BatchBytes); p2 > bound {
 		t.Errorf("the peak is %d bytes for %d quotations, over %d results and a batch (%d)", p2, big, big, bound)
+	}
+}
+
+// Reading a report holds no table of its lines: on reports of nothing
+// but line ends, short lines or blockquote lines, the bytes allocated by
+// Extract, Read and Check beyond the quotations' texts are a small
+// fraction of the input's, at 64 KiB as at 1 MiB (a table of lines held
+// 24 bytes and more a line, 12 and more an input byte; a blockquote's
+// lines, 16 bytes each more).
+func TestReadingAReportHoldsNothingPerLine(t *testing.T) {
+	srcs := []Source{{ID: "1", Text: "Call me Ishmael."}}
+	for name, unit := range map[string]string{
+		"line feeds": "\n", "carriage returns": "\r", "CRLFs": "\r\n",
+		"short lines": "a\n", "empty blockquote lines": ">\n", "blockquote lines of one letter": "> a\n",
+		"alternating blank and text lines": "a\n\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, size := range []int{64 << 10, 1 << 20} {
+				b := []byte(strings.Repeat(unit, size/len(unit)))
+				texts := 0 // what the quotations hold, which a reading must
+				for _, q := range Extract(b) {
+					texts += len(q.Text)
+				}
+				for what, read := range map[string]func(){
+					"Extract": func() { Extract(b) },
+					"Read":    func() { Read(b, Report) },
+					"Check":   func() { Check(context.Background(), b, srcs, Options{}) },
+				} {
+					before := totalAlloc()
+					read()
+					got := totalAlloc() - before
+					if limit := uint64(len(b)/16+texts) + 64<<10; got > limit {
+						t.Errorf("%s of %d bytes: %d bytes allocated, over %d", what, len(b), got, limit)
+					}
+				}
+			}
+		})
 	}
 }

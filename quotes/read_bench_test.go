@@ -62,12 +62,8 @@ func BenchmarkCheckReadsManyQuotations(b *testing.B) {
 	in := manyShortQuotations()
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
-		sh, err := Detect(in)
-		if err != nil {
-			b.Fatal(err)
-		}
 		rd := &reading{ctx: context.Background(), max: citecheck.NoLimit}
-		if err := rd.read(in, sh); err != nil {
+		if _, err := rd.read(in); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -30,7 +30,7 @@ func referenceExtract(b []byte) []Quotation {
 		t := s[lines[i].start:lines[i].end]
 		switch {
 		case strings.TrimFunc(t, unicode.IsSpace) == "":
-		case blockquoteLine.MatchString(t):
+		case blockquotePrefix.MatchString(expandTabs(t)):
 			lines[i].kind = 2
 		default:
 			lines[i].kind = 1
@@ -97,15 +97,14 @@ func referenceExtract(b []byte) []Quotation {
 		case 2:
 			var parts []string
 			for _, l := range lines[i:j] {
-				m := blockquoteLine.FindStringSubmatch(s[l.start:l.end])
-				if t := strings.TrimRightFunc(m[1], unicode.IsSpace); t != "" {
+				if t := strings.TrimRightFunc(referenceBlockquoteText(s[l.start:l.end]), unicode.IsSpace); t != "" {
 					parts = append(parts, t)
 				}
 			}
 			q := Quotation{Blockquote: true, Offset: lines[i].start + strings.IndexByte(s[lines[i].start:], '>')}
 			if n := len(parts); n > 0 {
 				if m := endMarkerRE.FindStringSubmatch(parts[n-1]); m != nil {
-					q.Marker, q.Marked = m[2]+m[3], true
+					q.Marker, q.Marked = m[2]+m[3], true // the first of the markers
 					parts[n-1] = strings.TrimRightFunc(m[1], unicode.IsSpace)
 				}
 			}
@@ -123,11 +122,11 @@ func referenceExtract(b []byte) []Quotation {
 const ws = `\t\v\f \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}`
 
 var (
-	lineEnd        = regexp.MustCompile(`\r\n|\r|\n`)
-	blockquoteLine = regexp.MustCompile(`^ {0,3}(?:> ?)+((?s).*)$`)
-	softBreak      = regexp.MustCompile(`[ \t]*(?:\r\n|\r|\n)[ \t]*`)
-	markerRE       = regexp.MustCompile(`^[` + ws + `]*(?:[.,;:][` + ws + `]*)?\[(?:\^([^\[\]\r\n]+)|([^\^\[\]\r\n][^\[\]\r\n]*))\]`)
-	endMarkerRE    = regexp.MustCompile(`^((?s).*)\[(?:\^([^\[\]]+)|([^\^\[\]][^\[\]]*))\]$`)
+	lineEnd          = regexp.MustCompile(`\r\n|\r|\n`)
+	blockquotePrefix = regexp.MustCompile(`^(?: {0,3}> ?)+`)
+	softBreak        = regexp.MustCompile(`[ \t]*(?:\r\n|\r|\n)[ \t]*`)
+	markerRE         = regexp.MustCompile(`^[` + ws + `]*(?:[.,;:][` + ws + `]*)?\[(?:\^([^\[\]\r\n]+)|([^\^\[\]\r\n][^\[\]\r\n]*))\]`)
+	endMarkerRE      = regexp.MustCompile(`^((?s).*?)\[(?:\^([^\[\]]+)|([^\^\[\]][^\[\]]*))\](?:[` + ws + `]*\[(?:\^[^\[\]]+|[^\^\[\]][^\[\]]*)\])*$`)
 )
 
 func markerID(s string, m []int) string {
@@ -135,4 +134,43 @@ func markerID(s string, m []int) string {
 		return s[m[2]:m[3]]
 	}
 	return s[m[4]:m[5]]
+}
+
+// expandTabs writes each tab of s as the spaces to the next multiple of
+// four columns, as CommonMark reads block structure.
+func expandTabs(s string) string {
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			for w := 4 - col%4; w > 0; w-- {
+				b.WriteByte(' ')
+				col++
+			}
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+// referenceBlockquoteText is the text of blockquote line s: what follows
+// the longest run of markers (up to three columns of indentation, '>',
+// an optional space) matched in s with its tabs expanded; a tab only
+// partly matched is left out whole.
+func referenceBlockquoteText(s string) string {
+	n := len(blockquotePrefix.FindString(expandTabs(s)))
+	col := 0
+	for i, r := range s {
+		if col >= n {
+			return s[i:]
+		}
+		if r == '\t' {
+			col += 4 - col%4
+		} else {
+			col++
+		}
+	}
+	return ""
 }

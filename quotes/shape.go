@@ -59,12 +59,17 @@ var bom = []byte("\uFEFF")
 
 // parseJSON checks that b, the input after a byte order mark of base
 // bytes, is one JSON text, and returns its value; the error names what
-// is wrong and where in plain words, after what (e.g. "not JSON").
-func parseJSON(b []byte, base int, what string) (node, error) {
-	if err := checkJSON(b, base); err != nil {
+// is wrong and where in plain words, after what (e.g. "not JSON"), or is
+// w's poll's (w may be nil; see checkJSON). The value carries w.
+func parseJSON(b []byte, base int, what string, w *workCounter) (node, error) {
+	err := checkJSON(b, base, w)
+	switch {
+	case w != nil && w.err != nil:
+		return node{}, w.err
+	case err != nil:
 		return node{}, invalid("%s: %s", what, err)
 	}
-	return node{raw: bytes.Trim(b, " \t\r\n")}, nil
+	return node{raw: bytes.Trim(b, " \t\r\n"), r: &walker{w: w}}, nil
 }
 
 // pick returns the values of object n's members names, in one walk of
@@ -107,30 +112,37 @@ func (n node) kindName() string { return jsonenc.KindName(n.kind()) }
 // Cost: linear in len(input): one validation of the JSON and one walk of
 // its top-level members (or one UTF-8 validation of a report).
 func Detect(input []byte) (Shape, error) {
+	sh, _, err := detect(input, nil)
+	return sh, err
+}
+
+// detect is Detect, polling w (which may be nil) as the JSON is
+// validated, and returns a JSON input's value too, carrying w.
+func detect(input []byte, w *workCounter) (Shape, node, error) {
 	b := bytes.TrimPrefix(input, bom)
 	base := len(input) - len(b)
 	t := bytes.TrimLeft(b, " \t\r\n")
 	switch {
 	case len(t) > 0 && t[0] == '{':
-		top, err := parseJSON(b, base, "not JSON")
+		top, err := parseJSON(b, base, "not JSON", w)
 		if err != nil {
-			return 0, err
+			return 0, node{}, err
 		}
 		m := top.pick("type", "citations")
 		if typ := m[0]; typ.has() && typ.kind() == '"' && typ.text() == "message" {
-			return Anthropic, nil
+			return Anthropic, top, nil
 		}
 		if c := m[1]; c.has() && c.kind() == '[' {
-			return Structured, nil
+			return Structured, top, nil
 		}
-		return 0, invalid(`a JSON object that is neither an Anthropic response ("type": "message") nor a structured answer (a "citations" array)`)
-	case len(t) > 0 && t[0] == '[' && checkJSON(b, base) == nil:
-		return 0, invalid(`a JSON array is not an input quotes reads: a structured answer is an object {"citations": [...]}`)
+		return 0, node{}, invalid(`a JSON object that is neither an Anthropic response ("type": "message") nor a structured answer (a "citations" array)`)
+	case len(t) > 0 && t[0] == '[' && checkJSON(b, base, nil) == nil:
+		return 0, node{}, invalid(`a JSON array is not an input quotes reads: a structured answer is an object {"citations": [...]}`)
 	}
 	if !utf8.Valid(b) {
-		return 0, invalid("not UTF-8: invalid byte 0x%02X at byte offset %d", b[utext.InvalidAt(b)], utext.InvalidAt(b)+base)
+		return 0, node{}, invalid("not UTF-8: invalid byte 0x%02X at byte offset %d", b[utext.InvalidAt(b)], utext.InvalidAt(b)+base)
 	}
-	return Report, nil
+	return Report, node{}, nil
 }
 
 // Read returns the quotations of input, whose shape is sh: for a report,
@@ -148,14 +160,27 @@ func Detect(input []byte) (Shape, error) {
 func Read(input []byte, sh Shape) ([]Quotation, error) {
 	b := bytes.TrimPrefix(input, bom)
 	base := len(input) - len(b)
-	switch sh {
-	case Structured:
-		return readStructured(b, base)
-	case Anthropic:
-		return readAnthropic(b, base)
+	var qs []Quotation
+	keep := func(q Quotation) error {
+		qs = append(qs, q)
+		return nil
+	}
+	if sh == Structured || sh == Anthropic {
+		what, read := "the structured answer is not JSON", readStructured
+		if sh == Anthropic {
+			what, read = "the Anthropic response is not JSON", readAnthropic
+		}
+		top, err := parseJSON(b, base, what, nil)
+		if err == nil {
+			err = read(top, keep)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return qs, nil
 	}
 	all := Extract(b)
-	qs := all[:0]
+	qs = all[:0]
 	for _, q := range all {
 		if q.Checked() {
 			q.Offset += base // the offset in the input as given
@@ -169,28 +194,25 @@ func Read(input []byte, sh Shape) ([]Quotation, error) {
 // string, source_id a string, an integer within ±(2^53−1) by the engine's
 // rule (LangChain's QuotedAnswer numbers its sources; 1.0 and 1e0 are
 // the marker "1"), null or absent (no marker). Other members are the
-// answer's own and are not read.
-func readStructured(b []byte, base int) ([]Quotation, error) {
-	top, err := parseJSON(b, base, "the structured answer is not JSON")
-	if err != nil {
-		return nil, err
-	}
+// answer's own and are not read. top is the answer, checkJSON has
+// accepted it; emit gets each citation as it is read, and its first
+// error stops the reading and is returned.
+func readStructured(top node, emit func(Quotation) error) error {
 	cits, ok := top.member("citations")
 	if top.kind() != '{' || !ok || cits.kind() != '[' {
-		return nil, invalid(`the structured answer has no "citations" array`)
+		return invalid(`the structured answer has no "citations" array`)
 	}
-	var qs []Quotation
-	err = cits.items(func(i int, c node) error {
+	return cits.items(func(i int, c node) error {
 		if c.kind() != '{' {
-			return invalid(`the structured answer: %s is %s, not a citation {"source_id", "quote"}`, c.ptr, c.kindName())
+			return invalid(`the structured answer: %s is %s, not a citation {"source_id", "quote"}`, c.ptr(), c.kindName())
 		}
 		m := c.pick("quote", "source_id")
 		quote := m[0]
 		if !quote.has() {
-			return invalid(`the structured answer: %s has no "quote" string`, c.ptr)
+			return invalid(`the structured answer: %s has no "quote" string`, c.ptr())
 		}
 		if quote.kind() != '"' {
-			return invalid(`the structured answer: %s is %s, not a string`, quote.ptr, quote.kindName())
+			return invalid(`the structured answer: %s is %s, not a string`, quote.ptr(), quote.kindName())
 		}
 		q := Quotation{Text: quote.text()}
 		if sid := m[1]; sid.has() {
@@ -200,17 +222,15 @@ func readStructured(b []byte, base int) ([]Quotation, error) {
 			case '0':
 				m, why := marker(sid.raw)
 				if why != "" {
-					return invalid("the structured answer: %s is %s, which %s; a source_id is a string or an integer", sid.ptr, citecheck.Echo(sid.raw), why)
+					return invalid("the structured answer: %s is %s, which %s; a source_id is a string or an integer", sid.ptr(), citecheck.Echo(sid.raw), why)
 				}
 				q.Marker, q.Marked = m, true
 			default:
-				return invalid("the structured answer: %s is %s, not a string or an integer", sid.ptr, sid.kindName())
+				return invalid("the structured answer: %s is %s, not a string or an integer", sid.ptr(), sid.kindName())
 			}
 		}
-		qs = append(qs, q)
-		return nil
+		return emit(q)
 	})
-	return qs, err
 }
 
 // marker is the marker an integer source_id names: its decimal form, by
@@ -242,26 +262,23 @@ var anthropicNumbers = [...]string{"document_index", "start_char_index", "end_ch
 // content_block_location) must have cited_text, document_index and its
 // two numbers; a citation of another type (a search result, a web page)
 // is read with its cited_text, and is not checked. Every number present
-// is an integer in [0, 2^53−1]; null is read as absent.
-func readAnthropic(b []byte, base int) ([]Quotation, error) {
-	top, err := parseJSON(b, base, "the Anthropic response is not JSON")
-	if err != nil {
-		return nil, err
-	}
+// is an integer in [0, 2^53−1]; null is read as absent. top is the
+// response, checkJSON has accepted it; emit gets each citation as it is
+// read, and its first error stops the reading and is returned.
+func readAnthropic(top node, emit func(Quotation) error) error {
 	if top.kind() != '{' {
-		return nil, invalid("the Anthropic response is %s, not an object", top.kindName())
+		return invalid("the Anthropic response is %s, not an object", top.kindName())
 	}
 	content, ok := top.member("content")
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	if content.kind() != '[' {
-		return nil, invalid("the Anthropic response: %s is %s, not an array of content blocks", content.ptr, content.kindName())
+		return invalid("the Anthropic response: %s is %s, not an array of content blocks", content.ptr(), content.kindName())
 	}
-	var qs []Quotation
-	err = content.items(func(bi int, block node) error {
+	return content.items(func(bi int, block node) error {
 		if block.kind() != '{' {
-			return invalid("the Anthropic response: %s is %s, not a content block (an object)", block.ptr, block.kindName())
+			return invalid("the Anthropic response: %s is %s, not a content block (an object)", block.ptr(), block.kindName())
 		}
 		if typ, err := stringMember(block, "type", "the Anthropic response"); err != nil || typ != "text" {
 			return err
@@ -271,17 +288,16 @@ func readAnthropic(b []byte, base int) ([]Quotation, error) {
 			return nil
 		}
 		if cits.kind() != '[' {
-			return invalid("the Anthropic response: %s is %s, not an array of citations", cits.ptr, cits.kindName())
+			return invalid("the Anthropic response: %s is %s, not an array of citations", cits.ptr(), cits.kindName())
 		}
 		return cits.items(func(_ int, c node) error {
 			q, err := anthropicCitation(c, bi)
-			if err == nil {
-				qs = append(qs, q)
+			if err != nil {
+				return err
 			}
-			return err
+			return emit(q)
 		})
 	})
-	return qs, err
 }
 
 // stringMember returns object n's member name as a string, "" when it is
@@ -296,7 +312,7 @@ func stringValue(v node, what string) (string, error) {
 	case !v.has():
 		return "", nil
 	case v.kind() != '"':
-		return "", invalid("%s: %s is %s, not a string", what, v.ptr, v.kindName())
+		return "", invalid("%s: %s is %s, not a string", what, v.ptr(), v.kindName())
 	}
 	return v.text(), nil
 }
@@ -305,7 +321,7 @@ func stringValue(v node, what string) (string, error) {
 func anthropicCitation(c node, bi int) (Quotation, error) {
 	const what = "the Anthropic response"
 	if c.kind() != '{' {
-		return Quotation{}, invalid("%s: %s is %s, not a citation (an object)", what, c.ptr, c.kindName())
+		return Quotation{}, invalid("%s: %s is %s, not a citation (an object)", what, c.ptr(), c.kindName())
 	}
 	m := c.pick(append([]string{"type", "cited_text"}, anthropicNumbers[:]...)...)
 	typ, err := stringValue(m[0], what)
@@ -314,7 +330,7 @@ func anthropicCitation(c node, bi int) (Quotation, error) {
 	}
 	text, hasText := m[1], m[1].has()
 	if hasText && text.kind() != '"' {
-		return Quotation{}, invalid("%s: %s is %s, not a string", what, text.ptr, text.kindName())
+		return Quotation{}, invalid("%s: %s is %s, not a string", what, text.ptr(), text.kindName())
 	}
 	var nums [len(anthropicNumbers)]int
 	var has [len(anthropicNumbers)]bool
@@ -324,11 +340,11 @@ func anthropicCitation(c node, bi int) (Quotation, error) {
 			continue
 		}
 		if v.kind() != '0' {
-			return Quotation{}, invalid("%s: %s is %s, not an integer", what, v.ptr, v.kindName())
+			return Quotation{}, invalid("%s: %s is %s, not an integer", what, v.ptr(), v.kindName())
 		}
 		n, why := citecheck.Integer(v.raw)
 		if why != "" {
-			return Quotation{}, invalid("%s: %s is %s, which %s; it must be an integer from 0 to 2^53−1", what, v.ptr, citecheck.Echo(v.raw), why)
+			return Quotation{}, invalid("%s: %s is %s, which %s; it must be an integer from 0 to 2^53−1", what, v.ptr(), citecheck.Echo(v.raw), why)
 		}
 		nums[k], has[k] = n, true
 	}
@@ -346,16 +362,16 @@ func anthropicCitation(c node, bi int) (Quotation, error) {
 	case PageLocation:
 		pair = 5
 	case "":
-		return q, invalid(`%s: %s has no "type"`, what, c.ptr)
+		return q, invalid(`%s: %s has no "type"`, what, c.ptr())
 	default:
 		return q, nil
 	}
 	if !hasText {
-		return q, invalid(`%s: %s (%s) has no "cited_text"`, what, c.ptr, typ)
+		return q, invalid(`%s: %s (%s) has no "cited_text"`, what, c.ptr(), typ)
 	}
 	for _, k := range []int{0, pair, pair + 1} {
 		if !has[k] {
-			return q, invalid(`%s: %s (%s) has no %q`, what, c.ptr, typ, anthropicNumbers[k])
+			return q, invalid(`%s: %s (%s) has no %q`, what, c.ptr(), typ, anthropicNumbers[k])
 		}
 	}
 	loc.Document, loc.Start, loc.End = nums[0], nums[pair], nums[pair+1]
@@ -377,6 +393,10 @@ type Document struct {
 	// Carries (a document without text) says what the request gives
 	// instead, for a message: "a PDF as base64 data", "a URL", "a file".
 	Carries string
+	// Path is the JSON Pointer, in the request, of what carries the
+	// document's text (its source's "data" or "content") or, without
+	// text, of its source: where a message about the document points.
+	Path string
 	// Blocks (content sources) are the code point offsets in Text where
 	// each of the content's blocks starts, and one more where the last
 	// ends: block i is Text[Blocks[i]:Blocks[i+1]]. A block that is not
@@ -405,7 +425,7 @@ func (d *Document) NoText() string {
 func ReadRequest(request []byte) ([]Document, error) {
 	const what = "the Messages request"
 	b := bytes.TrimPrefix(request, bom)
-	top, err := parseJSON(b, len(request)-len(b), what+" is not JSON")
+	top, err := parseJSON(b, len(request)-len(b), what+" is not JSON", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -419,7 +439,7 @@ func ReadRequest(request []byte) ([]Document, error) {
 	var docs []Document
 	err = msgs.items(func(_ int, m node) error {
 		if m.kind() != '{' {
-			return invalid("%s: %s is %s, not a message (an object)", what, m.ptr, m.kindName())
+			return invalid("%s: %s is %s, not a message (an object)", what, m.ptr(), m.kindName())
 		}
 		content, ok := m.member("content")
 		if !ok || content.kind() != '[' { // a string, or absent: no documents
@@ -427,7 +447,7 @@ func ReadRequest(request []byte) ([]Document, error) {
 		}
 		return content.items(func(_ int, blk node) error {
 			if blk.kind() != '{' {
-				return invalid("%s: %s is %s, not a content block (an object)", what, blk.ptr, blk.kindName())
+				return invalid("%s: %s is %s, not a content block (an object)", what, blk.ptr(), blk.kindName())
 			}
 			if typ, err := stringMember(blk, "type", what); err != nil || typ != "document" {
 				return err
@@ -448,10 +468,11 @@ func readDocument(d *Document, blk node) error {
 	const what = "the Messages request"
 	src, ok := blk.member("source")
 	if !ok {
-		return invalid(`%s: %s is a document without a "source"`, what, blk.ptr)
+		return invalid(`%s: %s is a document without a "source"`, what, blk.ptr())
 	}
+	d.Path = src.rawPtr()
 	if src.kind() != '{' {
-		return invalid("%s: %s is %s, not an object", what, src.ptr, src.kindName())
+		return invalid("%s: %s is %s, not an object", what, src.ptr(), src.kindName())
 	}
 	typ, err := stringMember(src, "type", what)
 	if err != nil {
@@ -461,14 +482,15 @@ func readDocument(d *Document, blk node) error {
 	case "text":
 		data, ok := src.member("data")
 		if !ok || data.kind() != '"' {
-			return invalid(`%s: %s/data is not a string`, what, src.ptr)
+			return invalid(`%s: %s/data is not a string`, what, src.ptr())
 		}
-		d.Text, d.HasText = data.text(), true
+		d.Text, d.HasText, d.Path = data.text(), true, data.rawPtr()
 	case "content":
 		content, ok := src.member("content")
 		if !ok {
-			return invalid(`%s: %s has no "content"`, what, src.ptr)
+			return invalid(`%s: %s has no "content"`, what, src.ptr())
 		}
+		d.Path = content.rawPtr()
 		if err := readContentSource(d, content); err != nil {
 			return err
 		}
@@ -501,11 +523,11 @@ func readContentSource(d *Document, v node) error {
 		return nil
 	case '[':
 	default:
-		return invalid("%s: %s is %s, not a string or an array of content blocks", what, v.ptr, v.kindName())
+		return invalid("%s: %s is %s, not a string or an array of content blocks", what, v.ptr(), v.kindName())
 	}
 	err := v.items(func(i int, b node) error {
 		if b.kind() != '{' {
-			return invalid("%s: %s is %s, not a content block (an object)", what, b.ptr, b.kindName())
+			return invalid("%s: %s is %s, not a content block (an object)", what, b.ptr(), b.kindName())
 		}
 		d.Blocks = append(d.Blocks, cp)
 		if typ, err := stringMember(b, "type", what); err != nil || typ != "text" {
@@ -513,7 +535,7 @@ func readContentSource(d *Document, v node) error {
 		}
 		text, ok := b.member("text")
 		if !ok || text.kind() != '"' {
-			return invalid(`%s: %s is a text block without a "text" string`, what, b.ptr)
+			return invalid(`%s: %s is a text block without a "text" string`, what, b.ptr())
 		}
 		s := text.text()
 		sb.WriteString(s)

@@ -103,42 +103,42 @@ func TestReaderMessagesArePlainWords(t *testing.T) {
 		read        func([]byte) error
 		want        string
 	}{
-		{"a trailing comma in an array", `{"citations":[{"source_id":"a","quote":"q"},]}`, detect,
+		{"a trailing comma in an array", `{"citations":[{"source_id":"a","quote":"q"},]}`, detects,
 			"a trailing comma: the array's last item is followed by ',' and then ']' at byte 43 (in /citations)"},
-		{"a trailing comma in an object", `{"citations":[{"quote":"q",}]}`, detect,
+		{"a trailing comma in an object", `{"citations":[{"quote":"q",}]}`, detects,
 			"a trailing comma: the object's last member is followed by ',' and then '}' at byte 26 (in /citations/0)"},
-		{"truncated", `{"citations":[{"quote":"q"`, detect, "the input ends before the object opened at byte 14 is closed at byte 26 (in /citations/0)"},
-		{"truncated in a string", `{"citations":[{"quote":"q`, detect, `the input ends before the string that starts at byte 23 is closed by '"' at byte 25`},
-		{"an unquoted name", `{citations:[]}`, detect, "a member name must be a string in double quotes, not 'c' at byte 1"},
-		{"a single-quoted name", `{'citations':[]}`, detect, `a member name must be a string in double quotes, not "'" at byte 1`},
-		{"a missing comma", `{"citations":[{"quote":"q"} {"quote":"r"}]}`, detect, "a ',' is missing between two items of an array at byte 28 (in /citations)"},
-		{"a missing colon", `{"citations" []}`, detect, `a ':' must follow the member name "citations", not '[' at byte 13 (in /citations)`},
-		{"a member twice", `{"citations":[{"quote":"q","quote":"r"}]}`, detect, `the member "quote" appears twice in one object at byte 27 (in /citations/0/quote)`},
-		{"a lone high surrogate", `{"citations":[{"quote":"a\ud800b"}]}`, detect, `a string holds \uD800, the first half of a surrogate pair without the second: it is no character at byte 25 (in /citations/0/quote)`},
-		{"a lone low surrogate", `{"citations":[{"quote":"\udc00"}]}`, detect, `\uDC00, the second half of a surrogate pair`},
-		{"invalid UTF-8 in a string", "{\"citations\":[{\"quote\":\"a\xffb\"}]}", detect, "a string holds the byte 0xFF, which is not UTF-8 at byte 25 (in /citations/0/quote)"},
-		{"a control character", "{\"citations\":[{\"quote\":\"a\nb\"}]}", detect, `a string holds the control character U+000A; inside a string it must be written as an escape such as \n`},
-		{"a bad escape", `{"citations":[{"quote":"\q"}]}`, detect, `a string holds \q, not an escape JSON has`},
-		{"a leading zero", `{"citations":[{"source_id":01,"quote":"q"}]}`, detect, "a number not written as JSON writes numbers"},
-		{"a bare word", `{"citations":[{"quote":tru}]}`, detect, "a value that is not JSON (only true, false and null are written without quotes) at byte 23 (in /citations/0/quote)"},
-		{"text after the value", `{"citations":[]} x`, detect, "more follows the end of the JSON value: 'x' at byte 17"},
-		{"a byte order mark counts in the offset", "\uFEFF{\"citations\":[1,]}", detect, "at byte 18 (in /citations)"},
-		{"a byte order mark inside is not white space", "{\uFEFF\"citations\":[]}", detect, "not U+FEFF at byte 1"},
-		{"nesting too deep", `{"citations":` + strings.Repeat("[", 10001), detect, "objects and arrays nested deeper than 10000"},
-		{"a trailing comma after white space", `{"citations":[1 , ]}`, detect,
+		{"truncated", `{"citations":[{"quote":"q"`, detects, "the input ends before the object opened at byte 14 is closed at byte 26 (in /citations/0)"},
+		{"truncated in a string", `{"citations":[{"quote":"q`, detects, `the input ends before the string that starts at byte 23 is closed by '"' at byte 25`},
+		{"an unquoted name", `{citations:[]}`, detects, "a member name must be a string in double quotes, not 'c' at byte 1"},
+		{"a single-quoted name", `{'citations':[]}`, detects, `a member name must be a string in double quotes, not "'" at byte 1`},
+		{"a missing comma", `{"citations":[{"quote":"q"} {"quote":"r"}]}`, detects, "a ',' is missing between two items of an array at byte 28 (in /citations)"},
+		{"a missing colon", `{"citations" []}`, detects, `a ':' must follow the member name "citations", not '[' at byte 13 (in /citations)`},
+		{"a member twice", `{"citations":[{"quote":"q","quote":"r"}]}`, detects, `the member "quote" appears twice in one object at byte 27 (in /citations/0/quote)`},
+		{"a lone high surrogate", `{"citations":[{"quote":"a\ud800b"}]}`, detects, `a string holds \uD800, the first half of a surrogate pair without the second: it is no character at byte 25 (in /citations/0/quote)`},
+		{"a lone low surrogate", `{"citations":[{"quote":"\udc00"}]}`, detects, `\uDC00, the second half of a surrogate pair`},
+		{"invalid UTF-8 in a string", "{\"citations\":[{\"quote\":\"a\xffb\"}]}", detects, "a string holds the byte 0xFF, which is not UTF-8 at byte 25 (in /citations/0/quote)"},
+		{"a control character", "{\"citations\":[{\"quote\":\"a\nb\"}]}", detects, `a string holds the control character U+000A; inside a string it must be written as an escape such as \n`},
+		{"a bad escape", `{"citations":[{"quote":"\q"}]}`, detects, `a string holds \q, not an escape JSON has`},
+		{"a leading zero", `{"citations":[{"source_id":01,"quote":"q"}]}`, detects, "a number not written as JSON writes numbers"},
+		{"a bare word", `{"citations":[{"quote":tru}]}`, detects, "a value that is not JSON (only true, false and null are written without quotes) at byte 23 (in /citations/0/quote)"},
+		{"text after the value", `{"citations":[]} x`, detects, "more follows the end of the JSON value: 'x' at byte 17"},
+		{"a byte order mark counts in the offset", "\uFEFF{\"citations\":[1,]}", detects, "at byte 18 (in /citations)"},
+		{"a byte order mark inside is not white space", "{\uFEFF\"citations\":[]}", detects, "not U+FEFF at byte 1"},
+		{"nesting too deep", `{"citations":` + strings.Repeat("[", 10001), detects, "objects and arrays nested deeper than 10000"},
+		{"a trailing comma after white space", `{"citations":[1 , ]}`, detects,
 			"a trailing comma: the array's last item is followed by ',' and then ']' at byte 16 (in /citations)"},
-		{"a closer of the other kind", `{"citations":[1}`, detect, "'}' follows an item; only ',' or ']' can at byte 15 (in /citations)"},
-		{"a missing comma between members", `{"citations":[],"a":1 "b":2}`, detect, "a ',' is missing between two members of an object at byte 22"},
-		{"a literal run into a digit", `{"citations":[],"a":true1}`, detect, "a value that is not JSON (only true, false and null are written without quotes) at byte 20 (in /a)"},
-		{"a number run into a dot", `{"citations":[],"a":1.5.5}`, detect, "a number not written as JSON writes numbers (digits, with no leading zero, no '+' and no bare '.') at byte 20 (in /a)"},
-		{"a short \\u escape", `{"citations":[{"quote":"\u12"}]}`, detect, `a \u escape must have four hexadecimal digits at byte 24 (in /citations/0/quote)`},
-		{"a backslash before a byte that is not UTF-8", "{\"citations\":[{\"quote\":\"\\\xff\"}]}", detect,
+		{"a closer of the other kind", `{"citations":[1}`, detects, "'}' follows an item; only ',' or ']' can at byte 15 (in /citations)"},
+		{"a missing comma between members", `{"citations":[],"a":1 "b":2}`, detects, "a ',' is missing between two members of an object at byte 22"},
+		{"a literal run into a digit", `{"citations":[],"a":true1}`, detects, "a value that is not JSON (only true, false and null are written without quotes) at byte 20 (in /a)"},
+		{"a number run into a dot", `{"citations":[],"a":1.5.5}`, detects, "a number not written as JSON writes numbers (digits, with no leading zero, no '+' and no bare '.') at byte 20 (in /a)"},
+		{"a short \\u escape", `{"citations":[{"quote":"\u12"}]}`, detects, `a \u escape must have four hexadecimal digits at byte 24 (in /citations/0/quote)`},
+		{"a backslash before a byte that is not UTF-8", "{\"citations\":[{\"quote\":\"\\\xff\"}]}", detects,
 			"a string holds a backslash followed by the byte 0xFF, which is not UTF-8, not an escape JSON has"},
-		{"a member name that is not UTF-8", "{\"\xff\":1}", detect, "a string holds the byte 0xFF, which is not UTF-8 at byte 2"},
-		{"a member name with a lone surrogate", `{"\ud800":1}`, detect, `a string holds \uD800, the first half of a surrogate pair without the second: it is no character at byte 2`},
-		{"truncated after a member name", `{"citations"`, detect, "the input ends before the object opened at byte 0 is closed at byte 12"},
-		{"a member without a value", `{"citations":}`, detect, "'}' cannot start a value (a value is a string in double quotes, a number, true, false, null, an object or an array) at byte 13 (in /citations)"},
-		{"a second value", `{"citations":[]}{}`, detect, "more follows the end of the JSON value: '{' at byte 16"},
+		{"a member name that is not UTF-8", "{\"\xff\":1}", detects, "a string holds the byte 0xFF, which is not UTF-8 at byte 2"},
+		{"a member name with a lone surrogate", `{"\ud800":1}`, detects, `a string holds \uD800, the first half of a surrogate pair without the second: it is no character at byte 2`},
+		{"truncated after a member name", `{"citations"`, detects, "the input ends before the object opened at byte 0 is closed at byte 12"},
+		{"a member without a value", `{"citations":}`, detects, "'}' cannot start a value (a value is a string in double quotes, a number, true, false, null, an object or an array) at byte 13 (in /citations)"},
+		{"a second value", `{"citations":[]}{}`, detects, "more follows the end of the JSON value: '{' at byte 16"},
 		{"nothing but a byte order mark", "\uFEFF ", structured, "the input ends before a value at byte 4"},
 		{"a structured quote of the wrong kind", `{"citations":[{"quote":["q"]}]}`, structured, "the structured answer: /citations/0/quote is an array, not a string"},
 		{"a citation that is not an object", `{"citations":["q"]}`, structured, `/citations/0 is a string, not a citation {"source_id", "quote"}`},
@@ -168,7 +168,7 @@ func TestReaderMessagesArePlainWords(t *testing.T) {
 	}
 }
 
-func detect(b []byte) error     { _, err := Detect(b); return err }
+func detects(b []byte) error    { _, err := Detect(b); return err }
 func structured(b []byte) error { _, err := Read(b, Structured); return err }
 func anthropic(b []byte) error  { _, err := Read(b, Anthropic); return err }
 func request(b []byte) error    { _, err := ReadRequest(b); return err }
@@ -230,6 +230,9 @@ func TestAReportsByteOrderMarkIsNotText(t *testing.T) {
 	}{
 		{"a blockquote on the first line", "\uFEFF> Call me Ishmael. Some years ago [1]", "Call me Ishmael. Some years ago", 1, 1, 3},
 		{"a quotation on the first line", "\uFEFF«Les hommes naissent libres» [fr]", "Les hommes naissent libres", 1, 1, 3},
+		// Its "citations" even has a marker: [{…}] after one ':'.
+		{"two marks: the second is text, and JSON after it is a report", "\uFEFF\uFEFF{\"citations\":[{\"quote\":\"q\",\"source_id\":\"a\"}]}",
+			"citations", 1, 3, 7},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sh, err := Detect([]byte(c.report))
@@ -280,7 +283,7 @@ func TestEveryJSONFaultIsDescribedAtItsByte(t *testing.T) {
 	}
 	var sweep func(b []byte)
 	sweep = func(b []byte) {
-		if e := checkJSON(b, 0); e != nil {
+		if e := checkJSON(b, 0, nil); e != nil {
 			if e.at < 0 || e.at > len(b) || strings.HasSuffix(e.what, "is not JSON") || strings.Contains(e.what, "a string that is not JSON") {
 				t.Fatalf("%q: %s", b, e)
 			}

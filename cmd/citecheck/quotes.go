@@ -142,6 +142,9 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		if err != nil {
 			// What was checked is written; the error says why the rest is not.
 			out.Flush()
+			if ctx.Err() != nil { // a signal (SIGINT, SIGTERM) ended the run
+				return fail("stopped by an interrupt after %d of %d quotations (their results are written)", sum(counts), sum(counts)+len(qs))
+			}
 			return fail("%s", message(err))
 		}
 		a := &quotes.Answer{Shape: shape, Sources: sources, Results: res}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,6 +49,7 @@ func TestQuotesExitStatuses(t *testing.T) {
 		{"a report that is not UTF-8", []string{kafka, write("latin1.md", "caf\xe9 «x» [3]")}, exitError, "not UTF-8"},
 		{"an input that cannot be read", []string{kafka, filepath.Join(dir, "missing.md")}, exitError, "no such file"},
 		{"a source that cannot be read", []string{"--source", "3=" + filepath.Join(dir, "missing.txt"), write("a.md", "x")}, exitError, `source "3"`},
+		{"a source that is a folder", []string{"--source", "3=" + dir, write("g.md", "x")}, exitError, `source "3": ` + dir + ": a folder, not a file"},
 		{"a source that is not UTF-8", []string{"--source", "3=" + write("latin1.txt", "caf\xe9"), write("b.md", "x")}, exitError, "not UTF-8"},
 		{"a source id twice", []string{kafka, kafka, write("c.md", "x")}, exitError, "supplied twice"},
 		{"a bad manifest line", []string{"--sources", write("m.tsv", "3\n"), write("d.md", "x")}, exitError, "line 1"},
@@ -117,5 +120,19 @@ func TestQuotesSaysAPDFCarriesNoText(t *testing.T) {
 	r = runCLI(t, nil, "quotes", "--request", req, "--source", "0="+quotesFixtures+"kafka.txt", resp)
 	if r.code != exitValid || !strings.Contains(r.stdout, `"outcome":"verbatim"`) {
 		t.Errorf("with its text: exit %d, %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A run its signal stopped says so in plain words, with how far it got,
+// not in Go's ("context canceled").
+func TestQuotesStoppedByAnInterruptSaysSo(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // as the signal context is once SIGINT arrives
+	var out, errb bytes.Buffer
+	report := writeInput(t, "„Als Gregor Samsa eines Morgens aus unruhigen Träumen erwachte“ [3] and «Les hommes naissent libres et égaux en droits» [3]")
+	code := run(ctx, []string{"quotes", "--source=3=" + quotesFixtures + "kafka.txt", report}, strings.NewReader(""), &out, &errb)
+	if want := "citecheck: stopped by an interrupt after 0 of 2 quotations"; code != exitError || !strings.HasPrefix(errb.String(), want) || strings.Contains(errb.String(), "context") {
+		t.Errorf("exit %d, stderr %q; want %q", code, errb.String(), want)
 	}
 }

@@ -81,7 +81,9 @@ func readSourceText(file string, asHTML bool, maxBytes int64) (string, *citechec
 	}
 	defer f.Close()
 	size := int64(-1)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return fail(&citecheck.Error{Code: citecheck.CodeInvalidInput, Message: "a folder, not a file"})
+	} else if err == nil && fi.Mode().IsRegular() {
 		if size = fi.Size(); size > maxBytes {
 			return fail(overSourceBound(maxBytes))
 		}
