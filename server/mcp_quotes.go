@@ -97,39 +97,65 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 	if len(args) > citecheck.MaxInputBytes {
 		return nil, citecheck.BodyTooLarge(int64(len(args)))
 	}
-	text, sources, request, e := readQuotesArguments(args)
+	text, given, request, e := readQuotesArguments(args)
 	if e != nil {
 		return nil, e
 	}
+	sources := given
 	var docs []quotes.Document
 	if request != nil {
 		var err error
 		docs, err = quotes.ReadRequest(request)
 		if err != nil {
-			return nil, asError(err)
+			return nil, at(asError(err), "/request") // the message points within it
 		}
 		sources = append(quotes.Sources(docs), sources...)
 	}
-	switch {
-	case len(sources) > citecheck.MaxSources:
-		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: "/sources", Limit: citecheck.LimitSources,
+	if len(sources) > citecheck.MaxSources {
+		path := "/sources"
+		if len(given) == 0 {
+			path = "/request" // its documents alone are too many
+		}
+		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: path, Limit: citecheck.LimitSources,
 			Max: citecheck.MaxSources, Actual: int64(len(sources)), Message: fmt.Sprintf("%d sources, over %d", len(sources), citecheck.MaxSources)}
 	}
+	fromRequest := len(sources) - len(given)
+	seen := make(map[string]bool, len(sources))
 	for i, s := range sources {
+		// Where the caller gave it: a document of the request, or an item
+		// of the arguments' sources.
+		path := fmt.Sprintf("/sources/%d", i-fromRequest)
+		if i < fromRequest {
+			path = "/request" + s.Path
+		}
+		if seen[s.ID] {
+			return nil, &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: path,
+				Message: fmt.Sprintf("source %q is supplied twice (a source of the arguments and a document of the request share a number, or two sources an id)", citecheck.Echo(s.ID))}
+		}
+		seen[s.ID] = true
 		if len(s.Text) > citecheck.MaxTextBytes {
-			return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: fmt.Sprintf("/sources/%d/text", i), Limit: citecheck.LimitTextBytes,
+			if i >= fromRequest {
+				path += "/text"
+			}
+			return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: path, Limit: citecheck.LimitTextBytes,
 				Max: citecheck.MaxTextBytes, Actual: int64(len(s.Text)), Message: fmt.Sprintf("source %q has %d bytes, over %d", s.ID, len(s.Text), citecheck.MaxTextBytes)}
 		}
 	}
 	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits(), Documents: docs})
 	if err != nil {
-		e := asError(err)
-		if e.Limit == citecheck.LimitCitations {
-			e.Path = "/text" // the quotations are the text's
-		}
-		return nil, e
+		// The sources are judged above: what is left is the text's (its
+		// quotations, or the JSON it holds, the message pointing within).
+		return nil, at(asError(err), "/text")
 	}
 	return a, nil
+}
+
+// at gives e the path p when it has none, and returns it.
+func at(e *citecheck.Error, p string) *citecheck.Error {
+	if e.Path == "" && e.Code != citecheck.CodeOverloaded && e.Code != citecheck.CodeInternal {
+		e.Path = p
+	}
+	return e
 }
 
 // asError is err's *citecheck.Error (every error the quotes package

@@ -63,7 +63,10 @@ func TestMCPCheckQuotesAnswersAsTheLibrary(t *testing.T) {
 }
 
 // Refused arguments are tool errors carrying the error object, with the
-// contract's limits on the sources.
+// contract's limits on the sources, whose path is the JSON Pointer in the
+// arguments of what is refused: within text or request, the value itself
+// (the message points within it), and a request's document where its
+// text is.
 func TestMCPCheckQuotesRefusals(t *testing.T) {
 	t.Parallel()
 	cs := connectInMemory(t, NewMCPServer())
@@ -71,25 +74,48 @@ func TestMCPCheckQuotesRefusals(t *testing.T) {
 	for i := range many {
 		many[i] = quotesSource{string(rune('a' + i)), "x"}
 	}
+	doc := func(text string) map[string]any {
+		return map[string]any{"type": "document", "source": map[string]any{"type": "text", "media_type": "text/plain", "data": text}}
+	}
+	request := func(docs ...map[string]any) map[string]any {
+		content := []any{}
+		for _, d := range docs {
+			content = append(content, d)
+		}
+		return map[string]any{"messages": []any{map[string]any{"role": "user", "content": content}}}
+	}
+	manyDocs := make([]map[string]any, citecheck.MaxSources+1)
+	for i := range manyDocs {
+		manyDocs[i] = doc("x")
+	}
 	for _, c := range []struct {
-		name string
-		args any
-		code string
+		name       string
+		args       any
+		code, path string
 	}{
-		{"no text", map[string]any{"sources": []quotesSource{{"1", "x"}}}, citecheck.CodeInvalidInput},
-		{"unknown member", map[string]any{"text": "x", "extra": 1}, citecheck.CodeInvalidInput},
-		{"a source without text", map[string]any{"text": "x", "sources": []map[string]any{{"id": "1"}}}, citecheck.CodeInvalidInput},
-		{"a source twice", map[string]any{"text": "x", "sources": []quotesSource{{"1", "a"}, {"1", "b"}}}, citecheck.CodeInvalidInput},
-		{"JSON of no shape", map[string]any{"text": `{"answer": "no citations"}`}, citecheck.CodeInvalidInput},
-		{"too many sources", map[string]any{"text": "x", "sources": many}, citecheck.CodeLimitExceeded},
-		{"a source too long", map[string]any{"text": "x", "sources": []quotesSource{{"1", strings.Repeat("a", citecheck.MaxTextBytes+1)}}}, citecheck.CodeLimitExceeded},
-		{"a request that is not one", map[string]any{"text": "x", "request": map[string]any{"model": "m"}}, citecheck.CodeInvalidInput},
+		{"no text", map[string]any{"sources": []quotesSource{{"1", "x"}}}, citecheck.CodeInvalidInput, ""},
+		{"unknown member", map[string]any{"text": "x", "extra": 1}, citecheck.CodeInvalidInput, ""},
+		{"a source without text", map[string]any{"text": "x", "sources": []map[string]any{{"id": "1"}}}, citecheck.CodeInvalidInput, "/sources/0"},
+		{"a source twice", map[string]any{"text": "x", "sources": []quotesSource{{"1", "a"}, {"1", "b"}}}, citecheck.CodeInvalidInput, "/sources/1"},
+		{"a source that is a document's number", map[string]any{"text": "x", "request": request(doc("a")), "sources": []quotesSource{{"0", "b"}}}, citecheck.CodeInvalidInput, "/sources/0"},
+		{"JSON of no shape", map[string]any{"text": `{"answer": "no citations"}`}, citecheck.CodeInvalidInput, "/text"},
+		{"JSON with a trailing comma", map[string]any{"text": `{"citations":[{"source_id":"1","quote":"q"},]}`}, citecheck.CodeInvalidInput, "/text"},
+		{"an index past 2^53", map[string]any{"text": `{"citations":[{"source_id":9007199254740993,"quote":"q"}]}`}, citecheck.CodeInvalidInput, "/text"},
+		{"too many sources", map[string]any{"text": "x", "sources": many}, citecheck.CodeLimitExceeded, "/sources"},
+		{"too many documents", map[string]any{"text": "x", "request": request(manyDocs...)}, citecheck.CodeLimitExceeded, "/request"},
+		{"a source too long", map[string]any{"text": "x", "sources": []quotesSource{{"1", strings.Repeat("a", citecheck.MaxTextBytes+1)}}}, citecheck.CodeLimitExceeded, "/sources/0/text"},
+		{"a document too long", map[string]any{"text": "x", "request": request(doc("a"), doc(strings.Repeat("a", citecheck.MaxTextBytes+1)))}, citecheck.CodeLimitExceeded, "/request/messages/0/content/1/source/data"},
+		{"a request that is not one", map[string]any{"text": "x", "request": map[string]any{"model": "m"}}, citecheck.CodeInvalidInput, "/request"},
+		{"a document whose text is a number", map[string]any{"text": "x", "request": map[string]any{"messages": []any{map[string]any{"role": "user", "content": []any{map[string]any{"type": "document", "source": map[string]any{"type": "text", "data": 5}}}}}}}, citecheck.CodeInvalidInput, "/request"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text, _, isErr := callTool(t, cs, MCPQuotesToolName, c.args)
 			var got quotesAnswer
 			if err := json.Unmarshal([]byte(text), &got); err != nil || !isErr || got.Error == nil || got.Error.Code != c.code || got.Error.Message == "" {
-				t.Fatalf("isError %v, %s; want %s", isErr, text, c.code)
+				t.Fatalf("isError %v, %.400s; want %s", isErr, text, c.code)
+			}
+			if got.Error.Path != c.path {
+				t.Errorf("path %q, want %q (%s)", got.Error.Path, c.path, got.Error.Message)
 			}
 		})
 	}
