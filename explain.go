@@ -601,8 +601,17 @@ func (e *explainer) position(j int, x *indexedText, cit *Citation) CitationExpla
 		}
 	}
 	if len(read) == 0 {
-		for _, sp := range []Span{{start, start + m}, {end - m, end}} {
-			if sp.Start >= 0 && sp.End <= x.Len() && x.Slice(sp.Start, sp.End) == q && !slices.Contains(read, sp) {
+		// Compared, not summed, with the text's length: a Request built by
+		// hand may hold any int (Decode bounds them to ±2^53).
+		var at []Span
+		if 0 <= start && start <= x.Len()-m {
+			at = append(at, Span{start, start + m})
+		}
+		if m <= end && end <= x.Len() {
+			at = append(at, Span{end - m, end})
+		}
+		for _, sp := range at {
+			if x.Slice(sp.Start, sp.End) == q && !slices.Contains(read, sp) {
 				read = append(read, sp)
 			}
 		}
@@ -944,12 +953,17 @@ func (e *explainer) elidedFolded(j int, x *indexedText, parts []string) *Finding
 			if found < 0 {
 				return nil
 			}
+			// Two steps, each within maxStepWork.
 			if !b.Admit() {
 				return nil
 			}
+			b.Charge(spanWork)
 			from, to := ft.Span(found, found+len(fp))
 			src := x.Slice(from, to)
-			b.Charge(spanWork + foldWork(src) + foldWork(p))
+			if !b.Admit() {
+				return nil
+			}
+			b.Charge(foldWork(src) + foldWork(p))
 			if from >= prev && fold.Equal(src, p, fold.All) {
 				spans, texts = append(spans, Span{from, to}), append(texts, src)
 				at, prev = found+len(fp), to

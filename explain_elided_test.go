@@ -107,3 +107,26 @@ func TestExplainElidedPassagesAreSearchedUnderFolds(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainPositionsOfAnyIntAreCompared: a Request built by hand (Decode
+// bounds every integer to ±2^53) may hold selector numbers and a
+// claimed_start near the int's ends; explaining it compares them with the
+// text rather than adding to them, so nothing overflows, and the
+// findings are the quote's occurrences.
+func TestExplainPositionsOfAnyIntAreCompared(t *testing.T) {
+	const big, small = 1<<63 - 1, -1 << 63
+	for _, se := range [][2]int{{big, big}, {big - 5, 3}, {3, big - 1}, {2, small}, {2, small + 2}, {big, small}} {
+		req := &Request{Sources: []Source{{SourceID: "s", Version: "1", Text: "abc déf abc"}},
+			Citations: []Citation{
+				{CitationID: "p", SourceID: "s", Version: "1", Quote: "déf", Selector: Selector{Type: PositionSelector, Start: se[0], End: se[1]}},
+				{CitationID: "q", SourceID: "s", Version: "1", ClaimedStart: se[0], HasClaimedStart: true, Selector: Selector{Type: QuoteSelector, Exact: "abc"}}}}
+		ex := Explain(req)
+		if got := findingsJSON(ex.Citations[0]) + " " + fixJSON(ex.Citations[0]); got != `{"kind":"elsewhere","start":4,"end":7,"occurrences":1} `+
+			`{"citation_id":"p","source_id":"s","version":"1","selector":{"type":"TextPositionSelector","start":4,"end":7},"quote":"déf"}` {
+			t.Errorf("%v: %s", se, got)
+		}
+		if ex.All.Citations[1].Reason != ReasonAmbiguousAnchor || ex.Citations[1].Fix != nil {
+			t.Errorf("%v: claimed_start: %s %s", se, ex.All.Citations[1].Reason, fixJSON(ex.Citations[1]))
+		}
+	}
+}
