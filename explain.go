@@ -136,7 +136,8 @@ const normalizedProbed = 8
 // (NotSearched) and no fix; the verdicts never change, and the charges,
 // so the cuts, depend on the request alone. Within the budget, a failing
 // citation asks its source a few questions: the claim's occurrences, one
-// search of the folded source, the elided passages, a leading part read
+// search of the folded source, the elided passages (exactly, then, when
+// they do not all occur so, folded in the folded source), a leading part read
 // at the search.Occurrences of a shorter one (else O(log m) questions for a claim
 // of m bytes), an ambiguous anchor's contexts read at its search.Occurrences
 // (else O(log max_context_bytes) per match). A source's first questions
@@ -900,7 +901,7 @@ func (e *explainer) elided(j int, x *indexedText, claim string) *Finding {
 		if found < 0 {
 			// A source costly to fold is folded only when the skeleton
 			// of the passage not found exactly occurs in its skeleton.
-			if b.Refused() || !e.mayHoldFolded(j, p) {
+			if b.Refused() || e.foldsApart(j, parts) || !e.mayHoldFolded(j, p) {
 				return nil // nothing is said of a question refused
 			}
 			return e.elidedFolded(j, x, parts)
@@ -910,6 +911,29 @@ func (e *explainer) elided(j int, x *indexedText, claim string) *Finding {
 	}
 	start, end := spans[0].Start, spans[len(spans)-1].End
 	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, SourceText: x.Slice(start, end)}
+}
+
+// foldsApart reports whether source j and the passages are plain bytes
+// that every fold reads one for one, telling them apart (see normalized):
+// then the passages occur under the folds exactly where they occur as
+// they are. The passages' pass, once, is not charged, as the claim's is
+// not in normalized.
+func (e *explainer) foldsApart(j int, parts []string) bool {
+	src, ok := e.plainBytes(j)
+	if !ok {
+		return false
+	}
+	var set byteSet
+	for _, p := range parts {
+		ps, ok := plainBytes(p)
+		if !ok {
+			return false
+		}
+		for i := range set {
+			set[i] |= ps[i]
+		}
+	}
+	return foldsApart(src, set)
 }
 
 // elidedFolded finds the passages of an elided claim in order in source
