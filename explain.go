@@ -25,7 +25,7 @@ const (
 	// some folds.
 	FindingNormalized
 	// FindingElided: the claim joins passages with an ellipsis, and the
-	// passages occur in the source in that order.
+	// passages occur in the source in that order, exactly or under folds.
 	FindingElided
 	// FindingDisambiguate: a prefix or suffix, read from the source, that
 	// leaves one match of an ambiguous anchor.
@@ -74,7 +74,9 @@ type Finding struct {
 	Occurrences int
 	// Units (offset_units): the units the citation's numbers count.
 	Units Units
-	// Folds (normalized): a minimal fold set under which the claim holds.
+	// Folds (normalized, elided): a minimal fold set under which the
+	// claim holds; for elided, under which every passage reads as its
+	// part of the source, and empty when they occur exactly.
 	Folds Folds
 	// SourceText (normalized, elided): what the source really has at the
 	// span, for the caller to decide whether the claim says that.
@@ -134,7 +136,8 @@ const normalizedProbed = 8
 // (NotSearched) and no fix; the verdicts never change, and the charges,
 // so the cuts, depend on the request alone. Within the budget, a failing
 // citation asks its source a few questions: the claim's occurrences, one
-// search of the folded source, the elided passages, a leading part read
+// search of the folded source, the elided passages (exactly, then, when
+// they do not all occur so, folded in the folded source), a leading part read
 // at the search.Occurrences of a shorter one (else O(log m) questions for a claim
 // of m bytes), an ambiguous anchor's contexts read at its search.Occurrences
 // (else O(log max_context_bytes) per match). A source's first questions
@@ -533,7 +536,7 @@ func (e *explainer) citation(o *CitationOutcome, left int) CitationExplanation {
 			}
 		}
 		if e.budget.Step(); true {
-			if f := elided(x, claim); e.budget.Refused() {
+			if f := e.elided(j, x, claim); e.budget.Refused() {
 				cut = append(cut, FindingElided)
 			} else if f != nil {
 				ce.Findings = append(ce.Findings, *f)
@@ -599,8 +602,17 @@ func (e *explainer) position(j int, x *indexedText, cit *Citation) CitationExpla
 		}
 	}
 	if len(read) == 0 {
-		for _, sp := range []Span{{start, start + m}, {end - m, end}} {
-			if sp.Start >= 0 && sp.End <= x.Len() && x.Slice(sp.Start, sp.End) == q && !slices.Contains(read, sp) {
+		// Compared, not summed, with the text's length: a Request built by
+		// hand may hold any int (Decode bounds them to ±2^53).
+		var at []Span
+		if 0 <= start && start <= x.Len()-m {
+			at = append(at, Span{start, start + m})
+		}
+		if m <= end && end <= x.Len() {
+			at = append(at, Span{end - m, end})
+		}
+		for _, sp := range at {
+			if x.Slice(sp.Start, sp.End) == q && !slices.Contains(read, sp) {
 				read = append(read, sp)
 			}
 		}
@@ -856,15 +868,21 @@ func elisionParts(claim string) []string {
 	return parts
 }
 
-// elided finds the passages of an elided claim in order in the source,
-// each at its first occurrence after the one before. Each search stops at
-// its first occurrence and the next starts after it, so the scans cover
-// the text about once.
+// elided finds the passages of an elided claim in order in source j,
+// each at its first occurrence after the one before: exactly, else read
+// under every fold in the source read under every fold, as normalized
+// reads the whole claim (spec §5.8: a claim whose passages were not
+// searched under the folds is not said to be absent). Each search starts
+// where the last one ended, so the searches of each reading cover it
+// about once.
 //
 // Splitting the claim is charged to the budget (elisionWorkPerByte), its
-// questions by the searcher.
-func elided(x *indexedText, claim string) *Finding {
-	b := x.Searcher().Budget
+// questions by the searchers, each short passage's search as the
+// searcher's (QuestionWork/8 plus the bytes it reads), and under the
+// folds each passage's folding, each occurrence's mapping back
+// (spanWork) and comparison, and the fold set's, as normalized's are.
+func (e *explainer) elided(j int, x *indexedText, claim string) *Finding {
+	b := e.budget
 	if !strings.Contains(claim, "...") && !strings.Contains(claim, "…") {
 		return nil // elisionParts' own first test, at memory speed
 	}
@@ -879,35 +897,152 @@ func elided(x *indexedText, claim string) *Finding {
 	spans := make([]Span, 0, len(parts))
 	at := 0
 	for _, p := range parts {
-		var found int
-		if len(p) < elidedByIndex {
-			// A short passage by strings.Index from where the last one
-			// ended (SIMD for needles this short): the passages' searches
-			// cover the text about once, a fraction of what a question
-			// of the searcher costs each.
-			if !b.Admit() {
-				return nil
+		found := e.passage(x.String(), e.searcher(j), p, at)
+		if found < 0 {
+			// A source costly to fold is folded only when the skeleton
+			// of the passage not found exactly occurs in its skeleton.
+			if b.Refused() || e.foldsApart(j, parts) || !e.mayHoldFolded(j, p) {
+				return nil // nothing is said of a question refused
 			}
-			i := strings.Index(x.String()[at:], p)
-			read := len(x.String()) - at
-			if i >= 0 {
-				read = i + len(p)
-			}
-			b.Charge(search.QuestionWork/8 + read/search.IndexBytesPerStep)
-			if i < 0 {
-				return nil
-			}
-			found = at + i
-		} else {
-			o := x.Searcher().First(p, at, 1)
-			if o.Count == 0 {
-				return nil
-			}
-			found = o.First[0]
+			return e.elidedFolded(j, x, parts)
 		}
 		at = found + len(p)
 		spans = append(spans, Span{x.CodePointAt(found), x.CodePointAt(at)})
 	}
 	start, end := spans[0].Start, spans[len(spans)-1].End
 	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, SourceText: x.Slice(start, end)}
+}
+
+// foldsApart reports whether source j and the passages are plain bytes
+// that every fold reads one for one, telling them apart (see normalized):
+// then the passages occur under the folds exactly where they occur as
+// they are. The passages' pass, once, is not charged, as the claim's is
+// not in normalized.
+func (e *explainer) foldsApart(j int, parts []string) bool {
+	src, ok := e.plainBytes(j)
+	if !ok {
+		return false
+	}
+	var set byteSet
+	for _, p := range parts {
+		ps, ok := plainBytes(p)
+		if !ok {
+			return false
+		}
+		for i := range set {
+			set[i] |= ps[i]
+		}
+	}
+	return foldsApart(src, set)
+}
+
+// elidedFolded finds the passages of an elided claim in order in source
+// j read under every fold: each passage folded as normalized folds the
+// claim, looked for from where the one before ended, its occurrence
+// mapped back to code points and compared there under every fold (an
+// occurrence that starts or ends inside what one code point reads as, a
+// ligature's second letter, or that shares a code point with the passage
+// before, is passed over for the next). The finding's Folds are the
+// first minimal set (fold.MinimalEach) under which every passage reads as
+// its stretch of the source. nil when a passage does not occur so, or a
+// question was refused.
+func (e *explainer) elidedFolded(j int, x *indexedText, parts []string) *Finding {
+	b := e.budget
+	if b.Refused() {
+		return nil
+	}
+	ft := e.foldedSource(j)
+	if ft == nil {
+		return nil
+	}
+	n := len(x.String())
+	spanWork := spanMapFactor * e.sourceFoldWork(j) * min(fold.SpanBytes, n) / max(n, 1)
+	spans := make([]Span, 0, len(parts))
+	texts := make([]string, 0, len(parts))
+	at, prev := 0, 0 // where the last passage ended, in the folded reading and in code points
+	work := 0        // the folds compared: what fold.MinimalEach is charged
+	for _, p := range parts {
+		if !b.Admit() {
+			return nil
+		}
+		b.Charge(foldWork(p))
+		w := fold.NewFolder(fold.All, len(p))
+		w.Fold(p)
+		fp := w.Done()
+		if fp == "" {
+			return nil // a passage of what the folds drop has no place
+		}
+		for {
+			found := e.passage(ft.Folded(), ft.Searcher, fp, at)
+			if found < 0 {
+				return nil
+			}
+			// Two steps, each within maxStepWork.
+			if !b.Admit() {
+				return nil
+			}
+			b.Charge(spanWork)
+			from, to := ft.Span(found, found+len(fp))
+			src := x.Slice(from, to)
+			if !b.Admit() {
+				return nil
+			}
+			b.Charge(foldWork(src) + foldWork(p))
+			if from >= prev && fold.Equal(src, p, fold.All) {
+				spans, texts = append(spans, Span{from, to}), append(texts, src)
+				at, prev = found+len(fp), to
+				work += foldWork(src) + foldWork(p)
+				break
+			}
+			at = found + 1
+		}
+	}
+	if !b.Admit() {
+		return nil
+	}
+	b.Charge(work)
+	set, ok := fold.MinimalEach(texts, parts)
+	if !ok {
+		return nil
+	}
+	if slices.Equal(texts, parts) {
+		set = 0 // unreachable: the exact search would have found them
+	}
+	start, end := spans[0].Start, spans[len(spans)-1].End
+	return &Finding{Kind: FindingElided, Start: start, End: end, Parts: spans, Folds: Folds(set), SourceText: x.Slice(start, end)}
+}
+
+// spanMapFactor is what folding with the map (fold.Source.Span) costs
+// beside folding alone.
+const spanMapFactor = 3
+
+// passage returns the first occurrence of p in text (a source or a
+// reading of it, whose searcher s is) at or after byte at, and -1 when
+// there is none or the question was refused.
+func (e *explainer) passage(text string, s *search.Searcher, p string, at int) int {
+	b := e.budget
+	if len(p) >= elidedByIndex {
+		o := s.First(p, at, 1)
+		if o.Count == 0 {
+			return -1
+		}
+		return o.First[0]
+	}
+	// A short passage by strings.Index from where the last one ended
+	// (SIMD for needles this short): the passages' searches cover the
+	// text about once, a fraction of what a question of the searcher
+	// costs each.
+	if !b.Admit() {
+		return -1
+	}
+	i := strings.Index(text[at:], p)
+	read := len(text) - at
+	if i >= 0 {
+		read = i + len(p)
+	}
+	b.Charge(search.QuestionWork/8 + read/search.IndexBytesPerStep)
+	if i < 0 {
+		return -1
+	}
+	return at + i
 }

@@ -58,14 +58,7 @@ func (f *Finding) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"units":`...)
 		dst = jsonenc.AppendString(dst, f.Units.String())
 	case FindingNormalized:
-		dst = append(dst, `,"folds":[`...)
-		for i, name := range f.Folds.Names() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = jsonenc.AppendString(dst, name)
-		}
-		dst = append(dst, ']')
+		dst = appendFolds(dst, f.Folds)
 		dst = appendStringMember(dst, "source_text", &f.SourceText)
 	case FindingElided:
 		dst = append(dst, `,"parts":[`...)
@@ -79,6 +72,9 @@ func (f *Finding) AppendJSON(dst []byte) []byte {
 			dst = append(dst, '}')
 		}
 		dst = append(dst, ']')
+		if f.Folds != 0 { // passages found exactly have none
+			dst = appendFolds(dst, f.Folds)
+		}
 		dst = appendStringMember(dst, "source_text", &f.SourceText)
 	case FindingDisambiguate:
 		if f.Prefix != nil {
@@ -100,6 +96,18 @@ func (f *Finding) AppendJSON(dst []byte) []byte {
 		}
 	}
 	return append(dst, '}')
+}
+
+// appendFolds appends the member "folds": the names of the folds in f.
+func appendFolds(dst []byte, f Folds) []byte {
+	dst = append(dst, `,"folds":[`...)
+	for i, name := range f.Names() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonenc.AppendString(dst, name)
+	}
+	return append(dst, ']')
 }
 
 // AppendJSON appends the citation as the contract's input spells one:

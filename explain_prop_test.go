@@ -163,6 +163,12 @@ func FuzzExplain(f *testing.F) {
 	f.Add("to be or not to be", "to be", 13, 14, uint8(0))
 	f.Add("the quick brown fox jumps over the lazy dog", "the quick brown", 3, 9, uint8(16))
 	f.Add("ΑΒΓ אְב アイ x́y 𝐀𝐁", "αβγ אְב", 0, 7, uint8(0))
+	// Elided passages under folds: retyped; a passage that starts inside
+	// what a ligature reads as; passages out of order.
+	f.Add("La liberté consiste à faire tout ce qui ne nuit pas à autrui", "la liberté  consiste … NUIT pas", 0, 0, uint8(9))
+	f.Add("the ﬁrst ﬁ and the ﬁnal ﬂoor", "rst … i and … nal floor", 0, 0, uint8(9))
+	f.Add("ﬁﬁ ﬁ xy", "i ... xy", 4, 6, uint8(0))
+	f.Add("Les hommes naissent libres", "libres … les hommes", 0, 0, uint8(9))
 	f.Fuzz(func(t *testing.T, text, claim string, a, b int, mode uint8) {
 		if text == "" || claim == "" || !utf8.ValidString(text) || !utf8.ValidString(claim) ||
 			len(text) > 4096 || len(claim) > 256 || a < 0 || b < 0 {

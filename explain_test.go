@@ -324,12 +324,37 @@ func checkExplanation(t testing.TB, req *Request, ex *Explanation) {
 					t.Errorf("citation %d: elided parts %v of %q", k, f.Parts, claim)
 					break
 				}
+				// Each part reads, under the finding's folds, as the
+				// claim's passage, the parts in order; the folds are
+				// minimal: none can go for every part.
 				prev := f.Start
+				texts := make([]string, len(f.Parts))
 				for i, p := range f.Parts {
-					if p.Start < prev || p.End > f.End || string(runes[p.Start:p.End]) != parts[i] {
-						t.Errorf("citation %d: elided part %d %v", k, i, p)
+					if p.Start < prev || p.End > f.End || p.Start > p.End {
+						t.Errorf("citation %d: elided part %d %v out of order", k, i, p)
+						break
+					}
+					texts[i] = string(runes[p.Start:p.End])
+					if f.Folds == 0 && texts[i] != parts[i] || f.Folds != 0 && referenceFold(texts[i], f.Folds) != referenceFold(parts[i], f.Folds) {
+						t.Errorf("citation %d: elided part %d %v reads %q, not %q under %v", k, i, p, texts[i], parts[i], f.Folds.Names())
 					}
 					prev = p.End
+				}
+				for i := range fold.Count {
+					g := Folds(1 << i)
+					if f.Folds&g == 0 {
+						continue
+					}
+					needed := false
+					for n := range parts {
+						needed = needed || referenceFold(texts[n], f.Folds&^g) != referenceFold(parts[n], f.Folds&^g)
+					}
+					if !needed {
+						t.Errorf("citation %d: elided folds %v are not minimal: %s can go", k, f.Folds.Names(), g.Names()[0])
+					}
+				}
+				if f.Folds != 0 && slices.Equal(texts, parts) {
+					t.Errorf("citation %d: elided folds %v for parts found exactly", k, f.Folds.Names())
 				}
 				if f.Parts[0].Start != f.Start || f.Parts[len(f.Parts)-1].End != f.End {
 					t.Errorf("citation %d: elided span [%d,%d) is not its parts'", k, f.Start, f.End)

@@ -26,7 +26,8 @@ type udhrCase struct {
 	want       FindingKind
 	passage    string // what the source has, at code points [start, end)
 	start, end int
-	parts      []string // elided: the passages between the ellipses
+	parts      []string // elided: the passages between the ellipses, as the source has them
+	folds      Folds    // elided: the folds it must name
 }
 
 // udhrTypography are the marks of the translations that people type as
@@ -58,7 +59,7 @@ func udhrCases(t *testing.T) (texts map[string]string, cases []udhrCase) {
 		// pick returns a passage [a, b) of 30 to 150 code points, not
 		// starting or ending in white space or inside a character, holding at least one of
 		// need's code points (any when need is nil) and occurring once.
-		pick := func(need func(rune) bool, acrossLines bool) (int, int, bool) {
+		pickWith := func(r *rand.Rand, need func(rune) bool, acrossLines bool) (int, int, bool) {
 			for range 2000 {
 				a := r.IntN(len(rs) - 40)
 				b := min(len(rs), a+30+r.IntN(121))
@@ -83,6 +84,7 @@ func udhrCases(t *testing.T) (texts map[string]string, cases []udhrCase) {
 			}
 			return 0, 0, false
 		}
+		pick := func(need func(rune) bool, acrossLines bool) (int, int, bool) { return pickWith(r, need, acrossLines) }
 		add := func(variant string, a, b int, claim string, want FindingKind, parts []string) {
 			p := string(rs[a:b])
 			if claim == p || strings.Contains(text, claim) {
@@ -135,8 +137,46 @@ func udhrCases(t *testing.T) (texts map[string]string, cases []udhrCase) {
 				}
 			}
 		}
+		// Elided passages retyped, each variant where it changes both
+		// passages (its own random stream, so that the cases above stay
+		// what they were).
+		re := rand.New(rand.NewPCG(35, uint64(fi)))
+		for _, v := range udhrElidedRetypings {
+			a, b, ok := pickWith(re, v.need, false)
+			if !ok {
+				continue
+			}
+			p := []rune(string(rs[a:b]))
+			if unicode.Is(unicode.M, p[len(p)/3]) || unicode.Is(unicode.M, p[2*len(p)/3]) {
+				continue // a passage cut between a letter and its mark reads apart under NFC
+			}
+			first := strings.TrimFunc(string(p[:len(p)/3]), unicode.IsSpace)
+			last := strings.TrimFunc(string(p[2*len(p)/3:]), unicode.IsSpace)
+			f, l := v.retype(first), v.retype(last)
+			if first == "" || last == "" || f == first || l == last || strings.ContainsAny(first+last+f+l, ".…") ||
+				referenceFold(f, v.folds) != referenceFold(first, v.folds) || referenceFold(l, v.folds) != referenceFold(last, v.folds) {
+				continue
+			}
+			mark := []string{" … ", " ... ", " [...] ", "…"}[re.IntN(4)]
+			add("elided-"+v.name, a, b, f+mark+l, FindingElided, []string{first, last})
+			cases[len(cases)-1].folds = v.folds
+		}
 	}
 	return texts, cases
+}
+
+// udhrElidedRetypings are the ways an elided passage is retyped in
+// udhrCases, each with the folds that undo it alone.
+var udhrElidedRetypings = []struct {
+	name   string
+	need   func(rune) bool // a passage holds one of these
+	retype func(string) string
+	folds  Folds
+}{
+	{"case", func(c rune) bool { return unicode.ToUpper(c) != unicode.ToLower(c) }, strings.ToUpper, FoldCase},
+	{"nfd", func(c rune) bool { return norm.NFD.String(string(c)) != string(c) }, norm.NFD.String, FoldNFC},
+	{"typography", func(c rune) bool { return udhrTypography.Replace(string(c)) != string(c) }, udhrTypography.Replace, FoldTypography},
+	{"space", func(c rune) bool { return c == ' ' }, func(s string) string { return strings.ReplaceAll(s, " ", "  ") }, FoldWhitespace},
 }
 
 // udhrRequest is a request of the translation cited by cs, at its full
@@ -148,7 +188,8 @@ func udhrRequest(texts map[string]string, cs ...Citation) *Request {
 // TestExplainLinearDiagnosisIsAlwaysCompleted: over real text in two dozen
 // scripts (testdata/udhr, sources of 8 to 37 KB), a passage retyped as
 // people retype it (case, NFD, ASCII marks, white space, a line break,
-// an ellipsis) is found normalized (or elided) at its passage, with
+// an ellipsis, an ellipsis between passages retyped) is found normalized
+// (or elided, under the folds that undo the retyping) at its passage, with
 // nothing left unsearched, cited alone: folding the source is always
 // granted (docs/explain.md#the-bound). Before it was, a source of more
 // than about 15 KB in a non-Latin script was never folded.
@@ -158,7 +199,7 @@ func TestExplainLinearDiagnosisIsAlwaysCompleted(t *testing.T) {
 	for _, tc := range cases {
 		kinds[strings.Split(tc.name, "/")[1]]++
 	}
-	if len(cases) < 250 || len(kinds) < 6 {
+	if len(cases) < 250 || len(kinds) < 6 || kinds["elided-case"]+kinds["elided-nfd"]+kinds["elided-space"] < 20 {
 		t.Fatalf("%d cases, by variant %v", len(cases), kinds)
 	}
 	for _, tc := range cases {
@@ -193,7 +234,7 @@ func udhrFound(tc udhrCase, fs []Finding) bool {
 			if f.Start == tc.start && f.End == tc.end && f.SourceText == tc.passage {
 				return true
 			}
-		case len(f.Parts) == len(tc.parts):
+		case len(f.Parts) == len(tc.parts) && f.Folds == tc.folds:
 			rs := []rune(f.SourceText)
 			ok := true
 			for i, p := range f.Parts {

@@ -33,6 +33,17 @@ var foldWords = []struct {
 	{citecheck.FoldCase, "case"},
 }
 
+// ignoredWords says what the folds f ignore, for a sentence.
+func ignoredWords(f citecheck.Folds) string {
+	var ignored []string
+	for _, fw := range foldWords {
+		if f&fw.fold != 0 {
+			ignored = append(ignored, fw.words)
+		}
+	}
+	return strings.Join(ignored, " and ")
+}
+
 // explained draws citation k's findings and fix, when the report explains.
 func (r *renderer) explained(k int) {
 	if r.explain == nil {
@@ -57,19 +68,17 @@ func (r *renderer) explained(k int) {
 		case citecheck.FindingOffsetUnits:
 			r.line("finding", "offset_units: the citation's numbers are right counted in %s; in code points they are %s", unitsWords[f.Units], at)
 		case citecheck.FindingNormalized:
-			var ignored []string
-			for _, fw := range foldWords {
-				if f.Folds&fw.fold != 0 {
-					ignored = append(ignored, fw.words)
-				}
-			}
-			r.line("finding", "normalized: the %s holds at %s ignoring %s; the source has %s", what, at, strings.Join(ignored, " and "), quote(f.SourceText, quotedCols))
+			r.line("finding", "normalized: the %s holds at %s ignoring %s; the source has %s", what, at, ignoredWords(f.Folds), quote(f.SourceText, quotedCols))
 		case citecheck.FindingElided:
 			parts := make([]string, len(f.Parts))
 			for i, p := range f.Parts {
 				parts[i] = span(p.Start, p.End)
 			}
-			r.line("finding", "elided: the %d passages around the ellipses occur in order at %s; the source there has %s", len(f.Parts), strings.Join(parts, ", "), quote(f.SourceText, quotedCols))
+			ignoring := ""
+			if f.Folds != 0 {
+				ignoring = " ignoring " + ignoredWords(f.Folds)
+			}
+			r.line("finding", "elided: the %d passages around the ellipses occur in order at %s%s; the source there has %s", len(f.Parts), strings.Join(parts, ", "), ignoring, quote(f.SourceText, quotedCols))
 		case citecheck.FindingDisambiguate:
 			if f.Prefix != nil {
 				r.line("finding", "disambiguate: prefix %s leaves only the match at %s", quote(*f.Prefix, quotedCols), at)

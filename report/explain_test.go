@@ -22,6 +22,7 @@ var explainCases = []struct{ name, body string }{
 		testkit.PositionCitation("js-offsets", "launch", "v1", 31, 43, "rocket reach"),
 		testkit.QuoteCitation("pdf", "pdf", "v1", "first floor of the building was extraordinary"),
 		testkit.QuoteCitation("elided", "pdf", "v1", "we were told … by the architect"),
+		testkit.QuoteCitation("elided-retyped", "doc", "v1", "she said … IT'S LATE"),
 		testkit.QuoteCitation("ambiguous", "bananas", "v1", "ana"),
 		testkit.QuoteCitation("picked", "bananas", "v1", "ana").WithClaimedStart(12),
 		anchor("misplaced", "and left").WithClaimedStart(30),

@@ -757,29 +757,69 @@ const foldPieceBytes = 256
 // differ) and the others are compared whole. At most 31 comparisons, each
 // linear in both.
 func Minimal(source, claim string) (Set, bool) {
-	pieces, aligned := differingPieces(source, claim)
-	var scratch [2][]byte
-	var active Set
-	if !aligned {
-		active = changedBy(source) | changedBy(claim) // the folds that change one side or the other
-	}
-	for _, set := range foldSetsInOrder {
-		if aligned {
-			switch piecesRead(pieces, set, &scratch) {
-			case readAlike:
-				return set, true
-			case readApart:
-				continue
-			}
-		} else if set&active == 0 {
-			continue
+	return MinimalEach([]string{source}, []string{claim})
+}
+
+// MinimalEach returns the first fold set in foldSetsInOrder under which
+// every sources[i] reads as claims[i], each pair read apart from the
+// others, and false when none does: the folds of an elided claim, whose
+// passages are compared each with its own stretch of the source. Each
+// pair is decided as Minimal decides one, and a set is dropped at the
+// first pair it fails. sources and claims have the same length. At most
+// 31 comparisons of each pair, each linear in both.
+func MinimalEach(sources, claims []string) (Set, bool) {
+	pairs := make([]pairReading, len(sources))
+	for i := range pairs {
+		p := &pairReading{source: sources[i], claim: claims[i]}
+		p.pieces, p.aligned = differingPieces(p.source, p.claim)
+		if !p.aligned {
+			p.active = changedBy(p.source) | changedBy(p.claim) // the folds that change one side or the other
 		}
-		if foldsEqual(source, claim, set) {
+		pairs[i] = *p
+	}
+	var scratch [2][]byte
+	for _, set := range foldSetsInOrder {
+		alike := true
+		for i := range pairs {
+			if alike = pairs[i].alike(set, &scratch); !alike {
+				break
+			}
+		}
+		if alike {
 			return set, true
 		}
 	}
 	return 0, false
 }
+
+// pairReading is what Minimal learns of a source and a claim before it
+// tries the fold sets: the pieces that differ when both cut alike
+// (aligned), else the folds that change either side (active).
+type pairReading struct {
+	source, claim string
+	pieces        [][2]string
+	aligned       bool
+	active        Set
+}
+
+// alike reports whether the pair reads alike under set.
+func (p *pairReading) alike(set Set, scratch *[2][]byte) bool {
+	if p.aligned {
+		switch piecesRead(p.pieces, set, scratch) {
+		case readAlike:
+			return true
+		case readApart:
+			return false
+		}
+	} else if set&p.active == 0 {
+		return false
+	}
+	return foldsEqual(p.source, p.claim, set)
+}
+
+// Equal reports whether a and b read alike under f. Linear in both; a
+// comparison that fails stops about a piece after the first difference.
+func Equal(a, b string, f Set) bool { return foldsEqual(a, b, f) }
 
 // differingPieces cuts a and b at their word cuts, between the first two
 // ASCII letters or digits of every word, and returns the pairs of pieces

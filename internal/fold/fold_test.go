@@ -3,6 +3,7 @@ package fold
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -148,6 +149,63 @@ func TestMinimalFoldsIsTheReference(t *testing.T) {
 			check("xy"+a+"zw", "xy"+b+"zw") // inside words and at word cuts
 			check(a, b)
 		}
+	}
+}
+
+// TestMinimalEachIsTheReference: MinimalEach gives the first set under
+// which the reference foldings of every pair are equal, each pair read
+// apart: for pairs of texts and their retypings, where one pair holds
+// under one fold and another under another, and where one pair holds
+// under no fold at all.
+func TestMinimalEachIsTheReference(t *testing.T) {
+	t.Parallel()
+	reference := func(as, bs []string) (Set, bool) {
+	next:
+		for _, set := range foldSetsInOrder {
+			for i := range as {
+				if Reference(as[i], set) != Reference(bs[i], set) {
+					continue next
+				}
+			}
+			return set, true
+		}
+		return 0, false
+	}
+	check := func(as, bs []string) {
+		got, ok := MinimalEach(as, bs)
+		want, wantOK := reference(as, bs)
+		if got != want || ok != wantOK {
+			t.Fatalf("MinimalEach(%q, %q) = %v %v, reference %v %v", as, bs, got.Names(), ok, want.Names(), wantOK)
+		}
+	}
+	for _, tc := range []struct {
+		as, bs []string
+		want   []string // nil: no set
+	}{
+		{[]string{"La liberté", "nuit pas"}, []string{"la liberté", "nuit pas"}, []string{"case"}},
+		{[]string{"La liberté", "l’homme"}, []string{"la liberté", "l'homme"}, []string{"typography", "case"}},
+		{[]string{"a  b", "C"}, []string{"a b", "c"}, []string{"whitespace", "case"}},
+		{[]string{"same", "same"}, []string{"same", "same"}, []string{"whitespace"}},
+		{[]string{"La liberté", "libre"}, []string{"la liberté", "libres"}, nil},
+	} {
+		got, ok := MinimalEach(tc.as, tc.bs)
+		if ok != (tc.want != nil) || ok && !slices.Equal(got.Names(), tc.want) {
+			t.Errorf("MinimalEach(%q, %q) = %v %v, want %v", tc.as, tc.bs, got.Names(), ok, tc.want)
+		}
+		check(tc.as, tc.bs)
+	}
+	r := rand.New(rand.NewPCG(34, 35))
+	for range 2000 {
+		n := 1 + r.IntN(3)
+		as, bs := make([]string, n), make([]string, n)
+		for i := range as {
+			as[i] = testkit.FoldText(r, 1+r.IntN(8))
+			bs[i] = variant(r, as[i])
+			if r.IntN(8) == 0 {
+				bs[i] = testkit.FoldText(r, 1+r.IntN(8))
+			}
+		}
+		check(as, bs)
 	}
 }
 

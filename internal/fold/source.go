@@ -45,12 +45,18 @@ func (s *Source) Same() bool { return s.folded == s.text }
 
 // Span returns the code points [from, to) of the text that read as the
 // folded reading's bytes [b, e), b < e: those of its first and last byte.
-// O(checkpointEvery) whatever the span's length.
+// O(checkpointEvery) whatever the span's length: it folds again, with the
+// map, about SpanBytes of the text (more only where a run of white space
+// reaches back past a checkpoint, once per run).
 func (s *Source) Span(b, e int) (from, to int) {
 	from, _ = s.codePoints(b)
 	_, to = s.codePoints(e - 1)
 	return from, to
 }
+
+// SpanBytes is about how many bytes of the text Span folds again, with
+// the map, for its two ends: from the checkpoint before each, and a piece.
+const SpanBytes = 2 * (checkpointEvery + foldPieceBytes)
 
 // codePoints returns the code points [from, to) of the text that byte b
 // of the folded reading reads: the folding with the map, restarted at the
