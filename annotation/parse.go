@@ -2,7 +2,6 @@ package annotation
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 
 	"github.com/citecheck/citecheck"
@@ -567,8 +566,11 @@ func text(ptr *path, name string, m member, required bool) (string, error) {
 	return s, nil
 }
 
-// index reads start or end: a non-negative integer, written as any JSON
-// number whose value is one (12, 12.0, 1.2e1), up to 2^53-1.
+// index reads start or end as the engine reads a citation's (spec §1):
+// citecheck.Integer judges the literal by its exact decimal value, so
+// 12, 12.0 and 1.2e1 are 12, while 1e-400, 4.0000000000000001 and 1.5 are
+// not integers (a binary64 reading would round them to one), and 2^53 is
+// outside ±(2^53−1). Linear in the literal.
 func index(ptr *path, name string, m member) (int, error) {
 	if !m.seen {
 		return 0, refuse(ptr, "a "+TextPosition+" needs "+strconv.Quote(name))
@@ -576,11 +578,11 @@ func index(ptr *path, name string, m member) (int, error) {
 	if m.kind != '0' {
 		return 0, refuse(ptr.add(name), "must be a number, not "+jsonenc.KindName(byte(m.kind)))
 	}
-	f, err := strconv.ParseFloat(string(m.v), 64)
-	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53-1 {
-		return 0, refuse(ptr.add(name), m.v.String()+" is not a non-negative integer")
+	n, why := citecheck.Integer(m.v)
+	if why != "" {
+		return 0, refuse(ptr.add(name), citecheck.Echo(m.v.String()).String()+" "+why)
 	}
-	return int(f), nil
+	return n, nil
 }
 
 // parse reads one annotation from its bytes (one JSON object), as the

@@ -163,8 +163,8 @@ func TestScanRefusesNonAnnotationsAndGoesOn(t *testing.T) {
 		{"refuse/a string among JSON Lines", annA + "\n\"x\"\n" + annB, "a@0: !1: b@2:", "not an annotation but a string"},
 		{"refuse/a collection whose first page is a reference", `{"type":"AnnotationCollection","first":"http://example.org/p1"}`, "!0:", "only referenced"},
 		{"refuse/a target that is a number", `{"target":3}`, "!0:/target", "not a number"},
-		{"refuse/a negative start", pos(`"start":-1,"end":2`), "!0:/target/selector/start", "not a non-negative integer"},
-		{"refuse/a fractional end", pos(`"start":1,"end":2.5`), "!0:/target/selector/end", "not a non-negative integer"},
+		{"refuse/a negative start", pos(`"start":-1,"end":2`), "!0:/target/selector/start", "-1 is negative"},
+		{"refuse/a fractional end", pos(`"start":1,"end":2.5`), "!0:/target/selector/end", "2.5 is not an integer"},
 		{"refuse/a start that is a string", pos(`"start":"1","end":2`), "!0:/target/selector/start", "must be a number"},
 		{"refuse/a missing end", pos(`"start":1`), "!0:/target/selector", `needs "end"`},
 		{"refuse/an empty exact", quote(`,"exact":""`), "!0:/target/selector/1/exact", "must not be empty"},
@@ -311,6 +311,45 @@ func TestErrorItemCarriesItsID(t *testing.T) {
 			}
 			if text := string(AppendErrorText(nil, items[0])); c.want != "" && !strings.Contains(text, strconv.Quote(c.want)) {
 				t.Errorf("text %q does not name %q", text, c.want)
+			}
+		})
+	}
+}
+
+// A selector's start and end are read by the engine's integer rule
+// (citecheck.Integer), by their exact decimal value: a literal that is
+// not an integer is refused even when its nearest binary64 is one, and an
+// integer beyond ±(2^53−1) gets the engine's words.
+func TestSelectorIntegersAreReadByTheEnginesRule(t *testing.T) {
+	pos := func(start string) string {
+		return `{"id":"p","target":{"source":"s","selector":{"type":"TextPositionSelector","start":` + start + `,"end":9}}}`
+	}
+	for _, c := range []struct{ start, want string }{
+		{"1e-400", "1e-400 is not an integer"},
+		{"4.0000000000000001", "4.0000000000000001 is not an integer"},
+		{"1.5", "1.5 is not an integer"},
+		{"9007199254740992", "9007199254740992 is outside ±(2^53−1)"},
+		{"9223372036854775808", "9223372036854775808 is outside ±(2^53−1)"},
+		{"1e400", "1e400 is outside ±(2^53−1)"},
+		{"-0.5e1", "-0.5e1 is negative"},
+		{"4", ""},
+		{"40e-1", ""},
+		{"9007199254740991", ""},
+	} {
+		t.Run(c.start, func(t *testing.T) {
+			items, err := scanAll(t, pos(c.start))
+			if err != nil {
+				t.Fatal(err)
+			}
+			it := items[0]
+			if c.want == "" {
+				if it.Err != nil {
+					t.Fatalf("refused: %v", it.Err.Message)
+				}
+				return
+			}
+			if it.Err == nil || it.Err.Path != "/target/selector/start" || !strings.HasSuffix(it.Err.Message, ": "+c.want) {
+				t.Errorf("got %+v, want an error item at /target/selector/start saying %q", it.Err, c.want)
 			}
 		})
 	}
