@@ -181,6 +181,7 @@ func (p *parser) objectAt(ptr *path, opened *int, member func(name string, mp *p
 	}
 	var seen names
 	for p.dec.PeekKind() == '"' {
+		p.tee.drain(p.off())
 		tok, err := p.dec.ReadToken()
 		if err != nil {
 			return err
@@ -230,6 +231,7 @@ func skipValue(dec *jsontext.Decoder, t *tee, strict bool) error {
 		if err != nil {
 			return err
 		}
+		t.drain(dec.InputOffset() + t.shift)
 		k := tok.Kind()
 		if n := len(stack); n > 0 && stack[n-1].wantName && k == '"' {
 			top := &stack[n-1]

@@ -53,7 +53,7 @@ type Scanner struct {
 // start of r (as Windows tools write) is passed over, and counted in every
 // offset; a rewrite keeps it.
 func NewScanner(r io.Reader) *Scanner {
-	t := &tee{r: r, copyAt: -1}
+	t := &tee{r: r, copyAt: -1, lone: loneEscapes{first: -1}}
 	// Duplicate names are the parser's to refuse, with the annotation's
 	// pointer; the decoder's own refusal would stop the whole run.
 	return &Scanner{dec: jsontext.NewDecoder(t, jsontext.AllowDuplicateNames(true)), tee: t}
@@ -147,6 +147,8 @@ func (f *scanFailure) Error() string { return f.err.Error() }
 func (s *Scanner) emit(fn func(Item) error, it Item) error {
 	it.Index, it.Value = s.index, s.value
 	s.index++
+	s.tee.drain(s.off()) // a value's lone escapes are its own error's, if any
+	s.tee.take()
 	if err := fn(it); err != nil {
 		return &scanFailure{err}
 	}
@@ -197,6 +199,7 @@ func (s *Scanner) node(ptr string, nesting int, fn func(Item) error) error {
 			if _, err := s.dec.ReadToken(); err != nil {
 				return s.syntax(err)
 			}
+			s.tee.drain(s.off())
 		}
 		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": not an annotation but an array (lists of items nest "+strconv.Itoa(maxContainerNesting)+" deep at most)")})
 	default:
@@ -225,6 +228,8 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		return s.syntax(err)
 	}
 	at := s.off() - 1
+	s.tee.drain(at) // what came before is not this object's
+	s.tee.take()
 	depth := s.dec.StackDepth()
 	p := &parser{dec: s.dec, tee: s.tee, base: at, off: s.off}
 	a := &Annotation{Pointer: ptr}
@@ -241,6 +246,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			return s.syntax(err)
 		}
 		name, k := tok.String(), s.dec.PeekKind()
+		items := false // a container member, whose items answer for their own escapes
 		switch {
 		case seen.add(name):
 			if err = skipValue(s.dec, s.tee, false); err == nil {
@@ -252,7 +258,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		case fail != nil:
 			err = skipValue(s.dec, s.tee, false)
 		case isContainerMember(name, k) && nesting < maxContainerNesting:
-			container = true
+			container, items = true, true
 			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
 				return err
 			}
@@ -275,6 +281,10 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			err = p.skip()
 		}
 		if err == nil {
+			s.tee.drain(s.off())
+			if lone := s.tee.take(); lone >= 0 && !items && fail == nil {
+				fail = loneSurrogate(root.add(name).String(), lone)
+			}
 			continue
 		}
 		r, ok := err.(refusal)
@@ -334,8 +344,9 @@ type tee struct {
 	shift   int64
 	started bool
 	pending []byte // bytes read and kept, not yet passed to the decoder
-	err     error  // the reader's error, other than io.EOF
-	eof     bool   // the reader said io.EOF (only looked at while skipping)
+	held    [longestUnit]byte
+	err     error // the reader's error, other than io.EOF
+	eof     bool  // the reader said io.EOF (only looked at while skipping)
 	skip    stringSkip
 	// keepStrings passes skipped strings to the decoder whole, as the
 	// reference that skipping them is tested against.
@@ -343,6 +354,8 @@ type tee struct {
 	// newlines counts the line feeds in the bytes passed to the decoder,
 	// for the line number of a syntax error.
 	newlines int64
+	passed   int64 // bytes passed to the decoder
+	lone     loneEscapes
 }
 
 var byteOrderMark = []byte("\uFEFF")
@@ -374,10 +387,18 @@ func (t *tee) Read(p []byte) (int, error) {
 	}
 	n, err := t.r.Read(p)
 	t.keep(p[:n])
-	t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
 	if err != nil && err != io.EOF {
 		t.err = err
 	}
+	if m := t.mend(p[:n], t.passed+t.shift, err == io.EOF); m < n {
+		// An escape cut by the end of what was read: passed once judged.
+		t.pending = append(t.held[:0], p[m:n]...)
+		if n, err = m, nil; n == 0 {
+			return t.readSkipping(p)
+		}
+	}
+	t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
+	t.passed += int64(n)
 	return n, err
 }
 

@@ -95,10 +95,16 @@ func (t *tee) skipFrom(unread []byte) {
 // read before are pending.
 func (t *tee) readSkipping(p []byte) (int, error) {
 	for {
-		n := t.pass(p)
-		if n > 0 {
-			t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
-			return n, nil
+		if n := t.pass(p); n > 0 {
+			m := t.mend(p[:n], t.passed+t.shift, t.eof && len(t.pending) == 0)
+			if m < n { // an escape cut by the end of what was read
+				t.pending = append(append(make([]byte, 0, n-m+len(t.pending)), p[m:n]...), t.pending...)
+			}
+			if m > 0 {
+				t.newlines += int64(bytes.Count(p[:m], []byte{'\n'}))
+				t.passed += int64(m)
+				return m, nil
+			}
 		}
 		switch {
 		case t.err != nil:
@@ -164,6 +170,9 @@ func (t *tee) pass(p []byte) int {
 		switch k {
 		case unitIncomplete:
 			return out // wait for more
+		case unitLone:
+			t.noteLone(t.passed + int64(out) + t.shift)
+			fallthrough
 		case unitPlain:
 			t.pending = t.pending[n:]
 			t.shift += int64(n)
@@ -184,6 +193,7 @@ const (
 	unitPlain      unitKind = iota // certainly valid inside a string
 	unitEnd                        // the closing quote
 	unitOther                      // anything else: for the decoder to judge
+	unitLone                       // a lone surrogate's escape (see loneEscapes)
 	unitIncomplete                 // b ends before the unit does
 )
 
@@ -230,18 +240,41 @@ func unit(b []byte, eof bool) (int, unitKind) {
 	case r < 0xD800 || r > 0xDFFF:
 		return 6, unitPlain
 	case r > 0xDBFF: // a low surrogate first
-		return 0, unitOther
+		return 6, unitLone
 	}
-	if len(b) < longestUnit {
-		if bytes.HasPrefix([]byte(`\u`), b[6:min(len(b), 8)]) {
-			return 0, incomplete
+	if len(b) < longestUnit && !eof && couldBeLow(b[6:]) {
+		return 0, unitIncomplete
+	}
+	if len(b) >= longestUnit && b[6] == '\\' && b[7] == 'u' {
+		if lo, ok := hex4(b[8:]); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+			return longestUnit, unitPlain
 		}
-		return 0, unitOther
 	}
-	if lo, ok := hex4(b[8:]); ok && b[6] == '\\' && b[7] == 'u' && lo >= 0xDC00 && lo <= 0xDFFF {
-		return longestUnit, unitPlain
+	return 6, unitLone
+}
+
+// couldBeLow tells whether b is the start of the escape of a low
+// surrogate, \uDC00 to \uDFFF.
+func couldBeLow(b []byte) bool {
+	for i, c := range b[:min(len(b), 6)] {
+		var ok bool
+		switch i {
+		case 0:
+			ok = c == '\\'
+		case 1:
+			ok = c == 'u'
+		case 2:
+			ok = c == 'd' || c == 'D'
+		case 3:
+			ok = c >= 'c' && c <= 'f' || c >= 'C' && c <= 'F'
+		default:
+			_, ok = hex4([]byte{c, '0', '0', '0'})
+		}
+		if !ok {
+			return false
+		}
 	}
-	return 0, unitOther
+	return true
 }
 
 // hex4 reads four hexadecimal digits; false when b is shorter or they are
