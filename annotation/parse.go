@@ -75,6 +75,15 @@ const (
 // square of the depth.
 const MaxRefinementsKept = 4
 
+// MaxRefinedBy is the longest refinedBy chain read below a target's
+// selector: a selector refined more deeply makes its annotation an error
+// item. Real chains are a level or two (a range within a fragment); the
+// bound keeps the reading of a chain a short, fixed depth of calls in
+// every runtime (a JavaScript engine's stack gives out some 1,300 levels
+// down, at a depth that varies with its state), so the command and the
+// JavaScript package answer alike.
+const MaxRefinedBy = 64
+
 // maxTargetNesting bounds Composite, List and Independents resources
 // within one another: each level lengthens the pointer of every target
 // inside it, so an unbounded nesting would make the output quadratic.
@@ -496,6 +505,9 @@ func (p *parser) selector(ptr *path, level int) (Selector, error) {
 		case "end":
 			slot = &m.end
 		case "refinedBy":
+			if level == MaxRefinedBy {
+				return refuse(mp, "refinedBy chains are read "+strconv.Itoa(MaxRefinedBy)+" levels deep at most")
+			}
 			r, err := p.selector(mp, level+1)
 			if err != nil {
 				return err

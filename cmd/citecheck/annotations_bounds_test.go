@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/annotation"
 )
 
 // annotationOn is a one-line annotation quoting exact on iri.
@@ -322,26 +324,38 @@ func nestedExport(n, depth int) string {
 	return b.String()
 }
 
-// Output is linear in the input for any nesting of refinedBy: a 9,000-deep
-// chain, and eight 3,000 deep, give a report smaller than the input (each
-// chain's first levels are listed, the rest counted) and a --fix output
-// the input's size.
+// Output is linear in the input for any nesting of refinedBy: a chain
+// read whole (60 deep), and chains refused as deeper than
+// annotation.MaxRefinedBy (one 9,000 deep, eight 3,000 deep), give a
+// report smaller than the input (a read chain's first levels are listed,
+// the rest counted; a refused one is an error item) and a --fix output
+// the input's size (a refused annotation is written back as it was).
 func TestAnnotationsNestingOutputIsLinear(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "doc.txt")
 	os.WriteFile(src, []byte("the old pier stands"), 0o644)
-	for _, c := range []struct{ n, depth int }{{1, 9000}, {8, 3000}} {
+	for _, c := range []struct{ n, depth int }{{8, 60}, {1, 9000}, {8, 3000}} {
 		export := nestedExport(c.n, c.depth)
 		in := filepath.Join(dir, "nested.jsonl")
 		os.WriteFile(in, []byte(export), 0o644)
+		refused := c.depth >= annotation.MaxRefinedBy
 		for _, args := range [][]string{{"--format", "json"}, {"--format", "text"}, {"--fix"}} {
 			r := runCLI(t, nil, append(append([]string{"annotations"}, args...), "--source", "urn:doc="+src, in)...)
 			limit, exit := len(export)/10, exitFailed // a report: the chains' first levels only; each moved
+			if c.depth < 100 {
+				limit = len(export) / 2 // four levels listed of sixty
+			}
 			if args[0] == "--fix" {
 				limit, exit = len(export)+16*c.n, exitValid // every byte, the positions rewritten; each repaired
 			}
+			if refused {
+				exit = exitError
+			}
 			if r.code != exit || len(r.stdout) > limit || len(r.stdout) == 0 {
 				t.Errorf("%d annotations %d deep, %v: exit %d, %d bytes out for %d in (at most %d)", c.n, c.depth, args, r.code, len(r.stdout), len(export), limit)
+			}
+			if refused && args[0] != "--fix" && !strings.Contains(r.stdout, "refinedBy chains are read 64 levels deep at most") {
+				t.Errorf("%d deep, %v: the error item does not say why: %.300q", c.depth, args, r.stdout)
 			}
 		}
 	}
