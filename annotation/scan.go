@@ -255,13 +255,15 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		case name == "id" || name == "@id":
 			// Read even after a refusal: the error item names its id.
 			err = p.member(a, name, root.add(name))
-		case fail != nil:
-			err = skipValue(s.dec, s.tee, false)
 		case isContainerMember(name, k) && nesting < maxContainerNesting:
+			// Streamed even after a refusal of the object's own members:
+			// its items are whole on their own, and are reported.
 			container, items = true, true
 			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
 				return err
 			}
+		case fail != nil:
+			err = skipValue(s.dec, s.tee, false)
 		case (name == "type" || name == "first") && k == '"':
 			v, err := s.dec.ReadToken()
 			if err != nil {

@@ -354,3 +354,25 @@ func TestSelectorIntegersAreReadByTheEnginesRule(t *testing.T) {
 		})
 	}
 }
+
+// A page or response that names one of its own members twice is an error
+// item, after every item it holds: a duplicate before the items loses
+// none of them.
+func TestPageWithAMemberNamedTwiceReportsItsItems(t *testing.T) {
+	for _, c := range []struct{ name, input, want string }{
+		{"twice/before the rows", `{"total":1,"total":2,"rows":[` + annA + `]}`, "a@0:/rows/0 !0:/total"},
+		{"twice/after the rows", `{"total":1,"rows":[` + annA + `],"total":2}`, "a@0:/rows/0 !0:/total"},
+		{"twice/before a page's items", `{"type":"AnnotationPage","type":"x","items":[` + annA + `,` + annB + `]}`, "a@0:/items/0 b@0:/items/1 !0:/type"},
+		{"twice/the rows themselves", `{"rows":[` + annA + `],"rows":[` + annB + `]}`, "a@0:/rows/0 !0:/rows"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items, err := scanAll(t, c.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(items); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
