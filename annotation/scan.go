@@ -47,7 +47,14 @@ type Scanner struct {
 	value int    // index of the top-level value being read
 	index int    // annotations and errors handed on so far
 	root  string // pointer prefix of every top-level value (parse's)
+	next  string // the first page's "next" (see Next)
 }
+
+// Next is the "next" of the first page read that has one (an
+// AnnotationPage, or a collection's embedded first page): the input is
+// then one page of a collection whose other items are at that IRI, not
+// the whole of it. "" when no page read so far names a next one.
+func (s *Scanner) Next() string { return s.next }
 
 // NewScanner returns a Scanner reading r. A UTF-8 byte order mark at the
 // start of r (as Windows tools write) is passed over, and counted in every
@@ -238,7 +245,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		fail                  *citecheck.Error // the first refusal
 		seen                  names
 		container, haveTarget bool
-		typ, first            string // a collection's type and a first page given by reference
+		typ, first, next      string // a collection's type, its first page given by reference, a page's next
 	)
 	for s.dec.PeekKind() == '"' {
 		tok, err := s.dec.ReadToken()
@@ -264,15 +271,18 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			}
 		case fail != nil:
 			err = skipValue(s.dec, s.tee, false)
-		case (name == "type" || name == "first") && k == '"':
+		case (name == "type" || name == "first" || name == "next") && k == '"':
 			v, err := s.dec.ReadToken()
 			if err != nil {
 				return s.syntax(err)
 			}
-			if name == "type" {
+			switch name {
+			case "type":
 				typ = v.String()
-			} else {
+			case "first":
 				first = v.String()
+			default:
+				next = v.String()
 			}
 		case name == "target":
 			haveTarget = true
@@ -313,7 +323,14 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	if _, err := s.dec.ReadToken(); err != nil { // '}', or the syntax error in its place
 		return s.syntax(err)
 	}
+	if container && next != "" && s.next == "" {
+		s.next = next
+	}
 	switch {
+	case container && fail == nil && haveTarget:
+		// Both a page and an annotation: its items were read as a page's;
+		// its own target is not checked, and that is said.
+		return s.emit(fn, Item{Offset: at, ID: a.ID, Err: invalid(ptr, where(ptr)+": both a page of annotations (its items were read) and an annotation (its \"target\" is not checked): pass an annotation or a page")})
 	case container && fail == nil:
 		return nil
 	case container:

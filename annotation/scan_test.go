@@ -376,3 +376,23 @@ func TestPageWithAMemberNamedTwiceReportsItsItems(t *testing.T) {
 		})
 	}
 }
+
+// An object with both items and its own target is read as a page (its
+// items are reported) and is itself an error item saying its target was
+// not checked; a page's next is what Next reports.
+func TestPageWithItsOwnTargetSaysItsTargetIsNotChecked(t *testing.T) {
+	items, err := scanAll(t, `{"id":"both","type":"AnnotationPage","items":[`+annA+`],"target":"http://example.org/1","next":"p2"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(items); got != "a@0:/items/0 !0:" {
+		t.Fatalf("got %q", got)
+	}
+	if e := items[1]; e.ID != "both" || !strings.Contains(e.Err.Message, `its "target" is not checked`) {
+		t.Errorf("error item %+v (id %q)", e.Err, e.ID)
+	}
+	s := NewScanner(strings.NewReader(`{"type":"AnnotationCollection","first":{"items":[` + annA + `],"next":"p2"}}` + "\n" + `{"items":[],"next":"p3"}`))
+	if err := s.Scan(func(Item) error { return nil }); err != nil || s.Next() != "p2" {
+		t.Errorf("Next %q, %v; want p2, the first page's", s.Next(), err)
+	}
+}
