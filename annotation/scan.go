@@ -15,7 +15,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/internal/jsonenc"
@@ -127,7 +126,12 @@ func (s *Scanner) syntax(err error) error {
 	case errors.As(err, &se) && errors.Is(se.Err, io.ErrUnexpectedEOF):
 		at, msg = se.ByteOffset, "unexpected end of input"
 	case errors.As(err, &se):
-		at, msg = se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		at = se.ByteOffset
+		var fault []byte
+		if ahead, i := s.dec.UnreadBuffer(), at-s.dec.InputOffset(); i >= 0 && i < int64(len(ahead)) {
+			fault = ahead[i:]
+		}
+		msg = syntaxWords(se.Err.Error(), fault)
 	case s.tee.err != nil:
 		return readError{s.tee.err}
 	}
