@@ -22,7 +22,7 @@ func syntaxWords(reason string, fault []byte) string {
 	case strings.Contains(reason, "max depth"):
 		return "objects and arrays nested deeper than 10000 levels"
 	case strings.Contains(reason, "invalid UTF-8") && len(fault) > 0:
-		return "a string holds " + charWords(fault)
+		return "a string holds " + charWords(fault) + ", which is not UTF-8"
 	case strings.Contains(reason, "invalid UTF-8"):
 		return "bytes that are not UTF-8"
 	case len(fault) == 0:
@@ -47,8 +47,8 @@ func syntaxWords(reason string, fault []byte) string {
 		return charWords(fault) + " follows a member; only ',' or '}' can"
 	case strings.Contains(reason, "after array element"), strings.Contains(reason, "after array value"):
 		return charWords(fault) + " follows an item; only ',' or ']' can"
-	case strings.HasPrefix("\uFEFF", string(fault[:min(len(fault), 3)])): // its end may not be buffered
-		return "a byte order mark (U+FEFF) where a value should start: only the input's first bytes may be one"
+	case c == 0xEF && strings.Contains(reason, "at start of value"):
+		return "the byte 0xEF where a value should start (if it begins a byte order mark, U+FEFF: only the input's first bytes may be one)"
 	case strings.Contains(reason, "at start of value"):
 		return charWords(fault) + " cannot start a value (a value is a string in double quotes, a number, true, false, null, an object or an array)"
 	}
@@ -84,14 +84,9 @@ func charWords(fault []byte) string {
 	case c < utf8.RuneSelf:
 		return "the control character U+00" + strings.ToUpper(strconv.FormatUint(uint64(c>>4), 16)+strconv.FormatUint(uint64(c&15), 16))
 	}
-	r, n := utf8.DecodeRune(fault)
-	if !utf8.FullRune(fault) {
-		return "the byte 0x" + strings.ToUpper(strconv.FormatUint(uint64(c), 16))
-	}
-	if r == utf8.RuneError && n <= 1 {
-		return "the byte 0x" + strings.ToUpper(strconv.FormatUint(uint64(c), 16)) + ", which is not UTF-8"
-	}
-	return "U+" + strings.ToUpper(strconv.FormatUint(uint64(r)|0x10000, 16)[1:])
+	// Only the byte itself: what follows it may not be buffered yet, and
+	// the words must not depend on how the input was read.
+	return "the byte 0x" + strings.ToUpper(strconv.FormatUint(uint64(c), 16))
 }
 
 func spaces(b []byte) int {

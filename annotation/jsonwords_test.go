@@ -12,7 +12,7 @@ import (
 // "exceeded max depth", "surrogate pair").
 func TestSyntaxErrorsAreInPlainWords(t *testing.T) {
 	for _, c := range []struct{ name, input, want string }{
-		{"plain/a byte order mark between values", annA + "\n\uFEFF" + annB, "at byte 63 (line 2, value 1): a byte order mark (U+FEFF) where a value should start"},
+		{"plain/a byte order mark between values", annA + "\n\uFEFF" + annB, "at byte 63 (line 2, value 1): the byte 0xEF where a value should start (if it begins a byte order mark, U+FEFF"},
 		{"plain/a byte that is not UTF-8", "{\"id\":\"a\xed\xa0\x80\",\"target\":\"s\"}", "at byte 8 (line 1, value 0): a string holds the byte 0xED, which is not UTF-8"},
 		{"plain/nesting past the reader's bound", `{"target":"s","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "}", "objects and arrays nested deeper than 10000 levels"},
 		{"plain/a trailing comma", `[` + annA + `,]`, "a trailing comma: the last item or member is followed by ',' and then ']'"},

@@ -38,6 +38,39 @@ type stringSkip struct {
 	// rest of head's unit).
 	raw     int
 	scratch []byte
+	num     numberSkip // when the value skipped is a number
+}
+
+// numberSkip is the state of a number being skipped. A long number is one
+// token to the decoder as a string is, so its digits are left out as a
+// string's insides are: a digit is left out when the digit before it was
+// passed and the byte after it is a digit too, so that each run of digits
+// keeps its first and last digit and the number keeps its shape (a
+// fraction or exponent its digits, an integer part its first). A run in
+// the integer part that starts with 0 is passed whole: the decoder
+// refuses it at the byte it would have refused it at.
+type numberSkip struct {
+	on        bool
+	inInt     bool // no '.', 'e' or 'E' yet
+	lastDigit bool // the last byte passed is a digit
+	keepRun   bool // the digits of this run are all passed (a leading zero)
+}
+
+// numberByte reports whether c may stand in a JSON number.
+func numberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// step advances the number's state past c, a byte passed.
+func (n *numberSkip) step(c byte) {
+	digit := c >= '0' && c <= '9'
+	switch {
+	case digit && !n.lastDigit:
+		n.keepRun = n.inInt && c == '0'
+	case c == '.' || c == 'e' || c == 'E':
+		n.inInt = false
+	}
+	n.lastDigit = digit
 }
 
 // skipChunk is how much the tee reads at a time while skipping.
@@ -50,8 +83,15 @@ const longestUnit = 12
 // skipString is dec.SkipValue for a value the checks do not use, whose
 // insides, when it is a string, are not held (see stringSkip).
 func skipString(dec *jsontext.Decoder, t *tee) error {
-	if dec.PeekKind() == '"' && !t.keepStrings {
-		t.skipFrom(dec.UnreadBuffer())
+	switch dec.PeekKind() {
+	case '"':
+		if !t.keepStrings {
+			t.skipFrom(dec.UnreadBuffer())
+		}
+	case '0':
+		if !t.keepStrings {
+			t.skipNumberFrom(dec.UnreadBuffer())
+		}
 	}
 	err := dec.SkipValue()
 	t.skip = stringSkip{scratch: t.skip.scratch}
@@ -89,6 +129,53 @@ func (t *tee) skipFrom(unread []byte) {
 		return // the end of the string, or a unit the decoder is to judge
 	}
 	t.skip = stringSkip{on: true, scratch: t.skip.scratch}
+}
+
+// skipNumberFrom starts skipping the number that opens the decoder's
+// unread buffer (after white space and a ':' or ','), unless it is whole
+// there: its state is that of the bytes buffered.
+func (t *tee) skipNumberFrom(unread []byte) {
+	i := 0
+	for i < len(unread) && (unread[i] == ' ' || unread[i] == '\t' || unread[i] == '\n' || unread[i] == '\r' || unread[i] == ':' || unread[i] == ',') {
+		i++
+	}
+	n := numberSkip{on: true, inInt: true}
+	for ; i < len(unread); i++ {
+		if !numberByte(unread[i]) {
+			return // whole in the buffer
+		}
+		n.step(unread[i])
+	}
+	t.skip = stringSkip{on: true, scratch: t.skip.scratch, num: n}
+}
+
+// passNumber is pass while a number is skipped.
+func (t *tee) passNumber(p []byte) int {
+	out := 0
+	n := &t.skip.num
+	for out < len(p) && len(t.pending) > 0 {
+		c := t.pending[0]
+		if !numberByte(c) {
+			t.skip.on = false // the number's end: the rest is the decoder's
+			return out + t.pass(p[out:])
+		}
+		digit := c >= '0' && c <= '9'
+		if digit && n.lastDigit && !n.keepRun {
+			if len(t.pending) < 2 && !t.eof {
+				return out // is the next byte a digit?
+			}
+			if len(t.pending) >= 2 && t.pending[1] >= '0' && t.pending[1] <= '9' {
+				t.pending = t.pending[1:]
+				t.shift++
+				continue
+			}
+		}
+		p[out] = c
+		out++
+		t.pending = t.pending[1:]
+		n.step(c)
+	}
+	return out
 }
 
 // readSkipping is Read while a string is being skipped, or while bytes
@@ -135,6 +222,9 @@ func (t *tee) readSkipping(p []byte) (int, error) {
 // pass moves pending bytes to p, leaving out the plain insides of the
 // string being skipped, and returns how many it moved.
 func (t *tee) pass(p []byte) int {
+	if t.skip.on && t.skip.num.on {
+		return t.passNumber(p)
+	}
 	out := 0
 	for out < len(p) && len(t.pending) > 0 {
 		sk := &t.skip

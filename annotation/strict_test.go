@@ -189,6 +189,9 @@ func TestUnusedMembersAreSkippedWithoutBeingHeld(t *testing.T) {
 	}{
 		{"a body", `{"id":"big","body":{"type":"TextualBody","value":"` + body + `"},` + tail, false, 0.01},
 		{"an unknown member", `{"id":"big","x-note":"` + body + `",` + tail, false, 0.01},
+		// A number is one token to the decoder as a string is: 00de1f6
+		// held it whole, 3 bytes a byte.
+		{"an unknown number", `{"id":"big","x-count":1` + strings.Repeat("7", 40<<20) + `.5e+1` + strings.Repeat("0", 1<<20) + `,` + tail, false, 0.01},
 		// Holds the annotation to copy it out (3, with its growth) and the
 		// rewrite (1); 67e4a81 took 11.
 		{"a body, rewriting", `{"id":"big","body":{"type":"TextualBody","value":"` + body + `"},` + tail, true, 7},
