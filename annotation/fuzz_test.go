@@ -25,7 +25,8 @@ func FuzzScan(f *testing.F) {
 		"\uFEFF" + annA, `{"id":"a","id":"b","target":"s"}`, `{"target":{"selector":{"type":"TextPositionSelector","start":1,"start":28,"end":3}}}`,
 		`{"target":"s","body":{"a":{"x":1,"x":2}}}`, `{"id":{"x":1,"x":2},"target":{"id":[{"y":1}],"source":{"id":{"z":1}}}}`, `{"rows":[` + annA + `],"rows":[]}`,
 		`{"target":{"source":"s","selector":` + strings.Repeat(`{"type":"FragmentSelector","refinedBy":`, 40) + `{}` + strings.Repeat(`}`, 40) + `}}`,
-		strings.Repeat("[", 9) + annA + strings.Repeat("]", 9)} {
+		strings.Repeat("[", 9) + annA + strings.Repeat("]", 9), `{"id":"x\ud800","body":"\udc00","target":"s"}` + "\n" + annB,
+		`{"target":{"source":"s","selector":{"type":"TextPositionSelector","start":9223372036854775807,"end":1e-400}}}`} {
 		f.Add([]byte(s))
 	}
 	if b, err := os.ReadFile("testdata/w3c-collection1.json"); err == nil {
@@ -191,7 +192,9 @@ func FuzzRepair(f *testing.F) {
 func FuzzSkippedStrings(f *testing.F) {
 	for _, s := range []string{annA, `{"body":"a\ud83c\udf0ab","target":"s"}`, `{"body":"\ud83cx","target":"s"}`, `{"body":"\u12","target":"s"}`,
 		"{\"body\":\"\xed\xa0\x80\",\"target\":\"s\"}", "{\"body\":\"a\x01\",\"target\":\"s\"}", `{"body":"abc`, `{"x":["a","b\n",{"c":"d"}],"target":"s"}`,
-		"\uFEFF" + `{"id":"x","target":9,"note":"` + strings.Repeat(`\u00e9`, 40) + `"}`} {
+		"\uFEFF" + `{"id":"x","target":9,"note":"` + strings.Repeat(`\u00e9`, 40) + `"}`,
+		`{"body":"a\ud800b","target":"s"}` + "\n" + annA, `{"body":"\udc00\ud800\ud83c\udf0a","x":"\\ud800","target":"s"}`, `{"\ud800":"` + strings.Repeat("y", 70000) + `\udbff"}`,
+		`{"x":12345678901234567890.0e-12345,"target":"s"}`, `{"x":-0123,"target":"s"}`, `{"x":[1.2.3]}`, `{"x":1e+0099x}`, `{"x":-` + strings.Repeat("9", 70000) + `}`, `{"x":0` + strings.Repeat("0", 70000) + `}`, `{"x":1` + strings.Repeat("2", 70000)} {
 		f.Add([]byte(s), uint8(0))
 		f.Add([]byte(s), uint8(3))
 	}

@@ -2,7 +2,6 @@ package annotation
 
 import (
 	"bytes"
-	"math"
 	"strconv"
 
 	"github.com/citecheck/citecheck"
@@ -75,6 +74,15 @@ const (
 // Listing each level with its pointer would make the output grow with the
 // square of the depth.
 const MaxRefinementsKept = 4
+
+// MaxRefinedBy is the longest refinedBy chain read below a target's
+// selector: a selector refined more deeply makes its annotation an error
+// item. Real chains are a level or two (a range within a fragment); the
+// bound keeps the reading of a chain a short, fixed depth of calls in
+// every runtime (a JavaScript engine's stack gives out some 1,300 levels
+// down, at a depth that varies with its state), so the command and the
+// JavaScript package answer alike.
+const MaxRefinedBy = 64
 
 // maxTargetNesting bounds Composite, List and Independents resources
 // within one another: each level lengthens the pointer of every target
@@ -182,6 +190,7 @@ func (p *parser) objectAt(ptr *path, opened *int, member func(name string, mp *p
 	}
 	var seen names
 	for p.dec.PeekKind() == '"' {
+		p.tee.drain(p.off())
 		tok, err := p.dec.ReadToken()
 		if err != nil {
 			return err
@@ -231,6 +240,7 @@ func skipValue(dec *jsontext.Decoder, t *tee, strict bool) error {
 		if err != nil {
 			return err
 		}
+		t.drain(dec.InputOffset() + t.shift)
 		k := tok.Kind()
 		if n := len(stack); n > 0 && stack[n-1].wantName && k == '"' {
 			top := &stack[n-1]
@@ -495,6 +505,9 @@ func (p *parser) selector(ptr *path, level int) (Selector, error) {
 		case "end":
 			slot = &m.end
 		case "refinedBy":
+			if level == MaxRefinedBy {
+				return refuse(mp, "refinedBy chains are read "+strconv.Itoa(MaxRefinedBy)+" levels deep at most")
+			}
 			r, err := p.selector(mp, level+1)
 			if err != nil {
 				return err
@@ -567,8 +580,11 @@ func text(ptr *path, name string, m member, required bool) (string, error) {
 	return s, nil
 }
 
-// index reads start or end: a non-negative integer, written as any JSON
-// number whose value is one (12, 12.0, 1.2e1), up to 2^53-1.
+// index reads start or end as the engine reads a citation's (spec §1):
+// citecheck.Integer judges the literal by its exact decimal value, so
+// 12, 12.0 and 1.2e1 are 12, while 1e-400, 4.0000000000000001 and 1.5 are
+// not integers (a binary64 reading would round them to one), and 2^53 is
+// outside ±(2^53−1). Linear in the literal.
 func index(ptr *path, name string, m member) (int, error) {
 	if !m.seen {
 		return 0, refuse(ptr, "a "+TextPosition+" needs "+strconv.Quote(name))
@@ -576,11 +592,11 @@ func index(ptr *path, name string, m member) (int, error) {
 	if m.kind != '0' {
 		return 0, refuse(ptr.add(name), "must be a number, not "+jsonenc.KindName(byte(m.kind)))
 	}
-	f, err := strconv.ParseFloat(string(m.v), 64)
-	if err != nil || f != math.Trunc(f) || f < 0 || f > 1<<53-1 {
-		return 0, refuse(ptr.add(name), m.v.String()+" is not a non-negative integer")
+	n, why := citecheck.Integer(m.v)
+	if why != "" {
+		return 0, refuse(ptr.add(name), citecheck.Echo(m.v.String()).String()+" "+why)
 	}
-	return int(f), nil
+	return n, nil
 }
 
 // parse reads one annotation from its bytes (one JSON object), as the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/internal/jsonenc"
@@ -144,11 +145,15 @@ func AppendError(dst []byte, it Item) []byte {
 
 // AppendText appends the report for people: nothing for an anchored
 // annotation; otherwise a line naming it and its outcome, then a line per
-// target that is not anchored and per selector that failed.
+// target that is not anchored and per selector that failed. What the
+// input brings (ids, IRIs, type names, member names in pointers) is
+// written with every character that is not printable escaped as Go
+// writes it (\x1b, \n, \u202e), so that an id cannot move a terminal's
+// cursor or forge a line.
 func (r *Report) AppendText(dst []byte, index int) []byte {
 	a := r.Annotation
 	if r.Err != nil {
-		return fmt.Appendf(dst, "error     %s%s  (%s, byte %d)\n", idWords(a.ID), r.Err.Message, place(index, a.Value, a.Pointer), a.Offset)
+		return appendLine(dst, "error     %s%s  (%s, byte %d)", idWords(a.ID), r.Err.Message, place(index, a.Value, a.Pointer), a.Offset)
 	}
 	if r.Outcome == Anchored {
 		return dst
@@ -157,39 +162,62 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 	if id == "" {
 		id = "(no id)"
 	}
-	dst = fmt.Appendf(dst, "%-9s %s  (%s)\n", r.Outcome, id, place(index, a.Value, a.Pointer))
+	dst = appendLine(dst, "%-9s %s  (%s)", r.Outcome, id, place(index, a.Value, a.Pointer))
 	for j := range r.Targets {
 		t, tr := &a.Targets[j], &r.Targets[j]
 		if tr.Outcome == Anchored {
 			continue
 		}
-		dst = fmt.Appendf(dst, "  target %s: %s on %s\n", t.Pointer, tr.Outcome, quoteIRI(t.Source))
+		dst = appendLine(dst, "  target %s: %s on %s", t.Pointer, tr.Outcome, quoteIRI(t.Source))
 		for _, c := range tr.Checked {
 			if c.Reason != citecheck.ReasonNone {
-				dst = fmt.Appendf(dst, "    %s %s: %s%s\n", c.Type, c.Pointer, c.Reason, detailWords(c))
+				dst = appendLine(dst, "    %s %s: %s%s", c.Type, c.Pointer, c.Reason, detailWords(c))
 				for _, f := range c.Findings {
-					dst = fmt.Appendf(dst, "      %s\n", findingWords(&f))
+					dst = appendLine(dst, "      %s", findingWords(&f))
 				}
 			}
 		}
 		if tr.Outcome == Unchecked {
 			for _, s := range tr.Unchecked {
-				dst = fmt.Appendf(dst, "    %s %s: not checked: %s\n", typeName(s.Type), s.Pointer, s.Why)
+				dst = appendLine(dst, "    %s %s: not checked: %s", typeName(s.Type), s.Pointer, s.Why)
 			}
 		}
 		if tr.Repair != nil {
-			dst = fmt.Appendf(dst, "    repair: start %d, end %d (--fix writes it)\n", tr.Repair.Start, tr.Repair.End)
+			dst = appendLine(dst, "    repair: start %d, end %d (--fix writes it)", tr.Repair.Start, tr.Repair.End)
 		}
 		if tr.Rejected != nil {
-			dst = fmt.Appendf(dst, "    no repair: start %d, end %d would not anchor, re-checked in place\n", tr.Rejected.Start, tr.Rejected.End)
+			dst = appendLine(dst, "    no repair: start %d, end %d would not anchor, re-checked in place", tr.Rejected.Start, tr.Rejected.End)
 		}
 	}
 	return dst
 }
 
-// AppendErrorText appends an error item for people.
+// AppendErrorText appends an error item for people, escaped as AppendText
+// escapes.
 func AppendErrorText(dst []byte, it Item) []byte {
-	return fmt.Appendf(dst, "error     %s%s  (%s, byte %d)\n", idWords(it.ID), it.Err.Message, place(it.Index, it.Value, it.Err.Path), it.Offset)
+	return appendLine(dst, "error     %s%s  (%s, byte %d)", idWords(it.ID), it.Err.Message, place(it.Index, it.Value, it.Err.Path), it.Offset)
+}
+
+// appendLine appends one line of text, formatted, with every character
+// strconv.IsPrint does not count as printable (but the space) escaped as
+// strconv.QuoteRune writes it, and a byte that is not UTF-8 as \xNN; then
+// a newline. Linear in the line.
+func appendLine(dst []byte, format string, args ...any) []byte {
+	line := fmt.Sprintf(format, args...)
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRuneInString(line[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			dst = fmt.Appendf(dst, `\x%02x`, line[i])
+		case r == ' ' || strconv.IsPrint(r):
+			dst = append(dst, line[i:i+n]...)
+		default:
+			q := strconv.QuoteRune(r)
+			dst = append(dst, q[1:len(q)-1]...)
+		}
+		i += n
+	}
+	return append(dst, '\n')
 }
 
 // idWords names an error item's id before its message, "" when it has none.

@@ -1,6 +1,8 @@
 package annotation
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/citecheck/citecheck"
@@ -25,6 +27,51 @@ func TestPartialFindingSaysWhatWasNotSearched(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := findingWords(&tc.f); got != tc.want {
 				t.Errorf("findingWords = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// The text report writes what the input brings (ids, IRIs, selector
+// types, member names in pointers and messages) with every character that
+// is not printable escaped: an id holding an escape sequence or a line
+// feed neither reaches the terminal nor forges a line.
+func TestTextReportEscapesWhatTheInputBrings(t *testing.T) {
+	const evil = `\u001b[2J\nmoved     forged\u202e\u0007`
+	sel := `{"type":"TextQuoteSelector","exact":"pier"}`
+	for _, c := range []struct{ name, input, want string }{
+		{"escape/an id", `{"id":"` + evil + `","target":{"source":"` + iri + `","selector":{"type":"TextQuoteSelector","exact":"gone"}}}`,
+			`orphaned  \x1b[2J\nmoved     forged\u202e\a  (item 0, value 0)`},
+		{"escape/a source IRI", `{"id":"x","target":{"source":"urn:` + evil + `","selector":` + sel + `}}`,
+			`on urn:\x1b[2J\nmoved     forged\u202e\a`},
+		{"escape/a selector type", `{"id":"x","target":{"source":"` + iri + `","selector":{"type":"` + evil + `"}}}`,
+			`\x1b[2J\nmoved     forged\u202e\a /target/selector: not checked`},
+		{"escape/an error item's id and member name", `{"id":"` + evil + `","` + evil + `":1,"` + evil + `":2,"target":"s"}`,
+			`error     "\x1b[2J\nmoved     forged\u202e\a": /\x1b[2J\nmoved     forged\u202e\a: the member "\x1b[2J\nmoved     forged\u202e\a" is named twice`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items, err := scanAll(t, c.input)
+			if err != nil || len(items) != 1 {
+				t.Fatalf("%v %v", err, items)
+			}
+			var out []byte
+			if it := items[0]; it.Err != nil {
+				out = AppendErrorText(nil, it)
+			} else {
+				ch, _ := NewChecker([]Source{{IRI: iri, Text: "the old pier"}}, citecheck.DefaultLimits())
+				out = ch.Check([]*Annotation{it.Annotation})[0].AppendText(nil, 0)
+			}
+			text := string(out)
+			if !strings.Contains(text, c.want) {
+				t.Errorf("got\n%s\nwant it to hold %q", text, c.want)
+			}
+			for i, r := range strings.TrimSuffix(text, "\n") {
+				if r != '\n' && !strconv.IsPrint(r) && r != ' ' {
+					t.Errorf("byte %d: %U written raw", i, r)
+				}
+			}
+			if strings.Contains(text, "\nmoved     forged") {
+				t.Errorf("a forged line:\n%s", text)
 			}
 		})
 	}

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/internal/jsonenc"
@@ -47,13 +46,20 @@ type Scanner struct {
 	value int    // index of the top-level value being read
 	index int    // annotations and errors handed on so far
 	root  string // pointer prefix of every top-level value (parse's)
+	next  string // the first page's "next" (see Next)
 }
+
+// Next is the "next" of the first page read that has one (an
+// AnnotationPage, or a collection's embedded first page): the input is
+// then one page of a collection whose other items are at that IRI, not
+// the whole of it. "" when no page read so far names a next one.
+func (s *Scanner) Next() string { return s.next }
 
 // NewScanner returns a Scanner reading r. A UTF-8 byte order mark at the
 // start of r (as Windows tools write) is passed over, and counted in every
 // offset; a rewrite keeps it.
 func NewScanner(r io.Reader) *Scanner {
-	t := &tee{r: r, copyAt: -1}
+	t := &tee{r: r, copyAt: -1, lone: loneEscapes{first: -1}}
 	// Duplicate names are the parser's to refuse, with the annotation's
 	// pointer; the decoder's own refusal would stop the whole run.
 	return &Scanner{dec: jsontext.NewDecoder(t, jsontext.AllowDuplicateNames(true)), tee: t}
@@ -120,7 +126,12 @@ func (s *Scanner) syntax(err error) error {
 	case errors.As(err, &se) && errors.Is(se.Err, io.ErrUnexpectedEOF):
 		at, msg = se.ByteOffset, "unexpected end of input"
 	case errors.As(err, &se):
-		at, msg = se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: ")
+		at = se.ByteOffset
+		var fault []byte
+		if ahead, i := s.dec.UnreadBuffer(), at-s.dec.InputOffset(); i >= 0 && i < int64(len(ahead)) {
+			fault = ahead[i:]
+		}
+		msg = syntaxWords(se.Err.Error(), fault)
 	case s.tee.err != nil:
 		return readError{s.tee.err}
 	}
@@ -147,6 +158,8 @@ func (f *scanFailure) Error() string { return f.err.Error() }
 func (s *Scanner) emit(fn func(Item) error, it Item) error {
 	it.Index, it.Value = s.index, s.value
 	s.index++
+	s.tee.drain(s.off()) // a value's lone escapes are its own error's, if any
+	s.tee.take()
 	if err := fn(it); err != nil {
 		return &scanFailure{err}
 	}
@@ -197,6 +210,7 @@ func (s *Scanner) node(ptr string, nesting int, fn func(Item) error) error {
 			if _, err := s.dec.ReadToken(); err != nil {
 				return s.syntax(err)
 			}
+			s.tee.drain(s.off())
 		}
 		return s.emit(fn, Item{Offset: at, Err: invalid(ptr, where(ptr)+": not an annotation but an array (lists of items nest "+strconv.Itoa(maxContainerNesting)+" deep at most)")})
 	default:
@@ -225,6 +239,8 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		return s.syntax(err)
 	}
 	at := s.off() - 1
+	s.tee.drain(at) // what came before is not this object's
+	s.tee.take()
 	depth := s.dec.StackDepth()
 	p := &parser{dec: s.dec, tee: s.tee, base: at, off: s.off}
 	a := &Annotation{Pointer: ptr}
@@ -233,7 +249,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		fail                  *citecheck.Error // the first refusal
 		seen                  names
 		container, haveTarget bool
-		typ, first            string // a collection's type and a first page given by reference
+		typ, first, next      string // a collection's type, its first page given by reference, a page's next
 	)
 	for s.dec.PeekKind() == '"' {
 		tok, err := s.dec.ReadToken()
@@ -241,6 +257,7 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			return s.syntax(err)
 		}
 		name, k := tok.String(), s.dec.PeekKind()
+		items := false // a container member, whose items answer for their own escapes
 		switch {
 		case seen.add(name):
 			if err = skipValue(s.dec, s.tee, false); err == nil {
@@ -249,22 +266,27 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		case name == "id" || name == "@id":
 			// Read even after a refusal: the error item names its id.
 			err = p.member(a, name, root.add(name))
-		case fail != nil:
-			err = skipValue(s.dec, s.tee, false)
 		case isContainerMember(name, k) && nesting < maxContainerNesting:
-			container = true
+			// Streamed even after a refusal of the object's own members:
+			// its items are whole on their own, and are reported.
+			container, items = true, true
 			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
 				return err
 			}
-		case (name == "type" || name == "first") && k == '"':
+		case fail != nil:
+			err = skipValue(s.dec, s.tee, false)
+		case (name == "type" || name == "first" || name == "next") && k == '"':
 			v, err := s.dec.ReadToken()
 			if err != nil {
 				return s.syntax(err)
 			}
-			if name == "type" {
+			switch name {
+			case "type":
 				typ = v.String()
-			} else {
+			case "first":
 				first = v.String()
+			default:
+				next = v.String()
 			}
 		case name == "target":
 			haveTarget = true
@@ -275,6 +297,10 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 			err = p.skip()
 		}
 		if err == nil {
+			s.tee.drain(s.off())
+			if lone := s.tee.take(); lone >= 0 && !items && fail == nil {
+				fail = loneSurrogate(root.add(name).String(), lone)
+			}
 			continue
 		}
 		r, ok := err.(refusal)
@@ -301,7 +327,14 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	if _, err := s.dec.ReadToken(); err != nil { // '}', or the syntax error in its place
 		return s.syntax(err)
 	}
+	if container && next != "" && s.next == "" {
+		s.next = next
+	}
 	switch {
+	case container && fail == nil && haveTarget:
+		// Both a page and an annotation: its items were read as a page's;
+		// its own target is not checked, and that is said.
+		return s.emit(fn, Item{Offset: at, ID: a.ID, Err: invalid(ptr, where(ptr)+": both a page of annotations (its items were read) and an annotation (its \"target\" is not checked): pass an annotation or a page")})
 	case container && fail == nil:
 		return nil
 	case container:
@@ -334,8 +367,9 @@ type tee struct {
 	shift   int64
 	started bool
 	pending []byte // bytes read and kept, not yet passed to the decoder
-	err     error  // the reader's error, other than io.EOF
-	eof     bool   // the reader said io.EOF (only looked at while skipping)
+	held    [longestUnit]byte
+	err     error // the reader's error, other than io.EOF
+	eof     bool  // the reader said io.EOF (only looked at while skipping)
 	skip    stringSkip
 	// keepStrings passes skipped strings to the decoder whole, as the
 	// reference that skipping them is tested against.
@@ -343,6 +377,8 @@ type tee struct {
 	// newlines counts the line feeds in the bytes passed to the decoder,
 	// for the line number of a syntax error.
 	newlines int64
+	passed   int64 // bytes passed to the decoder
+	lone     loneEscapes
 }
 
 var byteOrderMark = []byte("\uFEFF")
@@ -374,10 +410,18 @@ func (t *tee) Read(p []byte) (int, error) {
 	}
 	n, err := t.r.Read(p)
 	t.keep(p[:n])
-	t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
 	if err != nil && err != io.EOF {
 		t.err = err
 	}
+	if m := t.mend(p[:n], t.passed+t.shift, err == io.EOF); m < n {
+		// An escape cut by the end of what was read: passed once judged.
+		t.pending = append(t.held[:0], p[m:n]...)
+		if n, err = m, nil; n == 0 {
+			return t.readSkipping(p)
+		}
+	}
+	t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
+	t.passed += int64(n)
 	return n, err
 }
 

@@ -163,8 +163,8 @@ func TestScanRefusesNonAnnotationsAndGoesOn(t *testing.T) {
 		{"refuse/a string among JSON Lines", annA + "\n\"x\"\n" + annB, "a@0: !1: b@2:", "not an annotation but a string"},
 		{"refuse/a collection whose first page is a reference", `{"type":"AnnotationCollection","first":"http://example.org/p1"}`, "!0:", "only referenced"},
 		{"refuse/a target that is a number", `{"target":3}`, "!0:/target", "not a number"},
-		{"refuse/a negative start", pos(`"start":-1,"end":2`), "!0:/target/selector/start", "not a non-negative integer"},
-		{"refuse/a fractional end", pos(`"start":1,"end":2.5`), "!0:/target/selector/end", "not a non-negative integer"},
+		{"refuse/a negative start", pos(`"start":-1,"end":2`), "!0:/target/selector/start", "-1 is negative"},
+		{"refuse/a fractional end", pos(`"start":1,"end":2.5`), "!0:/target/selector/end", "2.5 is not an integer"},
 		{"refuse/a start that is a string", pos(`"start":"1","end":2`), "!0:/target/selector/start", "must be a number"},
 		{"refuse/a missing end", pos(`"start":1`), "!0:/target/selector", `needs "end"`},
 		{"refuse/an empty exact", quote(`,"exact":""`), "!0:/target/selector/1/exact", "must not be empty"},
@@ -313,5 +313,86 @@ func TestErrorItemCarriesItsID(t *testing.T) {
 				t.Errorf("text %q does not name %q", text, c.want)
 			}
 		})
+	}
+}
+
+// A selector's start and end are read by the engine's integer rule
+// (citecheck.Integer), by their exact decimal value: a literal that is
+// not an integer is refused even when its nearest binary64 is one, and an
+// integer beyond ±(2^53−1) gets the engine's words.
+func TestSelectorIntegersAreReadByTheEnginesRule(t *testing.T) {
+	pos := func(start string) string {
+		return `{"id":"p","target":{"source":"s","selector":{"type":"TextPositionSelector","start":` + start + `,"end":9}}}`
+	}
+	for _, c := range []struct{ start, want string }{
+		{"1e-400", "1e-400 is not an integer"},
+		{"4.0000000000000001", "4.0000000000000001 is not an integer"},
+		{"1.5", "1.5 is not an integer"},
+		{"9007199254740992", "9007199254740992 is outside ±(2^53−1)"},
+		{"9223372036854775808", "9223372036854775808 is outside ±(2^53−1)"},
+		{"1e400", "1e400 is outside ±(2^53−1)"},
+		{"-0.5e1", "-0.5e1 is negative"},
+		{"4", ""},
+		{"40e-1", ""},
+		{"9007199254740991", ""},
+	} {
+		t.Run(c.start, func(t *testing.T) {
+			items, err := scanAll(t, pos(c.start))
+			if err != nil {
+				t.Fatal(err)
+			}
+			it := items[0]
+			if c.want == "" {
+				if it.Err != nil {
+					t.Fatalf("refused: %v", it.Err.Message)
+				}
+				return
+			}
+			if it.Err == nil || it.Err.Path != "/target/selector/start" || !strings.HasSuffix(it.Err.Message, ": "+c.want) {
+				t.Errorf("got %+v, want an error item at /target/selector/start saying %q", it.Err, c.want)
+			}
+		})
+	}
+}
+
+// A page or response that names one of its own members twice is an error
+// item, after every item it holds: a duplicate before the items loses
+// none of them.
+func TestPageWithAMemberNamedTwiceReportsItsItems(t *testing.T) {
+	for _, c := range []struct{ name, input, want string }{
+		{"twice/before the rows", `{"total":1,"total":2,"rows":[` + annA + `]}`, "a@0:/rows/0 !0:/total"},
+		{"twice/after the rows", `{"total":1,"rows":[` + annA + `],"total":2}`, "a@0:/rows/0 !0:/total"},
+		{"twice/before a page's items", `{"type":"AnnotationPage","type":"x","items":[` + annA + `,` + annB + `]}`, "a@0:/items/0 b@0:/items/1 !0:/type"},
+		{"twice/the rows themselves", `{"rows":[` + annA + `],"rows":[` + annB + `]}`, "a@0:/rows/0 !0:/rows"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items, err := scanAll(t, c.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(items); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// An object with both items and its own target is read as a page (its
+// items are reported) and is itself an error item saying its target was
+// not checked; a page's next is what Next reports.
+func TestPageWithItsOwnTargetSaysItsTargetIsNotChecked(t *testing.T) {
+	items, err := scanAll(t, `{"id":"both","type":"AnnotationPage","items":[`+annA+`],"target":"http://example.org/1","next":"p2"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(items); got != "a@0:/items/0 !0:" {
+		t.Fatalf("got %q", got)
+	}
+	if e := items[1]; e.ID != "both" || !strings.Contains(e.Err.Message, `its "target" is not checked`) {
+		t.Errorf("error item %+v (id %q)", e.Err, e.ID)
+	}
+	s := NewScanner(strings.NewReader(`{"type":"AnnotationCollection","first":{"items":[` + annA + `],"next":"p2"}}` + "\n" + `{"items":[],"next":"p3"}`))
+	if err := s.Scan(func(Item) error { return nil }); err != nil || s.Next() != "p2" {
+		t.Errorf("Next %q, %v; want p2, the first page's", s.Next(), err)
 	}
 }

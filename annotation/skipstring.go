@@ -38,6 +38,39 @@ type stringSkip struct {
 	// rest of head's unit).
 	raw     int
 	scratch []byte
+	num     numberSkip // when the value skipped is a number
+}
+
+// numberSkip is the state of a number being skipped. A long number is one
+// token to the decoder as a string is, so its digits are left out as a
+// string's insides are: a digit is left out when the digit before it was
+// passed and the byte after it is a digit too, so that each run of digits
+// keeps its first and last digit and the number keeps its shape (a
+// fraction or exponent its digits, an integer part its first). A run in
+// the integer part that starts with 0 is passed whole: the decoder
+// refuses it at the byte it would have refused it at.
+type numberSkip struct {
+	on        bool
+	inInt     bool // no '.', 'e' or 'E' yet
+	lastDigit bool // the last byte passed is a digit
+	keepRun   bool // the digits of this run are all passed (a leading zero)
+}
+
+// numberByte reports whether c may stand in a JSON number.
+func numberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// step advances the number's state past c, a byte passed.
+func (n *numberSkip) step(c byte) {
+	digit := c >= '0' && c <= '9'
+	switch {
+	case digit && !n.lastDigit:
+		n.keepRun = n.inInt && c == '0'
+	case c == '.' || c == 'e' || c == 'E':
+		n.inInt = false
+	}
+	n.lastDigit = digit
 }
 
 // skipChunk is how much the tee reads at a time while skipping.
@@ -50,8 +83,15 @@ const longestUnit = 12
 // skipString is dec.SkipValue for a value the checks do not use, whose
 // insides, when it is a string, are not held (see stringSkip).
 func skipString(dec *jsontext.Decoder, t *tee) error {
-	if dec.PeekKind() == '"' && !t.keepStrings {
-		t.skipFrom(dec.UnreadBuffer())
+	switch dec.PeekKind() {
+	case '"':
+		if !t.keepStrings {
+			t.skipFrom(dec.UnreadBuffer())
+		}
+	case '0':
+		if !t.keepStrings {
+			t.skipNumberFrom(dec.UnreadBuffer())
+		}
 	}
 	err := dec.SkipValue()
 	t.skip = stringSkip{scratch: t.skip.scratch}
@@ -91,14 +131,67 @@ func (t *tee) skipFrom(unread []byte) {
 	t.skip = stringSkip{on: true, scratch: t.skip.scratch}
 }
 
+// skipNumberFrom starts skipping the number that opens the decoder's
+// unread buffer (after white space and a ':' or ','), unless it is whole
+// there: its state is that of the bytes buffered.
+func (t *tee) skipNumberFrom(unread []byte) {
+	i := 0
+	for i < len(unread) && (unread[i] == ' ' || unread[i] == '\t' || unread[i] == '\n' || unread[i] == '\r' || unread[i] == ':' || unread[i] == ',') {
+		i++
+	}
+	n := numberSkip{on: true, inInt: true}
+	for ; i < len(unread); i++ {
+		if !numberByte(unread[i]) {
+			return // whole in the buffer
+		}
+		n.step(unread[i])
+	}
+	t.skip = stringSkip{on: true, scratch: t.skip.scratch, num: n}
+}
+
+// passNumber is pass while a number is skipped.
+func (t *tee) passNumber(p []byte) int {
+	out := 0
+	n := &t.skip.num
+	for out < len(p) && len(t.pending) > 0 {
+		c := t.pending[0]
+		if !numberByte(c) {
+			t.skip.on = false // the number's end: the rest is the decoder's
+			return out + t.pass(p[out:])
+		}
+		digit := c >= '0' && c <= '9'
+		if digit && n.lastDigit && !n.keepRun {
+			if len(t.pending) < 2 && !t.eof {
+				return out // is the next byte a digit?
+			}
+			if len(t.pending) >= 2 && t.pending[1] >= '0' && t.pending[1] <= '9' {
+				t.pending = t.pending[1:]
+				t.shift++
+				continue
+			}
+		}
+		p[out] = c
+		out++
+		t.pending = t.pending[1:]
+		n.step(c)
+	}
+	return out
+}
+
 // readSkipping is Read while a string is being skipped, or while bytes
 // read before are pending.
 func (t *tee) readSkipping(p []byte) (int, error) {
 	for {
-		n := t.pass(p)
-		if n > 0 {
-			t.newlines += int64(bytes.Count(p[:n], []byte{'\n'}))
-			return n, nil
+		if n := t.pass(p); n > 0 {
+			m := t.mend(p[:n], t.passed+t.shift, t.eof && len(t.pending) == 0)
+			if m < n { // an escape cut by the end of what was read
+				t.pending = append(append(make([]byte, 0, n-m+len(t.pending)), p[m:n]...), t.pending...)
+			}
+			if m > 0 {
+				t.newlines += int64(bytes.Count(p[:m], []byte{'\n'}))
+				t.passed += int64(m)
+				return m, nil
+			}
 		}
 		switch {
 		case t.err != nil:
@@ -129,6 +222,9 @@ func (t *tee) readSkipping(p []byte) (int, error) {
 // pass moves pending bytes to p, leaving out the plain insides of the
 // string being skipped, and returns how many it moved.
 func (t *tee) pass(p []byte) int {
+	if t.skip.on && t.skip.num.on {
+		return t.passNumber(p)
+	}
 	out := 0
 	for out < len(p) && len(t.pending) > 0 {
 		sk := &t.skip
@@ -164,6 +260,9 @@ func (t *tee) pass(p []byte) int {
 		switch k {
 		case unitIncomplete:
 			return out // wait for more
+		case unitLone:
+			t.noteLone(t.passed + int64(out) + t.shift)
+			fallthrough
 		case unitPlain:
 			t.pending = t.pending[n:]
 			t.shift += int64(n)
@@ -184,6 +283,7 @@ const (
 	unitPlain      unitKind = iota // certainly valid inside a string
 	unitEnd                        // the closing quote
 	unitOther                      // anything else: for the decoder to judge
+	unitLone                       // a lone surrogate's escape (see loneEscapes)
 	unitIncomplete                 // b ends before the unit does
 )
 
@@ -230,18 +330,41 @@ func unit(b []byte, eof bool) (int, unitKind) {
 	case r < 0xD800 || r > 0xDFFF:
 		return 6, unitPlain
 	case r > 0xDBFF: // a low surrogate first
-		return 0, unitOther
+		return 6, unitLone
 	}
-	if len(b) < longestUnit {
-		if bytes.HasPrefix([]byte(`\u`), b[6:min(len(b), 8)]) {
-			return 0, incomplete
+	if len(b) < longestUnit && !eof && couldBeLow(b[6:]) {
+		return 0, unitIncomplete
+	}
+	if len(b) >= longestUnit && b[6] == '\\' && b[7] == 'u' {
+		if lo, ok := hex4(b[8:]); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+			return longestUnit, unitPlain
 		}
-		return 0, unitOther
 	}
-	if lo, ok := hex4(b[8:]); ok && b[6] == '\\' && b[7] == 'u' && lo >= 0xDC00 && lo <= 0xDFFF {
-		return longestUnit, unitPlain
+	return 6, unitLone
+}
+
+// couldBeLow tells whether b is the start of the escape of a low
+// surrogate, \uDC00 to \uDFFF.
+func couldBeLow(b []byte) bool {
+	for i, c := range b[:min(len(b), 6)] {
+		var ok bool
+		switch i {
+		case 0:
+			ok = c == '\\'
+		case 1:
+			ok = c == 'u'
+		case 2:
+			ok = c == 'd' || c == 'D'
+		case 3:
+			ok = c >= 'c' && c <= 'f' || c >= 'C' && c <= 'F'
+		default:
+			_, ok = hex4([]byte{c, '0', '0', '0'})
+		}
+		if !ok {
+			return false
+		}
 	}
-	return 0, unitOther
+	return true
 }
 
 // hex4 reads four hexadecimal digits; false when b is shorter or they are

@@ -90,7 +90,9 @@ func nested(depth int) string {
 
 // Output and memory are linear in the input for any nesting: a refinedBy
 // chain ten times as deep costs at most ten times (with slack) the report
-// bytes and the allocation, per input byte, of a shallow one.
+// bytes and the allocation, per input byte, of a shallow one, whether it
+// is read (6 and 60 deep) or refused as deeper than MaxRefinedBy (900 and
+// 9,000 deep).
 func TestNestingCostIsLinearInTheInput(t *testing.T) {
 	cost := func(depth int) (input, output int, alloc uint64) {
 		in := nested(depth)
@@ -98,22 +100,54 @@ func TestNestingCostIsLinearInTheInput(t *testing.T) {
 		var ms0, ms1 runtime.MemStats
 		runtime.ReadMemStats(&ms0)
 		items, err := scanAll(t, in)
-		if err != nil || items[0].Err != nil {
-			t.Fatalf("depth %d: %v %v", depth, err, items[0].Err)
+		if err != nil || len(items) != 1 || (items[0].Err != nil) != (depth >= MaxRefinedBy) {
+			t.Fatalf("depth %d: %v %+v", depth, err, items)
 		}
-		r := c.Check([]*Annotation{items[0].Annotation})[0]
-		out := r.AppendJSON(nil, 0)
+		var out []byte
+		if it := items[0]; it.Err != nil {
+			out = AppendError(nil, it)
+		} else {
+			out = c.Check([]*Annotation{it.Annotation})[0].AppendJSON(nil, 0)
+		}
 		runtime.ReadMemStats(&ms1)
 		return len(in), len(out), ms1.TotalAlloc - ms0.TotalAlloc
 	}
-	in0, out0, alloc0 := cost(900)
-	in1, out1, alloc1 := cost(9000)
-	t.Logf("depth 900: %d bytes in, %d out, %d allocated; depth 9000: %d in, %d out, %d allocated", in0, out0, alloc0, in1, out1, alloc1)
-	if out1 > in1 {
-		t.Errorf("depth 9000: %d bytes of report for %d of input", out1, in1)
+	for _, d := range [][2]int{{6, 60}, {900, 9000}} {
+		in0, out0, alloc0 := cost(d[0])
+		in1, out1, alloc1 := cost(d[1])
+		t.Logf("depth %d: %d bytes in, %d out, %d allocated; depth %d: %d in, %d out, %d allocated", d[0], in0, out0, alloc0, d[1], in1, out1, alloc1)
+		if out1 > in1 {
+			t.Errorf("depth %d: %d bytes of report for %d of input", d[1], out1, in1)
+		}
+		if perByte0, perByte1 := float64(alloc0)/float64(in0), float64(alloc1)/float64(in1); perByte1 > 2*perByte0+64 {
+			t.Errorf("allocation per input byte %.1f at depth %d, %.1f at %d: not linear", perByte1, d[1], perByte0, d[0])
+		}
 	}
-	if perByte0, perByte1 := float64(alloc0)/float64(in0), float64(alloc1)/float64(in1); perByte1 > 2*perByte0+64 {
-		t.Errorf("allocation per input byte %.1f at depth 9000, %.1f at 900: not linear", perByte1, perByte0)
+}
+
+// A refinedBy chain is read MaxRefinedBy levels deep; one selector more
+// makes the annotation an error item naming the selector past the bound,
+// and the scan goes on to the next annotation, however deep the chain.
+func TestRefinedByChainsAreReadToMaxRefinedBy(t *testing.T) {
+	for _, c := range []struct {
+		depth   int // nested's: the chain below the quote selector is depth+1 long
+		refused bool
+	}{{MaxRefinedBy - 1, false}, {MaxRefinedBy, true}, {3200, true}, {9990, true}} {
+		items, err := scanAll(t, nested(c.depth)+"\n"+annA)
+		if err != nil || len(items) != 2 || items[1].Annotation == nil {
+			t.Fatalf("depth %d: %v, %s", c.depth, err, ids(items))
+		}
+		it := items[0]
+		if !c.refused {
+			if it.Err != nil {
+				t.Errorf("depth %d: refused: %s", c.depth, it.Err.Message)
+			}
+			continue
+		}
+		want := "/target/selector/1" + strings.Repeat("/refinedBy", MaxRefinedBy+1)
+		if it.Err == nil || it.Err.Path != want || !strings.HasSuffix(it.Err.Message, ": refinedBy chains are read 64 levels deep at most") || it.ID != "n" {
+			t.Errorf("depth %d: got %+v, want an error item at %s", c.depth, it.Err, want)
+		}
 	}
 }
 
@@ -155,6 +189,9 @@ func TestUnusedMembersAreSkippedWithoutBeingHeld(t *testing.T) {
 	}{
 		{"a body", `{"id":"big","body":{"type":"TextualBody","value":"` + body + `"},` + tail, false, 0.01},
 		{"an unknown member", `{"id":"big","x-note":"` + body + `",` + tail, false, 0.01},
+		// A number is one token to the decoder as a string is: 00de1f6
+		// held it whole, 3 bytes a byte.
+		{"an unknown number", `{"id":"big","x-count":1` + strings.Repeat("7", 40<<20) + `.5e+1` + strings.Repeat("0", 1<<20) + `,` + tail, false, 0.01},
 		// Holds the annotation to copy it out (3, with its growth) and the
 		// rewrite (1); 67e4a81 took 11.
 		{"a body, rewriting", `{"id":"big","body":{"type":"TextualBody","value":"` + body + `"},` + tail, true, 7},
@@ -202,7 +239,7 @@ func TestUnusedMembersAreSkippedWithoutBeingHeld(t *testing.T) {
 // whose refinedBy chain is depth deep: B/op and ns/op grow with the input
 // (linear: B/input-byte stays flat as depth grows tenfold).
 func BenchmarkNestedRefinements(b *testing.B) {
-	for _, depth := range []int{900, 9000} {
+	for _, depth := range []int{6, 60} {
 		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
 			in := nested(depth)
 			c, _ := NewChecker([]Source{{IRI: iri, Text: "the old pier"}}, citecheck.DefaultLimits())

@@ -354,7 +354,10 @@ export function annotations(exportText, options = {}) {
     for (const [what, str] of [['IRI', iri], ['text', text], ['version', version]]) {
       if (!wellFormed(str)) throw notUnicode(`source ${JSON.stringify(iri)}: its ${what}`, str);
     }
-    return [iri, text, version];
+    // A byte order mark at the start is not text (spec §5.12): the CLI
+    // drops one at the start of a source file, and readFileSync(…, 'utf8')
+    // keeps it as U+FEFF, so the same file gives the same verdicts.
+    return [iri, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, version];
   });
   let exp = exportText;
   if (exp instanceof ArrayBuffer) exp = new Uint8Array(exp);
@@ -363,25 +366,36 @@ export function annotations(exportText, options = {}) {
   else if (typeof exp !== 'string') throw new TypeError('citecheck: an export is a string, a Uint8Array or an object');
   const { x } = need();
   const pieces = [];
-  const message = guarded(() => {
-    for (const [iri, text, version] of list) {
-      const bytes = encoder.encode(text);
-      const ptr = x.citecheck_text(bytes.length);
-      new Uint8Array(engine.memory.buffer, ptr, bytes.length).set(bytes);
-      x.citecheck_source(putString(1, iri), putString(3, version));
-    }
-    host.read = typeof exp === 'string' ? stringReader(exp) : bytesReader(exp);
-    host.write = (b) => { pieces.push(decoder.decode(b)); };
-    try {
-      const n = x.citecheck_annotations();
-      return n === 0 ? null : output(n);
-    } finally {
-      host.read = host.write = null;
-    }
-  });
+  let message;
+  try {
+    message = guarded(() => {
+      for (const [iri, text, version] of list) {
+        const bytes = encoder.encode(text);
+        const ptr = x.citecheck_text(bytes.length);
+        new Uint8Array(engine.memory.buffer, ptr, bytes.length).set(bytes);
+        x.citecheck_source(putString(1, iri), putString(3, version));
+      }
+      host.read = typeof exp === 'string' ? stringReader(exp) : bytesReader(exp);
+      host.write = (b) => { pieces.push(decoder.decode(b)); };
+      try {
+        const n = x.citecheck_annotations();
+        return n === 0 ? null : output(n);
+      } finally {
+        host.read = host.write = null;
+      }
+    });
+  } catch (e) {
+    // The lines written before the engine failed stand, as they do when
+    // the export stops being JSON: the items they report were done.
+    if (e instanceof CitecheckError && e.lines === undefined) e.lines = pieces.join('');
+    throw e;
+  }
   const lines = pieces.join('');
   if (message === null) return lines;
-  throw new CitecheckError('citecheck: ' + message, lines);
+  // Every run the engine cannot finish is a refusal of what it was given
+  // (sources named twice, an export that stops being JSON or UTF-8, as a
+  // string with a lone surrogate does).
+  throw new CitecheckError('citecheck: ' + message, lines, { code: 'invalid_input' });
 }
 
 /** The most bytes of an export annotations hands the module at a time. */

@@ -226,7 +226,10 @@ export interface AnnotationsOptions {
  * streamed: the engine holds the sources, a batch of 256 annotations and
  * the export's longest JSON token, never the export nor its lines whole.
  * A source's IRI, text or version with a lone surrogate is refused with a
- * CitecheckError whose code is 'invalid_input'.
+ * CitecheckError whose code is 'invalid_input', as is an export that is not
+ * JSON or not Unicode text (its .lines are those of the items before). One
+ * U+FEFF at the start of a source's text is not text: it is dropped, as the
+ * CLI drops a byte order mark at the start of a source file.
  */
 export function annotations(exportText: string | Uint8Array | ArrayBuffer | object, options?: AnnotationsOptions): string;
 
@@ -237,8 +240,12 @@ export function annotations(exportText: string | Uint8Array | ArrayBuffer | obje
  * not a refusal.
  */
 export class CitecheckError extends Error {
-  /** For an export that is not JSON: the lines written for the items before. */
+  /** From annotations: the lines written for the items before the failure. */
   lines?: string;
-  /** 'invalid_input' for a source's IRI, text or version with a lone surrogate. */
+  /**
+   * 'invalid_input' for a source's IRI, text or version with a lone
+   * surrogate, and for an annotations run refused (an export that is not
+   * JSON or not Unicode text, sources named twice).
+   */
   code?: 'invalid_input';
 }

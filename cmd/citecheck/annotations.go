@@ -179,7 +179,18 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 	if err == nil && fix {
 		err = sc.Finish(out)
 	}
+	if st.next = sc.Next(); st.next != "" && text && err == nil {
+		if _, werr := io.WriteString(out, st.pageWords()+"\n"); werr != nil {
+			err = fmt.Errorf("writing the output: %w", werr)
+		}
+	}
 	return st, err
+}
+
+// pageWords says that the input was one page of a collection, and where
+// the rest is, the IRI quoted with its unprintable characters escaped.
+func (s *annotationStats) pageWords() string {
+	return fmt.Sprintf("this is one page of a collection: its next page is at %q, whose annotations were not checked", citecheck.Echo(s.next))
 }
 
 // writeRepaired copies the annotation out, rewritten when a target has a
@@ -208,6 +219,7 @@ type annotationStats struct {
 	missing    map[string]int // IRIs not supplied, and how many targets name them
 	fixErrors  []string       // with --fix, the first error items, for stderr
 	badSources []string       // why each source that could not be read was not
+	next       string         // the page's "next", when the input is one page of a collection
 }
 
 func (s *annotationStats) add(r *annotation.Report) {
@@ -251,6 +263,9 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 		for _, e := range s.fixErrors {
 			b.WriteString("  " + e) // written back unchanged
 		}
+	}
+	if s.next != "" {
+		b.WriteString("  " + s.pageWords() + "\n")
 	}
 	for i, e := range s.badSources {
 		if i == 5 {

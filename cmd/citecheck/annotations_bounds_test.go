@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/citecheck/citecheck/annotation"
 )
 
 // annotationOn is a one-line annotation quoting exact on iri.
@@ -322,26 +324,38 @@ func nestedExport(n, depth int) string {
 	return b.String()
 }
 
-// Output is linear in the input for any nesting of refinedBy: a 9,000-deep
-// chain, and eight 3,000 deep, give a report smaller than the input (each
-// chain's first levels are listed, the rest counted) and a --fix output
-// the input's size.
+// Output is linear in the input for any nesting of refinedBy: a chain
+// read whole (60 deep), and chains refused as deeper than
+// annotation.MaxRefinedBy (one 9,000 deep, eight 3,000 deep), give a
+// report smaller than the input (a read chain's first levels are listed,
+// the rest counted; a refused one is an error item) and a --fix output
+// the input's size (a refused annotation is written back as it was).
 func TestAnnotationsNestingOutputIsLinear(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "doc.txt")
 	os.WriteFile(src, []byte("the old pier stands"), 0o644)
-	for _, c := range []struct{ n, depth int }{{1, 9000}, {8, 3000}} {
+	for _, c := range []struct{ n, depth int }{{8, 60}, {1, 9000}, {8, 3000}} {
 		export := nestedExport(c.n, c.depth)
 		in := filepath.Join(dir, "nested.jsonl")
 		os.WriteFile(in, []byte(export), 0o644)
+		refused := c.depth >= annotation.MaxRefinedBy
 		for _, args := range [][]string{{"--format", "json"}, {"--format", "text"}, {"--fix"}} {
 			r := runCLI(t, nil, append(append([]string{"annotations"}, args...), "--source", "urn:doc="+src, in)...)
 			limit, exit := len(export)/10, exitFailed // a report: the chains' first levels only; each moved
+			if c.depth < 100 {
+				limit = len(export) / 2 // four levels listed of sixty
+			}
 			if args[0] == "--fix" {
 				limit, exit = len(export)+16*c.n, exitValid // every byte, the positions rewritten; each repaired
 			}
+			if refused {
+				exit = exitError
+			}
 			if r.code != exit || len(r.stdout) > limit || len(r.stdout) == 0 {
 				t.Errorf("%d annotations %d deep, %v: exit %d, %d bytes out for %d in (at most %d)", c.n, c.depth, args, r.code, len(r.stdout), len(export), limit)
+			}
+			if refused && args[0] != "--fix" && !strings.Contains(r.stdout, "refinedBy chains are read 64 levels deep at most") {
+				t.Errorf("%d deep, %v: the error item does not say why: %.300q", c.depth, args, r.stdout)
 			}
 		}
 	}
@@ -415,6 +429,45 @@ func TestAnnotationsTargetWithoutSourceIsGivenItsText(t *testing.T) {
 			}
 			if !strings.Contains(stderr, c.stderr) || c.nostder != "" && strings.Contains(stderr, c.nostder) {
 				t.Errorf("stderr %q: want %q and not %q", stderr, c.stderr, c.nostder)
+			}
+		})
+	}
+}
+
+// An export that is one page of a collection (an AnnotationPage with a
+// "next", or a collection whose embedded first page has one) is checked,
+// and standard error (and --format text) says that it is one page and
+// where the next is; the exit status is the items' own.
+func TestAnnotationsOnePageSaysWhereTheNextIs(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "pier.txt")
+	os.WriteFile(src, []byte("the old pier stands"), 0o644)
+	a := strings.TrimSuffix(annotationOn("first", "urn:pier", "old pier"), "\n")
+	for _, c := range []struct{ name, input, next string }{
+		{"page/with next", `{"type":"AnnotationPage","items":[` + a + `],"next":"https://e.org/p2"}`, "https://e.org/p2"},
+		{"page/next before the items", `{"type":"AnnotationPage","next":"https://e.org/p2\u001b","items":[` + a + `]}`, `https://e.org/p2\x1b`},
+		{"page/a collection's first page", `{"type":"AnnotationCollection","total":5,"first":{"type":"AnnotationPage","items":[` + a + `],"next":"https://e.org/p2"}}`, "https://e.org/p2"},
+		{"page/the last page", `{"type":"AnnotationPage","items":[` + a + `],"prev":"https://e.org/p1"}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			input := filepath.Join(dir, "in.json")
+			os.WriteFile(input, []byte(c.input), 0o644)
+			want := `this is one page of a collection: its next page is at "` + c.next + `", whose annotations were not checked`
+			for _, format := range []string{"json", "text"} {
+				r := runCLI(t, nil, "annotations", "--format", format, "--source", "urn:pier="+src, input)
+				if r.code != exitValid {
+					t.Fatalf("%s: exit %d: %s", format, r.code, r.stderr)
+				}
+				says := strings.Contains(r.stderr, want)
+				if c.next == "" && strings.Contains(r.stderr, "one page") || c.next != "" && !says {
+					t.Errorf("%s: stderr %q, want it to say %q", format, r.stderr, want)
+				}
+				if format == "text" && c.next != "" && !strings.Contains(r.stdout, want) {
+					t.Errorf("text: stdout %q, want it to say %q", r.stdout, want)
+				}
+				if format == "json" && strings.Contains(r.stdout, "one page") {
+					t.Errorf("json: stdout holds a line that is not an item: %q", r.stdout)
+				}
 			}
 		})
 	}

@@ -151,6 +151,7 @@ test('an export that is not JSON: the CLI\'s message, and the lines before it', 
     assert.equal(e.name, 'CitecheckError');
     assert.equal(e.message, goMessage);
     assert.equal(e.lines, go.stdout);
+    assert.equal(e.code, 'invalid_input');
     return true;
   });
   assert.throws(() => cc.annotations('[]', { sources: { a: 42 } }), TypeError);
@@ -328,7 +329,7 @@ test('a string with a lone surrogate is refused as invalid_input, in every funct
     const go = goAnnotations(['-'], Buffer.from(`[{"id":"${bytes.toString('latin1')}","target":"s"}]`, 'latin1'));
     assert.equal(go.status, 2, name);
     const goMessage = go.stderr.split('\n').find((l) => l.startsWith('citecheck: reading the annotations'));
-    assert.throws(() => cc.annotations(exp), (e) => e.message === goMessage, name);
+    assert.throws(() => cc.annotations(exp), (e) => e.message === goMessage && e.code === 'invalid_input' && e.lines === go.stdout, name);
     // A source's IRI, text or version.
     for (const sources of [{ [lone]: 'x' }, { s: lone }, { s: { text: 'x', version: lone } }]) {
       assert.throws(() => cc.annotations('[]', { sources }), (e) => {
@@ -342,4 +343,39 @@ test('a string with a lone surrogate is refused as invalid_input, in every funct
   // A well-formed astral character is text like any other.
   assert.match(cc.checkRaw(body('a😀b')), /^\{"result":\{"valid":true/);
   assert.equal(cc.annotations('[]', { sources: { s: 'a😀b' } }), '');
+});
+
+// A refinedBy chain of any depth gives the CLI's lines: one deeper than
+// the reader's bound (64) is an error item in both, never a stack
+// overflow that loses the call; the items around it are reported.
+test('a deep refinedBy chain: the CLI\'s lines, whatever its depth', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const chain = (n) => '{"type":"TextPositionSelector","start":0,"end":1,"refinedBy":'.repeat(n) + '{"type":"TextQuoteSelector","exact":"x"}' + '}'.repeat(n);
+  const good = '{"id":"good","target":{"source":"urn:x","selector":{"type":"TextQuoteSelector","exact":"x"}}}';
+  const src = join(scratch, 'x.txt');
+  writeFileSync(src, 'x');
+  for (const n of [64, 65, 1300, 3200, 9990]) {
+    const exp = `${good}\n{"id":"rb","target":{"source":"urn:x","selector":${chain(n)}}}\n${good}\n`;
+    const go = goAnnotations(['--source', `urn:x=${src}`, '-'], exp);
+    assert.equal(go.stdout.split('\n').filter(Boolean).length, 3, `${n}: ${go.stderr}`);
+    assert.equal(cc.annotations(exp, { sources: { 'urn:x': 'x' } }), go.stdout, `depth ${n}`);
+  }
+});
+
+// One U+FEFF at the start of a source's text is not text, as a byte order
+// mark at the start of a source file is not to the CLI: the same file
+// read with readFileSync(…, 'utf8') gives the CLI's verdicts.
+test('a source that starts with a byte order mark: the CLI\'s lines', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const src = join(scratch, 'bom.txt');
+  writeFileSync(src, '\ufeffThe quick brown fox');
+  const exp = '{"id":"p","target":{"source":"urn:b","selector":[{"type":"TextPositionSelector","start":0,"end":3},{"type":"TextQuoteSelector","exact":"The"}]}}\n';
+  const go = goAnnotations(['--source', `urn:b=${src}`, '-'], exp);
+  assert.equal(go.status, 0, go.stdout);
+  assert.equal(cc.annotations(exp, { sources: { 'urn:b': readFileSync(src, 'utf8') } }), go.stdout);
+  // Only one: a second U+FEFF is text.
+  writeFileSync(src, '\ufeff\ufeffThe quick');
+  assert.equal(cc.annotations(exp, { sources: { 'urn:b': readFileSync(src, 'utf8') } }), goAnnotations(['--source', `urn:b=${src}`, '-'], exp).stdout);
 });
