@@ -154,8 +154,8 @@ export interface ElsewhereFinding extends FindingBase { kind: 'elsewhere'; occur
 export interface OffsetUnitsFinding extends FindingBase { kind: 'offset_units'; units: 'utf16' | 'utf8' }
 /** The quote holds under these folds; source_text is what the source has. */
 export interface NormalizedFinding extends FindingBase { kind: 'normalized'; folds: Fold[]; source_text: string }
-/** The quote holds with passages left out, at parts. */
-export interface ElidedFinding extends FindingBase { kind: 'elided'; parts: { start: number; end: number }[]; source_text: string }
+/** The quote holds with passages left out: the passages between the ellipses occur in order, at parts; folds (only when one was needed) are those under which each reads as its part. */
+export interface ElidedFinding extends FindingBase { kind: 'elided'; parts: { start: number; end: number }[]; folds?: Fold[]; source_text: string }
 /** A prefix or suffix that picks one of several places. */
 export interface DisambiguateFinding extends FindingBase { kind: 'disambiguate'; prefix?: string; suffix?: string }
 /** The longest part of the quote found, or what the work budget left unsearched. */
