@@ -134,11 +134,14 @@ func (c *Checker) text(j int) *indexedText {
 // exactly as the quote. O(quote) after the index.
 func checkPosition(x *indexedText, cit *Citation, d *Detail) Reason {
 	start, end, n := cit.Selector.Start, cit.Selector.End, x.Len()
-	if start <= end && end <= n && x.String()[x.ByteAt(start):x.ByteAt(end)] == cit.Quote {
+	if 0 <= start && start <= end && end <= n && x.String()[x.ByteAt(start):x.ByteAt(end)] == cit.Quote {
 		return ReasonNone // nothing to report, nothing allocated
 	}
 	d.Start, d.End, d.TextLength = intPtr(start), intPtr(end), intPtr(n)
 	switch {
+	case start < 0: // only a Request built by hand, outside the contract
+		d.Field = "start"
+		return ReasonSpanOutOfRange
 	case start > end:
 		d.Field = "end"
 		return ReasonSpanReversed

@@ -110,12 +110,13 @@ func TestExplainElidedPassagesAreSearchedUnderFolds(t *testing.T) {
 
 // TestExplainPositionsOfAnyIntAreCompared: a Request built by hand (Decode
 // bounds every integer to ±2^53) may hold selector numbers and a
-// claimed_start near the int's ends; explaining it compares them with the
-// text rather than adding to them, so nothing overflows, and the
+// claimed_start near the int's ends, or negative; checking reads a
+// negative start as out of range, explaining compares the numbers with
+// the text rather than adding to them, so nothing overflows, and the
 // findings are the quote's occurrences.
 func TestExplainPositionsOfAnyIntAreCompared(t *testing.T) {
 	const big, small = 1<<63 - 1, -1 << 63
-	for _, se := range [][2]int{{big, big}, {big - 5, 3}, {3, big - 1}, {2, small}, {2, small + 2}, {big, small}} {
+	for _, se := range [][2]int{{big, big}, {big - 5, 3}, {3, big - 1}, {2, small}, {2, small + 2}, {big, small}, {-3, 2}, {small, 7}, {-1, -1}} {
 		req := &Request{Sources: []Source{{SourceID: "s", Version: "1", Text: "abc déf abc"}},
 			Citations: []Citation{
 				{CitationID: "p", SourceID: "s", Version: "1", Quote: "déf", Selector: Selector{Type: PositionSelector, Start: se[0], End: se[1]}},
