@@ -118,7 +118,7 @@ func FuzzDetect(f *testing.F) {
 		valid := jsontext.Value(trimBOM(b)).IsValid(jsontext.AllowDuplicateNames(false))
 		if err != nil {
 			mustBeInvalid(t, err)
-			mustBePlain(t, err.Error())
+			mustBePlain(t, err.Error(), b)
 			if strings.Contains(err.Error(), "not JSON") && valid {
 				t.Fatalf("%q refused as not JSON: %v", b, err)
 			}
@@ -141,7 +141,7 @@ func FuzzReadStructured(f *testing.F) {
 		qs, err := Read(b, Structured)
 		if err != nil {
 			mustBeInvalid(t, err)
-			mustBePlain(t, err.Error())
+			mustBePlain(t, err.Error(), b)
 			return
 		}
 		checkQuotations(t, Structured, qs)
@@ -165,7 +165,7 @@ func FuzzReadAnthropic(f *testing.F) {
 		qs, err := Read(b, Anthropic)
 		if err != nil {
 			mustBeInvalid(t, err)
-			mustBePlain(t, err.Error())
+			mustBePlain(t, err.Error(), b)
 			return
 		}
 		checkQuotations(t, Anthropic, qs)
@@ -188,7 +188,7 @@ func FuzzReadRequest(f *testing.F) {
 		docs, err := ReadRequest(b)
 		if err != nil {
 			mustBeInvalid(t, err)
-			mustBePlain(t, err.Error())
+			mustBePlain(t, err.Error(), b)
 			return
 		}
 		for _, d := range docs {

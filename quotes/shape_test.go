@@ -1,6 +1,7 @@
 package quotes
 
 import (
+	"bytes"
 	"context"
 	"strconv"
 	"strings"
@@ -175,10 +176,13 @@ func request(b []byte) error    { _, err := ReadRequest(b); return err }
 
 // mustBePlain fails a message that names a library, a Go type or a
 // parser's state, or that is not one line.
-func mustBePlain(t *testing.T, msg string) {
+//
+// A word the input itself holds may be its echo (a member named "[]"), so
+// with the input given, only the words it does not hold count.
+func mustBePlain(t *testing.T, msg string, input ...[]byte) {
 	t.Helper()
 	for _, bad := range []string{"jsontext", "json:", "Go ", "struct {", "struct{", "[]", "expecting", "unmarshal", "\n"} {
-		if strings.Contains(msg, bad) {
+		if strings.Contains(msg, bad) && (bad == "\n" || len(input) == 0 || !bytes.Contains(input[0], []byte(bad))) {
 			t.Errorf("message %q holds %q", msg, bad)
 		}
 	}

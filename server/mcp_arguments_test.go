@@ -22,6 +22,17 @@ var argumentReaders = map[string]func([]byte) *citecheck.Error{
 // library names.
 var goNames = regexp.MustCompile(`(?i)\bGo\b|struct|server\.|jsontext|json:|\[\]|map\[|\*string|unmarshal`)
 
+// namesGo reports whether msg shows one of goNames that input does not
+// hold: what input holds (a member named "[]") may be its echo.
+func namesGo(msg, input string) bool {
+	for _, m := range goNames.FindAllString(msg, -1) {
+		if !strings.Contains(strings.ToLower(input), strings.ToLower(m)) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestArgumentErrorsInPlainWordsWithAPointer: every tool's refused
 // arguments are invalid_input, with the JSON Pointer of the offending
 // value in the arguments and a message in plain words naming it (no Go
@@ -130,7 +141,7 @@ func FuzzToolArguments(f *testing.F) {
 			if e == nil {
 				continue
 			}
-			if e.Code != citecheck.CodeInvalidInput || !strings.HasPrefix(e.Message, "arguments") || goNames.MatchString(e.Message) {
+			if e.Code != citecheck.CodeInvalidInput || !strings.HasPrefix(e.Message, "arguments") || namesGo(e.Message, args) {
 				t.Fatalf("%s: %+v", tool, e)
 			}
 			if jsontext.Value(args).IsValid(jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)) && !pointerResolves([]byte(args), e.Path) {
