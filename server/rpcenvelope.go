@@ -79,11 +79,15 @@ func members(v jsontext.Value) []member {
 }
 
 // twice is the pointer of the first member named twice in msg, skipping
-// the value at skip; "" if there is none. One streaming pass: linear in
-// msg, with a set of names for each object open.
-func twice(msg jsontext.Value, skip string) string {
+// the value of the member parent/child of its top object (params/arguments);
+// "" if there is none. One streaming pass: linear in msg, with a set of
+// names for each object open. A member's pointer is built only for the
+// duplicate found (building it costs the depth and its names, so building
+// one for every member would cost the message times its depth).
+func twice(msg jsontext.Value, parent, child string) string {
 	dec := newArgumentDecoder(msg)
 	var open []map[string]bool // nil for an array
+	top := ""                  // the name of the top object's member being read
 	for {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -113,7 +117,10 @@ func twice(msg jsontext.Value, skip string) string {
 			return string(dec.StackPointer())
 		}
 		names[name] = true
-		if string(dec.StackPointer()) == skip {
+		switch {
+		case depth == 1:
+			top = name
+		case depth == 2 && top == parent && name == child:
 			if dec.SkipValue() != nil {
 				return ""
 			}
@@ -140,7 +147,7 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value, depth int) *rpcProblem {
 		}
 		return p
 	}
-	if d := twice(msg, "/params/arguments"); d != "" {
+	if d := twice(msg, "params", "arguments"); d != "" {
 		code := int64(jsonrpc.CodeInvalidRequest)
 		if strings.HasPrefix(d, "/params/") {
 			code = jsonrpc.CodeInvalidParams
