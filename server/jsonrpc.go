@@ -25,19 +25,33 @@ type rpcProblem struct {
 const maxRPCID = 1<<53 - 1
 
 // vetMessage refuses, before the SDK reads it, a message the SDK would
-// mishandle: one that is not JSON (a parse error, −32700), a batch (MCP
+// mishandle: one that starts with a byte order mark, or is not JSON (a
+// parse error, −32700), one nesting deeper than jsontext reads (−32600
+// with a null id: its id cannot be read), a batch (MCP
 // 2025-06-18 removed them: refusing them keeps one request one call, whose
 // cost the in-flight bound covers), one that is not an object, or one whose
 // id the SDK would answer changed (−32600 Invalid Request): a number it
 // would round, or a string it would change (invalid UTF-8, an unpaired
-// surrogate escape: both become U+FFFD, so two such ids would collide). Anything else
-// passes, to be judged by the SDK. Linear in the message.
+// surrogate escape: both become U+FFFD, so two such ids would collide);
+// then its envelope (vetEnvelope). Anything else passes, to be judged by
+// the SDK. Linear in the message.
 //
 // Duplicate names and invalid UTF-8 pass here, as they do in parseArguments:
 // inside a call's input they are the engine's to report.
 func vetMessage(msg []byte) *rpcProblem {
 	lenient := []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 	v := jsontext.Value(bytes.TrimSpace(msg))
+	if bytes.HasPrefix(v, byteOrderMark) {
+		// As the HTTP routes refuse one (spec §1): JSON sent over a
+		// network has none (RFC 8259 §8.1), and dropping it silently
+		// would hide that a client writes something else than JSON.
+		return &rpcProblem{code: jsonrpc.CodeParseError, message: "Parse error: a byte order mark (U+FEFF) before the message: send the JSON without it"}
+	}
+	depth := nesting(v)
+	if depth > maxReadDepth {
+		return &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: fmt.Sprintf(
+			"Invalid Request: the message nests %d levels deep, beyond the %d this server reads, so not even its id could be read; %s", depth, maxReadDepth, depthRule)}
+	}
 	if !v.IsValid(lenient...) {
 		return &rpcProblem{code: jsonrpc.CodeParseError, message: "Parse error: the message is not one JSON value"}
 	}
@@ -76,7 +90,60 @@ func vetMessage(msg []byte) *rpcProblem {
 	if ids > 1 || string(id) == "null" {
 		id = nil // which one to answer under is not known
 	}
-	return vetEnvelope(v, id)
+	return vetEnvelope(v, id, depth)
+}
+
+// maxRPCDepth is how deep an MCP message may nest: the SDK's JSON reader
+// refuses a deeper one whole, before it has read the id (so the request
+// would go unanswered), and vetMessage refuses it first, under its id.
+// Depth counts the objects and arrays open at once, the message's own
+// object being the first; the SDK counts so (go-sdk internal/json).
+const maxRPCDepth = 1000
+
+// maxReadDepth is how deep jsontext reads: a deeper message cannot be
+// checked to be JSON, nor its id read.
+const maxReadDepth = 10000
+
+// depthRule says what maxRPCDepth counts, for the messages that refuse
+// a deeper message. The arguments of a tool call are the third level
+// (message, params, arguments), execute's input the fourth.
+var depthRule = "an MCP message may nest at most " + itoa(maxRPCDepth) + " levels, counting the objects and arrays open at once, " +
+	"the message's own object being the first (so a tool call's arguments may nest at most " + itoa(maxRPCDepth-2) +
+	" levels and execute's input " + itoa(maxRPCDepth-3) + ")"
+
+// byteOrderMark is U+FEFF in UTF-8.
+var byteOrderMark = []byte("\uFEFF")
+
+// nesting is how deep msg nests: the most objects and arrays open at once,
+// brackets inside strings not counted, as the SDK counts (for JSON, its
+// depth; for anything else, its brackets as a reader would meet them).
+// Linear in msg; it allocates nothing.
+func nesting(msg []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range msg {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest
 }
 
 // safeIntegerLiteral reports whether a JSON number is an integer within

@@ -15,7 +15,8 @@ import (
 // its bounds, a refusal is answered with small valid JSON; a message it lets through that
 // the SDK decodes as a request is answered under the very id it was sent
 // with (the SDK's own encoding of the id equals the one sent, numerically
-// and in spelling); one it refuses as not JSON is not JSON.
+// and in spelling); one it refuses as not JSON is not JSON; one it lets
+// through nests within the SDK's bound, and the SDK decodes it.
 func FuzzVetMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":"x","method":"ping"}`,
@@ -32,6 +33,15 @@ func FuzzVetMessage(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1]}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + strings.Repeat("a", 1<<16) + `"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{}}`, `{"a":{"b":{"c":1,"c":2}}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}`, `{"jsonrpc":"2.0","id":1,"error":{"code":1e400,"message":"m"}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":9223372036854775808,"message":"m"}}`, `{"jsonrpc":"2.0","id":1,"error":"x"}`,
+		`{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"m"}}`, `{"jsonrpc":"2.0","id":null,"result":{}}`,
+		"\uFEFF" + `{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"zzz"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","x":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","x":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`,
+		`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat(`{"a":`, 2000) + "1" + strings.Repeat("}", 2000) + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","x":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping","x":"` + strings.Repeat(`[\"`, 2000) + `"}`, strings.Repeat("[", 20000),
 	} {
 		f.Add([]byte(s))
 	}
@@ -53,9 +63,14 @@ func FuzzVetMessage(f *testing.F) {
 			}
 			return
 		}
+		if d := nesting(msg); d > maxRPCDepth {
+			t.Fatalf("a message nesting %d levels passed", d)
+		}
 		m, err := jsonrpc.DecodeMessage(msg)
 		if err != nil {
-			return
+			// The SDK's words would reach the client (over /mcp, its
+			// "malformed payload: …" with Go type names).
+			t.Fatalf("passed, and the SDK refuses it: %v: %.300q", err, msg)
 		}
 		req, ok := m.(*jsonrpc.Request)
 		if !ok || !req.IsCall() {

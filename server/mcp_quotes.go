@@ -95,7 +95,11 @@ func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx c
 // unknown) and runs the check under the contract's limits.
 func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.Answer, *citecheck.Error) {
 	if len(args) > citecheck.MaxInputBytes {
-		return nil, citecheck.BodyTooLarge(int64(len(args)))
+		// The arguments hold the text and the sources: they are what
+		// max_input_bytes bounds here (path "", the arguments object).
+		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Limit: citecheck.LimitInputBytes,
+			Max: citecheck.MaxInputBytes, Actual: int64(len(args)), Message: fmt.Sprintf(
+				"arguments: the arguments are %d bytes, over %s %d (they hold the text and the sources)", len(args), citecheck.LimitInputBytes, citecheck.MaxInputBytes)}
 	}
 	text, given, request, e := readQuotesArguments(args)
 	if e != nil {

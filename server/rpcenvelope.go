@@ -25,7 +25,13 @@ import (
 //     kind (a tool name that is not a string or names no tool, a cursor
 //     that is not a string, a _meta that is not an object, a progress
 //     token that is neither a string nor an integer within ±(2^53−1), an
-//     initialize member of the wrong kind), are −32602.
+//     initialize member of the wrong kind), and a cursor (this server
+//     never gives one), are −32602;
+//   - a message nesting deeper than the SDK reads (maxRPCDepth) is −32600;
+//   - a response (result or error, no method) without an id, with both
+//     result and error, or whose error is not an object of an integer
+//     code and a string message, is −32600 with a null id: the SDK would
+//     refuse it in its Go types' words, and a response is not answered.
 //
 // Each is answered under the request's id (null if it has none, or if
 // the message is not JSON-RPC 2.0). Cost:
@@ -73,11 +79,15 @@ func members(v jsontext.Value) []member {
 }
 
 // twice is the pointer of the first member named twice in msg, skipping
-// the value at skip; "" if there is none. One streaming pass: linear in
-// msg, with a set of names for each object open.
-func twice(msg jsontext.Value, skip string) string {
+// the value of the member parent/child of its top object (params/arguments);
+// "" if there is none. One streaming pass: linear in msg, with a set of
+// names for each object open. A member's pointer is built only for the
+// duplicate found (building it costs the depth and its names, so building
+// one for every member would cost the message times its depth).
+func twice(msg jsontext.Value, parent, child string) string {
 	dec := newArgumentDecoder(msg)
 	var open []map[string]bool // nil for an array
+	top := ""                  // the name of the top object's member being read
 	for {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -107,7 +117,10 @@ func twice(msg jsontext.Value, skip string) string {
 			return string(dec.StackPointer())
 		}
 		names[name] = true
-		if string(dec.StackPointer()) == skip {
+		switch {
+		case depth == 1:
+			top = name
+		case depth == 2 && top == parent && name == child:
 			if dec.SkipValue() != nil {
 				return ""
 			}
@@ -116,8 +129,9 @@ func twice(msg jsontext.Value, skip string) string {
 }
 
 // vetEnvelope judges the envelope of the message object msg, whose id
-// vetMessage has already judged (id is its value, nil if none).
-func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
+// vetMessage has already judged (id is its value, nil if none), and which
+// nests depth levels deep (nesting).
+func vetEnvelope(msg jsontext.Value, id jsontext.Value, depth int) *rpcProblem {
 	bad := func(code int64, path, what string) *rpcProblem {
 		p := &rpcProblem{code: code, message: what, id: id}
 		if path != "" {
@@ -133,15 +147,14 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
 		}
 		return p
 	}
-	if d := twice(msg, "/params/arguments"); d != "" {
+	if d := twice(msg, "params", "arguments"); d != "" {
 		code := int64(jsonrpc.CodeInvalidRequest)
 		if strings.HasPrefix(d, "/params/") {
 			code = jsonrpc.CodeInvalidParams
 		}
 		return bad(code, d, "named twice; name each member once")
 	}
-	var version, method, params jsontext.Value
-	response := false
+	var version, method, params, result, rpcErr jsontext.Value
 	for _, m := range members(msg) {
 		switch m.name {
 		case "jsonrpc":
@@ -150,10 +163,13 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
 			method = m.value
 		case "params":
 			params = m.value
-		case "result", "error":
-			response = true
+		case "result":
+			result = m.value
+		case "error":
+			rpcErr = m.value
 		}
 	}
+	response := result != nil || rpcErr != nil
 	if string(version) != `"2.0"` {
 		// Not a JSON-RPC 2.0 message at all, so no id of one: null.
 		p := bad(jsonrpc.CodeInvalidRequest, "/jsonrpc", `must be "2.0"`)
@@ -161,10 +177,17 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
 		return p
 	}
 	if method == nil {
-		if response {
-			return nil
+		if !response {
+			return bad(jsonrpc.CodeInvalidRequest, "/method", "is missing; a request names its method")
 		}
-		return bad(jsonrpc.CodeInvalidRequest, "/method", "is missing; a request names its method")
+		if p := vetResponse(bad, id, result, rpcErr); p != nil {
+			p.id = nil // a response is not answered under its id: that id is not one of our requests
+			return p
+		}
+		if depth > maxRPCDepth {
+			return &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: tooDeep(depth)}
+		}
+		return nil
 	}
 	if method.Kind() != '"' {
 		return bad(jsonrpc.CodeInvalidRequest, "/method", "must be a string, not "+jsonenc.KindName(byte(method.Kind())))
@@ -173,8 +196,14 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
 	if !slices.Contains(servedMethods, name) {
 		return bad(jsonrpc.CodeMethodNotFound, "", citecheck.Echo(name).String()+" is not a method this server serves; it serves "+strings.Join(servedMethods, ", "))
 	}
-	if params == nil {
+	deep := func() *rpcProblem {
+		if depth > maxRPCDepth {
+			return &rpcProblem{code: jsonrpc.CodeInvalidRequest, message: tooDeep(depth), id: id}
+		}
 		return nil
+	}
+	if params == nil {
+		return deep()
 	}
 	if params.Kind() != '{' {
 		return bad(jsonrpc.CodeInvalidParams, "/params", "must be an object, not "+jsonenc.KindName(byte(params.Kind())))
@@ -214,7 +243,13 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
 				e = kind(p, m.value, '{', "an object")
 			}
 		case strings.HasSuffix(name, "/list") && m.name == "cursor":
-			e = kind(p, m.value, '"', "a string")
+			// Every list this server answers fits one page (3 tools, the
+			// SDK's pages hold 1000), so it never gives a nextCursor: any
+			// cursor but "" (the first page) is none of its own.
+			if e = kind(p, m.value, '"', "a string"); e == nil && unquote(m.value) != "" {
+				e = bad(jsonrpc.CodeInvalidParams, p, citecheck.Echo(unquote(m.value)).String()+
+					" is not a cursor this server gave: it gives none, as every list fits one page; leave cursor out to list from the start")
+			}
 		case name == "initialize" && m.name == "protocolVersion":
 			e = kind(p, m.value, '"', "a string")
 		case name == "initialize" && (m.name == "capabilities" || m.name == "clientInfo"):
@@ -239,6 +274,50 @@ func vetEnvelope(msg jsontext.Value, id jsontext.Value) *rpcProblem {
 	}
 	if name == "tools/call" && !slices.ContainsFunc(members(params), func(m member) bool { return m.name == "name" }) {
 		return bad(jsonrpc.CodeInvalidParams, "/params/name", "is missing; a tools/call names its tool")
+	}
+	return deep()
+}
+
+// tooDeep is the message refusing a message that nests depth levels deep,
+// over maxRPCDepth.
+func tooDeep(depth int) string {
+	return "Invalid Request: the message nests " + itoa(depth) + " levels deep; " + depthRule
+}
+
+// vetResponse judges a response's members as JSON-RPC 2.0 (§5) defines
+// them, where the SDK would refuse them in its Go types' words: an id
+// that is not null, result or error but not both, an error an object of
+// an integer code and a string message.
+func vetResponse(bad func(code int64, path, what string) *rpcProblem, id, result, rpcErr jsontext.Value) *rpcProblem {
+	invalid := func(path, what string) *rpcProblem { return bad(jsonrpc.CodeInvalidRequest, path, what) }
+	switch {
+	case id == nil:
+		return invalid("/id", "is missing or null; a response carries the id of the request it answers")
+	case result != nil && rpcErr != nil:
+		return invalid("/error", "and /result are both present; a response carries one of them")
+	case rpcErr == nil:
+		return nil
+	case rpcErr.Kind() != '{':
+		return invalid("/error", "must be an object, not "+jsonenc.KindName(byte(rpcErr.Kind())))
+	}
+	var code, message jsontext.Value
+	for _, m := range members(rpcErr) {
+		switch m.name {
+		case "code":
+			code = m.value
+		case "message":
+			message = m.value
+		}
+	}
+	switch {
+	case code == nil:
+		return invalid("/error/code", "is missing; an error carries its code")
+	case code.Kind() != '0' || !safeIntegerLiteral(code):
+		return invalid("/error/code", "must be an integer within ±(2^53−1) written plainly, not "+citecheck.Echo(string(code)).String())
+	case message == nil:
+		return invalid("/error/message", "is missing; an error carries its message")
+	case message.Kind() != '"':
+		return invalid("/error/message", "must be a string, not "+jsonenc.KindName(byte(message.Kind())))
 	}
 	return nil
 }
