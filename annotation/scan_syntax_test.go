@@ -15,16 +15,16 @@ func TestSyntaxErrorsAreInPlainWords(t *testing.T) {
 		{"plain/a byte order mark between values", annA + "\n\uFEFF" + annB, "at byte 63 (line 2, value 1): the byte 0xEF where a value should start (if it begins a byte order mark, U+FEFF"},
 		{"plain/a byte that is not UTF-8", "{\"id\":\"a\xed\xa0\x80\",\"target\":\"s\"}", "at byte 8 (line 1, value 0): a string holds the byte 0xED, which is not UTF-8"},
 		{"plain/nesting past the reader's bound", `{"target":"s","x":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "}", "objects and arrays nested deeper than 10000 levels"},
-		{"plain/a trailing comma", `[` + annA + `,]`, "a trailing comma: the last item or member is followed by ',' and then ']'"},
+		{"plain/a trailing comma", `[` + annA + `,]`, "a trailing comma: the array's last item is followed by ',' and then ']'"},
 		{"plain/a control character in a string", "{\"id\":\"a\x01\",\"target\":\"s\"}", "a string holds the control character U+0001"},
 		{"plain/an escape JSON has not", `{"id":"a\x","target":"s"}`, `a string holds \x, not an escape JSON has`},
-		{"plain/a number with a leading zero", `{"id":01,"target":"s"}`, "'1' follows a member's value; only ',' or '}' can (a number has no leading zero)"},
+		{"plain/a number with a leading zero", `{"id":01,"target":"s"}`, "'1' follows a member's value directly: a ',' is missing, or a number has a leading zero"},
 		{"plain/a literal that is not one", `{"id":nul,"target":"s"}`, "a value that is not JSON (only true, false and null"},
-		{"plain/a missing comma", `{"id":"a" "target":"s"}`, `'"' follows a member; only ',' or '}' can`},
-		{"plain/a name without quotes", `{id:"a"}`, "'i' cannot start a value"},
-		{"plain/a missing colon", `{"id" "a"}`, `a ':' must follow a member name, not '"'`},
+		{"plain/a missing comma", `{"id":"a" "target":"s"}`, "a ',' is missing between two members of an object"},
+		{"plain/a name without quotes", `{id:"a"}`, "a member name must be a string in double quotes, not 'i'"},
+		{"plain/a missing colon", `{"id" "a"}`, `a ':' must follow the member name "id", not '"'`},
 		{"plain/a value that cannot start", `[` + annA + `,@]`, "'@' cannot start a value"},
-		{"plain/the end of the input", `{"id":"a"`, "unexpected end of input"},
+		{"plain/the end of the input", `{"id":"a"`, "the input ends before an object is closed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := scanAll(t, c.input)
