@@ -25,6 +25,9 @@ func TestSyntaxErrorsAreInPlainWords(t *testing.T) {
 		{"plain/a missing colon", `{"id" "a"}`, `a ':' must follow the member name "id", not '"'`},
 		{"plain/a value that cannot start", `[` + annA + `,@]`, "'@' cannot start a value"},
 		{"plain/the end of the input", `{"id":"a"`, "the input ends before an object is closed"},
+		{"plain/a number for a member name", `{"target":"s","x":{"a":1,2:3}}`, "at byte 25 (line 1, value 0): a member name must be a string in double quotes, not '2'"},
+		{"plain/a missing comma in a value read whole", `{"target":{"source":"s","selector":{"type":"TextQuoteSelector","exact":"q","x":[1 2]}}}`, "at byte 82 (line 1, value 0): a ',' is missing between two items of an array"},
+		{"plain/the end in a value read whole", `{"target":{"source":"s","selector":{"type":"TextQuoteSelector","exact":"q","x":{"a":[1,2`, "the input ends before an array is closed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := scanAll(t, c.input)

@@ -16,9 +16,9 @@ package jsonwords
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -218,13 +218,13 @@ func (d *describer) ends() Fault {
 	depth := d.depth()
 	switch {
 	case start < end && w[start] == '"' && d.Whole:
-		return d.fail(end, fmt.Sprintf(`the input ends before the string that starts at byte %d is closed by '"'`, d.Base+d.Start+int64(start)))
+		return d.fail(end, "the input ends before the string that starts at byte "+itoa(d.Base+d.Start+int64(start))+` is closed by '"'`)
 	case start < end && w[start] == '"':
 		return d.fail(end, `the input ends before a string is closed by '"'`)
 	case depth > 0 && d.open(depth) >= 0:
-		return d.fail(end, fmt.Sprintf("the input ends before the %s opened at byte %d is closed", noun(kind), d.Base+d.open(depth)))
+		return d.fail(end, "the input ends before the "+noun(kind)+" opened at byte "+itoa(d.Base+d.open(depth))+" is closed")
 	case depth > 0:
-		return d.fail(end, fmt.Sprintf("the input ends before an %s is closed", noun(kind)))
+		return d.fail(end, "the input ends before an "+noun(kind)+" is closed")
 	}
 	return d.fail(end, "the input ends before the value is complete")
 }
@@ -267,13 +267,13 @@ func (d *describer) fault() Fault {
 	c, prev, next := w[at], d.prev(), skipSpace(w, at+1)
 	switch {
 	case (c == '{' || c == '[') && depth == MaxNesting:
-		return d.fail(at, fmt.Sprintf("objects and arrays nested deeper than %d levels", MaxNesting))
+		return d.fail(at, "objects and arrays nested deeper than "+itoa(MaxNesting)+" levels")
 	case c == ',' && depth > 0 && n > 0 && (kind != '{' || n%2 == 0) && next < len(w) && (w[next] == ']' || w[next] == '}'):
-		return d.fail(at, fmt.Sprintf("a trailing comma: the %s's last %s is followed by ',' and then %s", noun(kind), item(kind), d.char(next)))
+		return d.fail(at, "a trailing comma: the "+noun(kind)+"'s last "+item(kind)+" is followed by ',' and then "+d.char(next))
 	case kind == '{' && n%2 == 0 && (prev == '{' || prev == ','):
 		return d.fail(at, "a member name must be a string in double quotes, not "+d.char(at))
 	case kind == '{' && n%2 == 1 && prev != ':':
-		return d.fail(at, fmt.Sprintf("a ':' must follow the member name %s, not %s", d.name(d.se.JSONPointer.LastToken()), d.char(at)))
+		return d.fail(at, "a ':' must follow the member name "+d.name(d.se.JSONPointer.LastToken())+", not "+d.char(at))
 	case c == 0xEF && (prev == ':' || prev == '[' || prev == ',' || depth == 0):
 		// The first of a byte order mark's bytes is all a streaming
 		// reader is sure to hold.
@@ -298,13 +298,13 @@ func (d *describer) fault() Fault {
 			if isDigit(c) {
 				fault = "a number has a leading zero"
 			}
-			return d.fail(at, fmt.Sprintf("%s follows %s's value directly: a ',' is missing, or %s", d.char(at), article(item(kind)), fault))
+			return d.fail(at, d.char(at)+" follows "+article(item(kind))+"'s value directly: a ',' is missing, or "+fault)
 		}
 	}
 	if isDigit(c) || bytes.IndexByte([]byte(`"{[-tfn`), c) >= 0 {
-		return d.fail(at, fmt.Sprintf("a ',' is missing between two %ss of an %s", item(kind), noun(kind)))
+		return d.fail(at, "a ',' is missing between two "+item(kind)+"s of an "+noun(kind))
 	}
-	return d.fail(at, fmt.Sprintf("%s follows %s; only ',' or %s can", d.char(at), article(item(kind)), closer(kind)))
+	return d.fail(at, d.char(at)+" follows "+article(item(kind))+"; only ',' or "+closer(kind)+" can")
 }
 
 // valueAt is where a number or literal that starts at start is reported:
@@ -350,9 +350,9 @@ func (d *describer) inString(at int) string {
 	case c == '\\':
 		return d.badEscape(at)
 	case c < ' ':
-		return fmt.Sprintf("a string holds the control character U+%04X; inside a string it must be written as an escape such as \\n or \\u%04X", c, c)
+		return "a string holds the control character U+" + hex(uint64(c), 4) + "; inside a string it must be written as an escape such as \\n or \\u" + hex(uint64(c), 4)
 	case c >= utf8.RuneSelf:
-		return fmt.Sprintf("a string holds the byte 0x%02X, which is not UTF-8", c)
+		return "a string holds the byte 0x" + hex(uint64(c), 2) + ", which is not UTF-8"
 	}
 	return "a string that is not JSON"
 }
@@ -376,9 +376,9 @@ func (d *describer) badEscape(at int) string {
 	case !ok:
 		return "a \\u escape must have four hexadecimal digits"
 	case u >= 0xDC00 && u <= 0xDFFF:
-		return fmt.Sprintf("a string holds \\u%04X, the second half of a surrogate pair without the first: it is no character", u)
+		return "a string holds \\u" + hex(u, 4) + ", the second half of a surrogate pair without the first: it is no character"
 	case u >= 0xD800 && u <= 0xDBFF:
-		return fmt.Sprintf("a string holds \\u%04X, the first half of a surrogate pair without the second: it is no character", u)
+		return "a string holds \\u" + hex(u, 4) + ", the first half of a surrogate pair without the second: it is no character"
 	}
 	return "a string that is not JSON"
 }
@@ -410,15 +410,15 @@ func char(b []byte, i int, whole bool) string {
 	case c > ' ' && c < utf8.RuneSelf:
 		return "'" + string(c) + "'"
 	case c < utf8.RuneSelf:
-		return fmt.Sprintf("the control character U+%04X", c)
+		return "the control character U+" + hex(uint64(c), 4)
 	}
 	if !whole {
-		return fmt.Sprintf("the byte 0x%02X", c)
+		return "the byte 0x" + hex(uint64(c), 2)
 	}
 	if r, n := utf8.DecodeRune(b[i:]); r != utf8.RuneError || n > 1 {
-		return fmt.Sprintf("U+%04X", r)
+		return "U+" + hex(uint64(r), 4)
 	}
-	return fmt.Sprintf("the byte 0x%02X, which is not UTF-8", c)
+	return "the byte 0x" + hex(uint64(c), 2) + ", which is not UTF-8"
 }
 
 // name writes a member name for a message, as JSON writes it.
@@ -431,6 +431,21 @@ func (d *describer) name(s string) string {
 		return d.Name(string(q))
 	}
 	return string(q)
+}
+
+// The words are built with strconv, not fmt: the WebAssembly module
+// links this package, and fmt's printer would add 85 KB to it
+// (js/wasm's TestWasmLinksNoFmtPrinting).
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// hex writes u in upper-case hexadecimal, at least digits long.
+func hex(u uint64, digits int) string {
+	h := strings.ToUpper(strconv.FormatUint(u, 16))
+	if len(h) < digits {
+		h = strings.Repeat("0", digits-len(h)) + h
+	}
+	return h
 }
 
 func noun(kind jsontext.Kind) string {
