@@ -35,12 +35,16 @@ func whole(b []byte) (f Fault, ok bool) {
 }
 
 // streamed describes the first fault in b as a streaming reader does
-// (the annotation scanner): reading one byte at a time, with only the
+// (the annotation scanner): reading a byte at a time, with only the
 // decoder's unread buffer at hand, a whole value at a time when values
 // is set (the fault may then be deep inside what it read), else token by
 // token.
 func streamed(b []byte, values bool) (f Fault, err error) {
-	dec := jsontext.NewDecoder(iotest.OneByteReader(bytes.NewReader(b)), jsontext.AllowDuplicateNames(true))
+	var r io.Reader = iotest.OneByteReader(bytes.NewReader(b))
+	if len(b) > 1024 { // a byte a time costs a decoder's refill each; long inputs are read in halves
+		r = iotest.HalfReader(bytes.NewReader(b))
+	}
+	dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true))
 	for {
 		var err error
 		if values {
