@@ -18,6 +18,7 @@ import (
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/internal/jsonenc"
+	"github.com/citecheck/citecheck/internal/jsonwords"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -118,25 +119,19 @@ func (s *Scanner) syntax(err error) error {
 	if ce, ok := err.(*citecheck.Error); ok {
 		return ce
 	}
-	at, msg := s.dec.InputOffset(), err.Error()
 	var se *jsontext.SyntacticError
-	switch {
-	case err == io.ErrUnexpectedEOF:
-		msg = "unexpected end of input"
-	case errors.As(err, &se) && errors.Is(se.Err, io.ErrUnexpectedEOF):
-		at, msg = se.ByteOffset, "unexpected end of input"
-	case errors.As(err, &se):
-		at = se.ByteOffset
-		var fault []byte
-		if ahead, i := s.dec.UnreadBuffer(), at-s.dec.InputOffset(); i >= 0 && i < int64(len(ahead)) {
-			fault = ahead[i:]
-		}
-		msg = syntaxWords(se.Err.Error(), fault)
-	case s.tee.err != nil:
+	if s.tee.err != nil && !errors.As(err, &se) {
 		return readError{s.tee.err}
 	}
-	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at+s.tee.shift, 10)+" (line "+strconv.FormatInt(s.line(at), 10)+", value "+strconv.Itoa(s.value)+"): "+msg)
+	// The decoder's buffer holds the input from its position through the
+	// fault, the tee's skipped bytes left out (shift counts them).
+	f := jsonwords.Describe(err, jsonwords.Input{Dec: s.dec, Window: s.dec.UnreadBuffer(), Start: s.dec.InputOffset(), Base: s.tee.shift, Name: echo})
+	return invalid("", "input is not JSON at byte "+strconv.FormatInt(f.At, 10)+" (line "+strconv.FormatInt(s.line(f.At-s.tee.shift), 10)+", value "+strconv.Itoa(s.value)+"): "+f.Words)
 }
+
+// echo repeats a member name in a message as every message repeats
+// what the client sent.
+func echo(name string) string { return citecheck.Echo(name).String() }
 
 // line is the line, from 1, of the byte at the decoder's offset at, which
 // must not be before the decoder's position: the tee has counted the

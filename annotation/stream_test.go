@@ -118,7 +118,7 @@ func TestTruncatedExportHandsOnEveryItemReadBeforeTheBreak(t *testing.T) {
 				}
 			}
 			want := fmt.Sprintf("reading the annotations after %d items: input is not JSON at byte ", c.whole)
-			if c.line != 1 && !strings.Contains(fmt.Sprint(err), "unexpected end of input") {
+			if c.line != 1 && !strings.Contains(fmt.Sprint(err), "the input ends before") {
 				t.Errorf("error %v: want it to say the input ended", err)
 			}
 			if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("(line %d, value ", c.line)) {

@@ -267,7 +267,7 @@ func TestJSONNestsAtMost10000Deep(t *testing.T) {
 		t.Errorf("%d deep: %v, %v", maxNesting, sh, err)
 	}
 	_, err := Detect(nested(maxNesting + 1))
-	want := "objects and arrays nested deeper than 10000 at byte " + strconv.Itoa(len(`{"citations":`)+maxNesting-1)
+	want := "objects and arrays nested deeper than 10000 levels at byte " + strconv.Itoa(len(`{"citations":`)+maxNesting-1)
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("%d deep: %v, want %q", maxNesting+1, err, want)
 	}
