@@ -179,18 +179,12 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 	if err == nil && fix {
 		err = sc.Finish(out)
 	}
-	if st.next = sc.Next(); st.next != "" && text && err == nil {
-		if _, werr := io.WriteString(out, st.pageWords()+"\n"); werr != nil {
+	if st.part, st.partial = sc.Part(); st.partial && text && err == nil {
+		if _, werr := io.WriteString(out, st.part.Words()+"\n"); werr != nil {
 			err = fmt.Errorf("writing the output: %w", werr)
 		}
 	}
 	return st, err
-}
-
-// pageWords says that the input was one page of a collection, and where
-// the rest is, the IRI quoted with its unprintable characters escaped.
-func (s *annotationStats) pageWords() string {
-	return fmt.Sprintf("this is one page of a collection: its next page is at %q, whose annotations were not checked", citecheck.Echo(s.next))
 }
 
 // writeRepaired copies the annotation out, rewritten when a target has a
@@ -216,10 +210,11 @@ type annotationStats struct {
 	afterFix   map[annotation.Outcome]int // outcomes once repaired (with --fix)
 	errors     int
 	repaired   int
-	missing    map[string]int // IRIs not supplied, and how many targets name them
-	fixErrors  []string       // with --fix, the first error items, for stderr
-	badSources []string       // why each source that could not be read was not
-	next       string         // the page's "next", when the input is one page of a collection
+	missing    map[string]int  // IRIs not supplied, and how many targets name them
+	fixErrors  []string        // with --fix, the first error items, for stderr
+	badSources []string        // why each source that could not be read was not
+	part       annotation.Part // what the input says of the whole it is part of
+	partial    bool            // the input is one page of a collection
 }
 
 func (s *annotationStats) add(r *annotation.Report) {
@@ -264,8 +259,8 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 			b.WriteString("  " + e) // written back unchanged
 		}
 	}
-	if s.next != "" {
-		b.WriteString("  " + s.pageWords() + "\n")
+	if s.partial {
+		b.WriteString("  " + s.part.Words() + "\n")
 	}
 	for i, e := range s.badSources {
 		if i == 5 {
