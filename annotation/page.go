@@ -1,7 +1,8 @@
 package annotation
 
 import (
-	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/citecheck/citecheck"
@@ -135,18 +136,79 @@ func (s *Scanner) Part() (p Part, ok bool) {
 
 // Words is the notice the command and the JavaScript package give for a
 // part: one sentence, the IRI quoted with its unprintable characters
-// escaped (citecheck.Echo).
+// escaped and cut as citecheck.Echo cuts it.
 func (p Part) Words() string {
-	var b strings.Builder
-	b.WriteString("this is one page of a collection: ")
+	b := "this is one page of a collection: "
 	if p.Total > 0 {
-		fmt.Fprintf(&b, "%d annotations in all, %d here", p.Total, p.Here)
+		b += strconv.FormatInt(p.Total, 10) + " annotations in all, " + strconv.Itoa(p.Here) + " here"
 		if p.Next == "" {
-			b.WriteString("; the others were not checked")
-			return b.String()
+			return b + "; the others were not checked"
 		}
-		b.WriteString("; ")
+		b += "; "
 	}
-	fmt.Fprintf(&b, "its next page is at %q, whose annotations were not checked", citecheck.Echo(p.Next))
-	return b.String()
+	return b + "its next page is at " + quoteEcho(p.Next) + ", whose annotations were not checked"
+}
+
+// quoteEcho is s quoted as strconv.Quote quotes, cut as citecheck.Echo
+// cuts a piece of input (its length in bytes after the quotes).
+func quoteEcho(s string) string {
+	e := citecheck.Echo(s).String()
+	if len(s) <= citecheck.MaxEchoBytes {
+		return strconv.Quote(s)
+	}
+	i := strings.LastIndex(e, " (")
+	return strconv.Quote(e[:i]) + e[i:]
+}
+
+// Missing counts the targets whose source was not supplied, by the IRI
+// they name ("" for the targets that name none).
+type Missing map[string]int
+
+// Add counts the targets of r whose outcome is NoSource.
+func (m Missing) Add(r *Report) {
+	for j, t := range r.Targets {
+		if t.Outcome == NoSource {
+			m[r.Annotation.Targets[j].Source]++
+		}
+	}
+}
+
+// MaxMissingNamed is how many IRIs the notice of sources not supplied
+// names; the others are counted.
+const MaxMissingNamed = 5
+
+// Words are the notices for the sources not supplied, in IRI order: one
+// for the targets that name no source, saying how to give their text
+// (fallback: "--source =FILE" for the command), and one naming the first
+// MaxMissingNamed IRIs, quoted as Part.Words quotes, with their counts.
+// None when every source was supplied.
+func (m Missing) Words(fallback string) (unnamed, named string) {
+	if n := m[""]; n > 0 {
+		unnamed = strconv.Itoa(n) + " targets name no source: " + fallback + " gives their text"
+	}
+	iris := m.IRIs()
+	if len(iris) == 0 {
+		return unnamed, ""
+	}
+	named = "sources not supplied:"
+	for i, iri := range iris {
+		if i == MaxMissingNamed {
+			named += " and " + strconv.Itoa(len(iris)-MaxMissingNamed) + " more"
+			break
+		}
+		named += " " + quoteEcho(iri) + " (" + strconv.Itoa(m[iri]) + " targets)"
+	}
+	return unnamed, named
+}
+
+// IRIs are the IRIs named and not supplied, sorted ("" is not one).
+func (m Missing) IRIs() []string {
+	iris := make([]string, 0, len(m))
+	for iri := range m {
+		if iri != "" {
+			iris = append(iris, iri)
+		}
+	}
+	slices.Sort(iris)
+	return iris
 }

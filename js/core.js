@@ -332,6 +332,11 @@ export function errorEnvelope(code, message) {
  * against the sources given as {IRI: text} (or {IRI: {text, version}}).
  * Throws a CitecheckError with the CLI's message when it cannot finish
  * (the export is not JSON; its .lines are the lines written before).
+ * options.onNotice, when given, is called once the lines are written (and
+ * before such an error is thrown) with each notice the CLI's summary
+ * gives beside its counts: the export is one page of a collection
+ * (one_page), targets name no source (targets_name_no_source), sources
+ * named were not supplied (sources_not_supplied).
  *
  * The export is handed to the module in pieces of at most EXPORT_PIECE
  * bytes as its reader asks for them, and the lines come back as they are
@@ -342,6 +347,8 @@ export function errorEnvelope(code, message) {
  */
 export function annotations(exportText, options = {}) {
   const sources = options.sources ?? {};
+  const onNotice = options.onNotice;
+  if (onNotice !== undefined && typeof onNotice !== 'function') throw new TypeError('citecheck: onNotice is a function');
   if (sources === null || typeof sources !== 'object') throw new TypeError('citecheck: sources is an object {IRI: text}');
   // Every argument is checked before any reaches the engine, which keeps
   // the sources it is given until the next check.
@@ -366,9 +373,9 @@ export function annotations(exportText, options = {}) {
   else if (typeof exp !== 'string') throw new TypeError('citecheck: an export is a string, a Uint8Array or an object');
   const { x } = need();
   const pieces = [];
-  let message;
+  let answer;
   try {
-    message = guarded(() => {
+    answer = guarded(() => {
       for (const [iri, text, version] of list) {
         const bytes = encoder.encode(text);
         const ptr = x.citecheck_text(bytes.length);
@@ -378,8 +385,7 @@ export function annotations(exportText, options = {}) {
       host.read = typeof exp === 'string' ? stringReader(exp) : bytesReader(exp);
       host.write = (b) => { pieces.push(decoder.decode(b)); };
       try {
-        const n = x.citecheck_annotations();
-        return n === 0 ? null : output(n);
+        return JSON.parse(output(x.citecheck_annotations()));
       } finally {
         host.read = host.write = null;
       }
@@ -391,11 +397,14 @@ export function annotations(exportText, options = {}) {
     throw e;
   }
   const lines = pieces.join('');
-  if (message === null) return lines;
+  // What the CLI's summary says beside the counts, whether or not the
+  // run finished, as it says it then.
+  if (onNotice !== undefined) for (const n of answer.notices) onNotice(n);
+  if (answer.message === undefined) return lines;
   // Every run the engine cannot finish is a refusal of what it was given
   // (sources named twice, an export that stops being JSON or UTF-8, as a
   // string with a lone surrogate does).
-  throw new CitecheckError('citecheck: ' + message, lines, { code: 'invalid_input' });
+  throw new CitecheckError('citecheck: ' + answer.message, lines, { code: 'invalid_input' });
 }
 
 /** The most bytes of an export annotations hands the module at a time. */

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/citecheck/citecheck"
@@ -126,7 +125,7 @@ func annotationsUsageError(stderr io.Writer, msg string) int {
 // (annotation.Checker.Stream) and writes, in input order, one report per
 // item (or, with fix, the input with the repaired annotations in place).
 func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annotation.Checker, fix, text bool) (*annotationStats, error) {
-	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: map[string]int{}}
+	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: annotation.Missing{}}
 	sc := annotation.NewScanner(in)
 	if fix {
 		sc.Rewriting()
@@ -210,21 +209,17 @@ type annotationStats struct {
 	afterFix   map[annotation.Outcome]int // outcomes once repaired (with --fix)
 	errors     int
 	repaired   int
-	missing    map[string]int  // IRIs not supplied, and how many targets name them
-	fixErrors  []string        // with --fix, the first error items, for stderr
-	badSources []string        // why each source that could not be read was not
-	part       annotation.Part // what the input says of the whole it is part of
-	partial    bool            // the input is one page of a collection
+	missing    annotation.Missing // IRIs not supplied, and how many targets name them
+	fixErrors  []string           // with --fix, the first error items, for stderr
+	badSources []string           // why each source that could not be read was not
+	part       annotation.Part    // what the input says of the whole it is part of
+	partial    bool               // the input is one page of a collection
 }
 
 func (s *annotationStats) add(r *annotation.Report) {
 	s.by[r.Outcome]++
 	s.afterFix[r.Outcome]++
-	for j, t := range r.Targets {
-		if t.Outcome == annotation.NoSource {
-			s.missing[r.Annotation.Targets[j].Source]++
-		}
-	}
+	s.missing.Add(r)
 }
 
 func (s *annotationStats) total() int {
@@ -269,28 +264,10 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 		}
 		fmt.Fprintf(&b, "  source not read: %s\n", e)
 	}
-	if len(s.missing) > 0 {
-		iris := make([]string, 0, len(s.missing))
-		for iri := range s.missing {
-			iris = append(iris, iri)
-		}
-		slices.Sort(iris)
-		if n := s.missing[""]; n > 0 { // sorted first
-			fmt.Fprintf(&b, "  %d targets name no source: --source =FILE gives their text\n", n)
-			iris = iris[1:]
-		}
-		if len(iris) > 0 {
-			b.WriteString("  sources not supplied:")
-		}
-		for i, iri := range iris {
-			if i == 5 {
-				fmt.Fprintf(&b, " and %d more", len(iris)-5)
-				break
-			}
-			fmt.Fprintf(&b, " %q (%d targets)", iri, s.missing[iri])
-		}
-		if len(iris) > 0 {
-			b.WriteByte('\n')
+	unnamed, named := s.missing.Words("--source =FILE")
+	for _, l := range []string{unnamed, named} {
+		if l != "" {
+			b.WriteString("  " + l + "\n")
 		}
 	}
 	io.WriteString(w, b.String())
