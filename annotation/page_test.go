@@ -1,8 +1,11 @@
 package annotation
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/citecheck/citecheck"
 )
 
 // A list of items named twice in one object (items, rows, an embedded
@@ -107,6 +110,48 @@ func TestATotalAboveTheItemsReadIsOnePage(t *testing.T) {
 			last := items[len(items)-1]
 			if c.bad == "" && last.Err != nil || c.bad != "" && (last.Err == nil || last.Err.Path != "/total" || !strings.HasSuffix(last.Err.Message, c.bad)) {
 				t.Errorf("last item %+v, want an error at /total ending %q", last.Err, c.bad)
+			}
+		})
+	}
+}
+
+// Only a target that names no source (no "source", or "source":"", and no
+// id) takes the text given for such targets; a source object with no
+// string id, or a target or source id that is not a string, is an error
+// item at that member, never checked against that text.
+func TestOnlyATargetNamingNoSourceTakesTheTextForThem(t *testing.T) {
+	sel := `"selector":{"type":"TextQuoteSelector","exact":"pier"}`
+	for _, c := range []struct{ name, target, path string }{
+		{"no source", `{` + sel + `}`, ""},
+		{"empty source", `{"source":"",` + sel + `}`, ""},
+		{"null id", `{"id":null,` + sel + `}`, ""},
+		{"source object, number id", `{"source":{"id":5},` + sel + `}`, "/target/source/id"},
+		{"source object, no id", `{"source":{},` + sel + `}`, "/target/source"},
+		{"source object, empty id", `{"source":{"id":""},` + sel + `}`, "/target/source"},
+		{"target id, an object", `{"id":{"id":"u"},` + sel + `}`, "/target/id"},
+		{"source, a number", `{"source":5,` + sel + `}`, "/target/source"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c2, err := NewChecker([]Source{{IRI: "", Text: "the old pier"}}, citecheck.DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			err = c2.Stream(context.Background(), NewScanner(strings.NewReader(`{"id":"a","target":`+c.target+`}`)), func(it Item, r *Report) error {
+				switch {
+				case r == nil:
+					got = append(got, "error at "+it.Err.Path+" (id "+it.ID+")")
+				default:
+					got = append(got, r.Outcome.String())
+				}
+				return nil
+			})
+			want := "anchored"
+			if c.path != "" {
+				want = "error at " + c.path + " (id a)"
+			}
+			if err != nil || len(got) != 1 || got[0] != want {
+				t.Errorf("got %q, %v; want %q", got, err, want)
 			}
 		})
 	}
