@@ -385,7 +385,7 @@ func TestAnnotationsTruncatedExportPrintsWhatItRead(t *testing.T) {
 				t.Errorf("stderr %q does not say where the input broke, %s", stderr, c.where)
 			}
 			r := runCLI(t, nil, "annotations", "--format", "text", "--source", "urn:pier="+src, input)
-			if r.code != exitError || !strings.Contains(r.stdout, "orphaned  second") {
+			if r.code != exitError || !strings.Contains(r.stdout, `orphaned  "second"`) {
 				t.Errorf("--format text: exit %d, %q", r.code, r.stdout)
 			}
 			r = runCLI(t, nil, "annotations", "--fix", "--source", "urn:pier="+src, input)
