@@ -156,3 +156,30 @@ func TestOnlyATargetNamingNoSourceTakesTheTextForThem(t *testing.T) {
 		})
 	}
 }
+
+// Top-level values are apart: white space or a line break between each
+// and the next, as JSON Lines writes them. One that starts where the one
+// before it ends (0123, truefalse, "a""b", {}{}) stops the run as input
+// that is not JSON, after the items before it.
+func TestTopLevelValuesAreSeparatedByWhiteSpace(t *testing.T) {
+	for _, c := range []struct{ name, input, want string }{
+		{"numbers", `0123`, "!0:"},
+		{"literals", `truefalse`, "!0:"},
+		{"strings", `"a""b"`, "!0:"},
+		{"objects", annA + annB, "a@0:"},
+		{"after a line", annA + "\n" + annA + annB, "a@0: a@1:"},
+		{"space", "0 1\t" + annA + "\r\n" + annB, "!0: !1: a@2: b@3:"},
+		{"no space inside an array", `[` + annA + `,` + annB + `]`, "a@0:/0 b@0:/1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			items, err := scanAll(t, c.input)
+			if got := ids(items); got != c.want {
+				t.Errorf("items %q, want %q", got, c.want)
+			}
+			apart := !strings.Contains(c.name, "space")
+			if apart && (err == nil || !strings.Contains(err.Error(), "with no white space or line break between them")) || !apart && err != nil {
+				t.Errorf("error %v", err)
+			}
+		})
+	}
+}

@@ -5,7 +5,8 @@
 //
 // Input may be one annotation, a JSON array of them, an AnnotationPage or
 // AnnotationCollection (items, first), JSON Lines (any sequence of JSON
-// values), or the Hypothesis API's search response ({"total", "rows"}).
+// values, white space between each and the next), or the Hypothesis API's
+// search response ({"total", "rows"}).
 // It is read as a stream: memory holds one annotation at a time, however
 // large the export.
 package annotation
@@ -103,6 +104,9 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 			}
 			return s.syntax(err)
 		}
+		if err := s.apart(); err != nil {
+			return err
+		}
 		if err := s.node(s.root, 0, fn); err != nil {
 			var sf *scanFailure
 			if errors.As(err, &sf) {
@@ -111,6 +115,24 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 			return err
 		}
 	}
+}
+
+// apart refuses a top-level value that touches the one before it, with no
+// white space between (0123, truefalse, "a""b", {}{}): JSON Lines puts
+// each value on a line of its own, and where a number or a literal ends
+// is otherwise a guess (0123 would be read as 0 and 123). Inside a value
+// the JSON reader refuses the same. Called with the next value peeked.
+func (s *Scanner) apart() error {
+	ahead := s.dec.UnreadBuffer()
+	if s.value == 0 || len(ahead) == 0 {
+		return nil
+	}
+	switch ahead[0] {
+	case ' ', '\t', '\n', '\r':
+		return nil
+	}
+	at := s.dec.InputOffset()
+	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at+s.tee.shift, 10)+" (line "+strconv.FormatInt(s.line(at), 10)+", value "+strconv.Itoa(s.value)+"): a value starts where the one before it ends, with no white space or line break between them")
 }
 
 // off is the decoder's position in the input (a byte order mark counted).
