@@ -96,7 +96,7 @@ export async function initFrom(source, crypto) {
     source = new Uint8Array(await source.arrayBuffer());
   }
   if (!(source instanceof WebAssembly.Module) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
-    throw new TypeError('citecheck: init takes the module as bytes, a Response, a URL or a WebAssembly.Module');
+    throw argError('citecheck: init takes the module as bytes, a Response, a URL or a WebAssembly.Module');
   }
   await instantiate(source, crypto);
 }
@@ -204,7 +204,7 @@ function putBody(body) {
     return putBytes(0, b.length > MAX_INPUT_BYTES ? b.subarray(0, MAX_INPUT_BYTES + 1) : b);
   }
   if (body !== null && typeof body === 'object') return putString(0, JSON.stringify(body), MAX_INPUT_BYTES);
-  throw new TypeError('citecheck: a body is a string, a Uint8Array or an object');
+  throw argError('citecheck: a body is a string, a Uint8Array or an object');
 }
 
 // output returns the engine's last answer, n bytes, as a string.
@@ -346,18 +346,28 @@ export function errorEnvelope(code, message) {
  * encode a string.
  */
 export function annotations(exportText, options = {}) {
+  if (options === null || typeof options !== 'object') throw argError(`citecheck: the options are an object {sources, onNotice}, not ${kindOf(options)}`);
   const sources = options.sources ?? {};
   const onNotice = options.onNotice;
-  if (onNotice !== undefined && typeof onNotice !== 'function') throw new TypeError('citecheck: onNotice is a function');
-  if (sources === null || typeof sources !== 'object') throw new TypeError('citecheck: sources is an object {IRI: text}');
+  if (onNotice !== undefined && typeof onNotice !== 'function') throw argError(`citecheck: onNotice is a function, not ${kindOf(onNotice)}`);
+  // A Map is read by its entries; any other object but a plain one (an
+  // array, a class's instance) would be read by its own enumerable keys
+  // only, silently, so it is refused.
+  let entries;
+  if (sources instanceof Map) entries = [...sources.entries()];
+  else if (sources !== null && typeof sources === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(sources))) entries = Object.entries(sources);
+  else throw argError(`citecheck: sources is an object {IRI: text} or a Map, not ${kindOf(sources)}`);
   // Every argument is checked before any reaches the engine, which keeps
   // the sources it is given until the next check.
-  const list = Object.entries(sources).map(([iri, v]) => {
-    const text = typeof v === 'string' ? v : v?.text;
-    const version = typeof v === 'string' ? '' : (v?.version ?? '');
-    if (typeof text !== 'string' || typeof version !== 'string') {
-      throw new TypeError(`citecheck: source ${JSON.stringify(iri)}: a text is a string (or {text, version})`);
-    }
+  const list = entries.map(([iri, v]) => {
+    if (typeof iri !== 'string') throw argError(`citecheck: a source's IRI is a string, not ${kindOf(iri)}`);
+    const name = `citecheck: source ${JSON.stringify(iri)}`;
+    const plain = typeof v === 'string';
+    if (!plain && (v === null || typeof v !== 'object')) throw argError(`${name}: a source is its text (a string) or {text, version}, not ${kindOf(v)}`);
+    const text = plain ? v : v.text;
+    const version = plain ? '' : (v.version ?? '');
+    if (typeof text !== 'string') throw argError(`${name}: its text is a string, not ${kindOf(text)}`);
+    if (typeof version !== 'string') throw argError(`${name}: its version is a string, not ${kindOf(version)}`);
     for (const [what, str] of [['IRI', iri], ['text', text], ['version', version]]) {
       if (!wellFormed(str)) throw notUnicode(`source ${JSON.stringify(iri)}: its ${what}`, str);
     }
@@ -370,7 +380,7 @@ export function annotations(exportText, options = {}) {
   if (exp instanceof ArrayBuffer) exp = new Uint8Array(exp);
   else if (ArrayBuffer.isView(exp)) exp = new Uint8Array(exp.buffer, exp.byteOffset, exp.byteLength);
   else if (exp !== null && typeof exp === 'object') exp = JSON.stringify(exp);
-  else if (typeof exp !== 'string') throw new TypeError('citecheck: an export is a string, a Uint8Array or an object');
+  else if (typeof exp !== 'string') throw argError(`citecheck: an export is a string, a Uint8Array or an object, not ${kindOf(exp)}`);
   const { x } = need();
   const pieces = [];
   let answer;
@@ -441,6 +451,32 @@ function stringReader(s) {
     pending = pending.subarray(n);
     return n;
   };
+}
+
+// argError is the error of an argument of the wrong type: a TypeError, as
+// JavaScript's own functions throw, carrying the code 'invalid_input' as
+// every other refusal of what the caller passed does.
+function argError(message) {
+  const e = new TypeError(message);
+  e.code = 'invalid_input';
+  return e;
+}
+
+// kindOf names a value's kind in a message, in words.
+function kindOf(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  switch (typeof v) {
+    case 'undefined': return 'undefined';
+    case 'object': {
+      const proto = Object.getPrototypeOf(v);
+      const made = proto === Object.prototype || proto === null ? '' : proto?.constructor?.name;
+      return made ? `a ${made}` : 'an object';
+    }
+    case 'number': case 'bigint': return 'a number';
+    case 'boolean': return 'a boolean';
+    default: return `a ${typeof v}`;
+  }
 }
 
 // notUnicode is the refusal of a string argument with a lone surrogate,

@@ -215,8 +215,13 @@ export function explainRaw(body: Body): string;
 export function explain(body: Body): ExplainEnvelope;
 
 export interface AnnotationsOptions {
-  /** The text of each annotated document by its IRI, as the annotations' target source names it. */
-  sources?: Record<string, string | { text: string; version?: string }>;
+  /**
+   * The text of each annotated document by its IRI, as the annotations'
+   * target source names it: a plain object or a Map ("" is the text of
+   * the targets that name no source). Anything else, or a member of the
+   * wrong type, throws a TypeError whose code is 'invalid_input'.
+   */
+  sources?: Record<string, string | { text: string; version?: string }> | Map<string, string | { text: string; version?: string }>;
   /**
    * Called, once the lines are written (and before an error is thrown),
    * with each notice `citecheck annotations` gives on standard error

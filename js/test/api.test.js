@@ -417,3 +417,36 @@ test('annotations tells onNotice what the CLI says beside its counts', async () 
   assert.equal(cc.annotations(bare, { sources: { '': 'the old pier stands' } }), goAnnotations(['--source', `=${src}`, '-'], bare).stdout);
   assert.throws(() => cc.annotations('[]', { onNotice: 5 }), TypeError);
 });
+
+// An argument of the wrong type is a TypeError whose code is
+// 'invalid_input', naming the member that is wrong; sources may be a
+// plain object or a Map, and anything else is refused, never ignored.
+test('annotations: a wrong argument is a TypeError naming the member, code invalid_input', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const src = join(scratch, 'args.txt');
+  writeFileSync(src, 'the old pier stands');
+  const exp = JSON.stringify({ id: 'a', target: { source: 'u', selector: { type: 'TextQuoteSelector', exact: 'old pier' } } });
+  const go = goAnnotations(['--source', `u=${src}`, '-'], exp).stdout;
+  assert.equal(cc.annotations(exp, { sources: new Map([['u', 'the old pier stands']]) }), go);
+  assert.equal(cc.annotations(exp, { sources: new Map([['u', { text: 'the old pier stands' }]]) }), go);
+  for (const [name, options, says] of [
+    ['a version that is not a string', { sources: { u: { text: 'x', version: 5 } } }, 'source "u": its version is a string, not a number'],
+    ['a text that is not a string', { sources: { u: { text: 5 } } }, 'source "u": its text is a string, not a number'],
+    ['a source that is a number', { sources: { u: 42 } }, 'source "u": a source is its text (a string) or {text, version}, not a number'],
+    ['sources as an array', { sources: [['u', 'x']] }, 'sources is an object {IRI: text} or a Map, not an array'],
+    ['sources as a Set', { sources: new Set(['u']) }, 'sources is an object {IRI: text} or a Map, not a Set'],
+    ['a Map key that is not a string', { sources: new Map([[5, 'x']]) }, "a source's IRI is a string, not a number"],
+    ['onNotice', { onNotice: 'x' }, 'onNotice is a function, not a string'],
+    ['options', null, 'the options are an object {sources, onNotice}, not null'],
+  ]) {
+    assert.throws(() => cc.annotations(exp, options), (e) => {
+      assert.ok(e instanceof TypeError, name);
+      assert.equal(e.code, 'invalid_input', name);
+      assert.equal(e.message, 'citecheck: ' + says, name);
+      return true;
+    });
+  }
+  assert.throws(() => cc.annotations(42), (e) => e instanceof TypeError && e.code === 'invalid_input' && /not a number$/.test(e.message));
+  assert.throws(() => cc.checkRaw(undefined), (e) => e instanceof TypeError && e.code === 'invalid_input');
+});
