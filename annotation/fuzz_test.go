@@ -26,7 +26,10 @@ func FuzzScan(f *testing.F) {
 		`{"target":"s","body":{"a":{"x":1,"x":2}}}`, `{"id":{"x":1,"x":2},"target":{"id":[{"y":1}],"source":{"id":{"z":1}}}}`, `{"rows":[` + annA + `],"rows":[]}`,
 		`{"target":{"source":"s","selector":` + strings.Repeat(`{"type":"FragmentSelector","refinedBy":`, 40) + `{}` + strings.Repeat(`}`, 40) + `}}`,
 		strings.Repeat("[", 9) + annA + strings.Repeat("]", 9), `{"id":"x\ud800","body":"\udc00","target":"s"}` + "\n" + annB,
-		`{"target":{"source":"s","selector":{"type":"TextPositionSelector","start":9223372036854775807,"end":1e-400}}}`} {
+		`{"target":{"source":"s","selector":{"type":"TextPositionSelector","start":9223372036854775807,"end":1e-400}}}`,
+		`{"items":[` + annA + `],"items":[` + annB + `],"rows":[],"next":{"id":"p2"}}`, `{"total":9223372036854775807,"rows":[` + annA + `],"next":5}`,
+		`{"type":"AnnotationCollection","total":50,"last":"p9","first":{"items":[` + annA + `],"next":""}}`, `0123truefalse"a""b"{}[]`,
+		`{"target":{"source":{"id":5},"id":{"id":"u"}}}`} {
 		f.Add([]byte(s))
 	}
 	if b, err := os.ReadFile("testdata/w3c-collection1.json"); err == nil {

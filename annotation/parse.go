@@ -348,7 +348,7 @@ func (p *parser) target(ptr *path, out *[]Target, nesting int) error {
 			t.Source = s
 			return err
 		case "id", "@id":
-			return p.readID(name, &id)
+			return p.readIRIID(name, mp, &id)
 		case "items":
 			if p.dec.PeekKind() != '[' {
 				return p.skip()
@@ -397,6 +397,21 @@ func (p *parser) readID(name string, i *resourceIDs) error {
 	return err
 }
 
+// readIRIID is readID for a target's or a source's id, which is the IRI
+// the target is checked against: a value that is not a string (null is
+// no id, as JSON-LD reads it) is refused, since reading it as no id would
+// check the target against the text given for targets naming no source.
+func (p *parser) readIRIID(name string, ptr *path, i *resourceIDs) error {
+	if k := p.dec.PeekKind(); k != '"' && k != 'n' {
+		// Read first: a member named twice inside is the first refusal.
+		if err := p.skip(); err != nil {
+			return err
+		}
+		return refuse(ptr, "an id is an IRI (a string), not "+jsonenc.KindName(byte(k)))
+	}
+	return p.readID(name, i)
+}
+
 // value is the resource's id: "id", else "@id", else "".
 func (i resourceIDs) value() string {
 	if i.id != "" {
@@ -416,12 +431,18 @@ func (p *parser) resourceIRI(ptr *path) (string, error) {
 		return unquote(v), nil
 	case '{':
 		var id resourceIDs
-		err := p.object(ptr, func(name string, _ *path) error {
+		err := p.object(ptr, func(name string, mp *path) error {
 			if name == "id" || name == "@id" {
-				return p.readID(name, &id)
+				return p.readIRIID(name, mp, &id)
 			}
 			return p.skip()
 		})
+		if err == nil && id.value() == "" {
+			// Only a target that names no source takes the text given for
+			// such targets (--source =FILE); a resource object with no IRI
+			// names one that cannot be found.
+			return "", refuse(ptr, "a source object names its resource by its \"id\", an IRI: this one has none")
+		}
 		return id.value(), err
 	default:
 		return "", refuse(ptr, "a source is an IRI or a resource object, not "+jsonenc.KindName(byte(k)))

@@ -158,9 +158,11 @@ func (r *Report) AppendText(dst []byte, index int) []byte {
 	if r.Outcome == Anchored {
 		return dst
 	}
-	id := a.ID
-	if id == "" {
-		id = "(no id)"
+	// Quoted as an error item's is, so that an id with spaces or ": " in
+	// it reads as one.
+	id := "(no id)"
+	if a.ID != "" {
+		id = strconv.Quote(a.ID)
 	}
 	dst = appendLine(dst, "%-9s %s  (%s)", r.Outcome, id, place(index, a.Value, a.Pointer))
 	for j := range r.Targets {

@@ -41,7 +41,7 @@ func TestTextReportEscapesWhatTheInputBrings(t *testing.T) {
 	sel := `{"type":"TextQuoteSelector","exact":"pier"}`
 	for _, c := range []struct{ name, input, want string }{
 		{"escape/an id", `{"id":"` + evil + `","target":{"source":"` + iri + `","selector":{"type":"TextQuoteSelector","exact":"gone"}}}`,
-			`orphaned  \x1b[2J\nmoved     forged\u202e\a  (item 0, value 0)`},
+			`orphaned  "\x1b[2J\nmoved     forged\u202e\a"  (item 0, value 0)`},
 		{"escape/a source IRI", `{"id":"x","target":{"source":"urn:` + evil + `","selector":` + sel + `}}`,
 			`on urn:\x1b[2J\nmoved     forged\u202e\a`},
 		{"escape/a selector type", `{"id":"x","target":{"source":"` + iri + `","selector":{"type":"` + evil + `"}}}`,
@@ -75,4 +75,36 @@ func TestTextReportEscapesWhatTheInputBrings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Every id in the text report is quoted alike, an error item's and an
+// outcome's: an id with spaces or ": " in it reads as one.
+func TestTextReportQuotesEveryID(t *testing.T) {
+	sel := `{"type":"TextQuoteSelector","exact":"gone"}`
+	for _, c := range []struct{ name, input, want string }{
+		{"outcome", `{"id":"a b: c","target":{"source":"` + iri + `","selector":` + sel + `}}`, `orphaned  "a b: c"  (item 0, value 0)`},
+		{"error item", `{"id":"a b: c","target":5}`, `error     "a b: c": /target: `},
+		{"no id", `{"target":{"source":"` + iri + `","selector":` + sel + `}}`, `orphaned  (no id)  (item 0, value 0)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if text := textReport(t, c.input); !strings.Contains(text, c.want) {
+				t.Errorf("text report:\n%s\nwant it to hold %q", text, c.want)
+			}
+		})
+	}
+}
+
+// textReport is the text report of the one item input holds, checked
+// against iri's text.
+func textReport(t *testing.T, input string) string {
+	t.Helper()
+	items, err := scanAll(t, input)
+	if err != nil || len(items) != 1 {
+		t.Fatalf("%v %v", err, items)
+	}
+	if it := items[0]; it.Err != nil {
+		return string(AppendErrorText(nil, it))
+	}
+	ch, _ := NewChecker([]Source{{IRI: iri, Text: "the old pier"}}, citecheck.DefaultLimits())
+	return string(ch.Check([]*Annotation{items[0].Annotation})[0].AppendText(nil, 0))
 }

@@ -5,7 +5,8 @@
 //
 // Input may be one annotation, a JSON array of them, an AnnotationPage or
 // AnnotationCollection (items, first), JSON Lines (any sequence of JSON
-// values), or the Hypothesis API's search response ({"total", "rows"}).
+// values, white space between each and the next), or the Hypothesis API's
+// search response ({"total", "rows"}).
 // It is read as a stream: memory holds one annotation at a time, however
 // large the export.
 package annotation
@@ -14,6 +15,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/citecheck/citecheck"
@@ -48,6 +50,10 @@ type Scanner struct {
 	index int    // annotations and errors handed on so far
 	root  string // pointer prefix of every top-level value (parse's)
 	next  string // the first page's "next" (see Next)
+	// The first collection or search response whose "total" is more
+	// than the items in it (-1 when none): totalRead is how many it held.
+	total     int64
+	totalRead int
 }
 
 // Next is the "next" of the first page read that has one (an
@@ -63,7 +69,7 @@ func NewScanner(r io.Reader) *Scanner {
 	t := &tee{r: r, copyAt: -1, lone: loneEscapes{first: -1}}
 	// Duplicate names are the parser's to refuse, with the annotation's
 	// pointer; the decoder's own refusal would stop the whole run.
-	return &Scanner{dec: jsontext.NewDecoder(t, jsontext.AllowDuplicateNames(true)), tee: t}
+	return &Scanner{dec: jsontext.NewDecoder(t, jsontext.AllowDuplicateNames(true)), tee: t, total: -1}
 }
 
 // Item is what Scan hands on for each annotation-sized value: an
@@ -99,6 +105,9 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 			}
 			return s.syntax(err)
 		}
+		if err := s.apart(); err != nil {
+			return err
+		}
 		if err := s.node(s.root, 0, fn); err != nil {
 			var sf *scanFailure
 			if errors.As(err, &sf) {
@@ -107,6 +116,24 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 			return err
 		}
 	}
+}
+
+// apart refuses a top-level value that touches the one before it, with no
+// white space between (0123, truefalse, "a""b", {}{}): JSON Lines puts
+// each value on a line of its own, and where a number or a literal ends
+// is otherwise a guess (0123 would be read as 0 and 123). Inside a value
+// the JSON reader refuses the same. Called with the next value peeked.
+func (s *Scanner) apart() error {
+	ahead := s.dec.UnreadBuffer()
+	if s.value == 0 || len(ahead) == 0 {
+		return nil
+	}
+	switch ahead[0] {
+	case ' ', '\t', '\n', '\r':
+		return nil
+	}
+	at := s.dec.InputOffset()
+	return invalid("", "input is not JSON at byte "+strconv.FormatInt(at+s.tee.shift, 10)+" (line "+strconv.FormatInt(s.line(at), 10)+", value "+strconv.Itoa(s.value)+"): a value starts where the one before it ends, with no white space or line break between them")
 }
 
 // off is the decoder's position in the input (a byte order mark counted).
@@ -244,7 +271,11 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		fail                  *citecheck.Error // the first refusal
 		seen                  names
 		container, haveTarget bool
-		typ, first, next      string // a collection's type, its first page given by reference, a page's next
+		typ, first            string // a collection's type, its first page given by reference
+		next                  pageRef
+		total                 pageTotal
+		lists                 []string // the container members read, each once
+		read0                 = s.index
 	)
 	for s.dec.PeekKind() == '"' {
 		tok, err := s.dec.ReadToken()
@@ -253,36 +284,45 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 		}
 		name, k := tok.String(), s.dec.PeekKind()
 		items := false // a container member, whose items answer for their own escapes
+		dup := seen.add(name)
 		switch {
-		case seen.add(name):
+		case isContainerMember(name, k) && nesting < maxContainerNesting:
+			// Streamed even after a refusal of the object's own members,
+			// and when named twice: its items are whole on their own, and
+			// nothing read is lost (the object's error item follows them).
+			container, items = true, true
+			if !slices.Contains(lists, name) {
+				lists = append(lists, name)
+			}
+			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
+				return err
+			}
+			if dup && fail == nil {
+				fail = duplicate(root.add(name).String(), name).(refusal).e
+			}
+		case dup:
 			if err = skipValue(s.dec, s.tee, false); err == nil {
 				err = duplicate(root.add(name).String(), name)
 			}
 		case name == "id" || name == "@id":
 			// Read even after a refusal: the error item names its id.
 			err = p.member(a, name, root.add(name))
-		case isContainerMember(name, k) && nesting < maxContainerNesting:
-			// Streamed even after a refusal of the object's own members:
-			// its items are whole on their own, and are reported.
-			container, items = true, true
-			if err := s.node(root.add(name).String(), nesting+1, fn); err != nil {
-				return err
-			}
 		case fail != nil:
 			err = skipValue(s.dec, s.tee, false)
-		case (name == "type" || name == "first" || name == "next") && k == '"':
+		case (name == "type" || name == "first") && k == '"':
 			v, err := s.dec.ReadToken()
 			if err != nil {
 				return s.syntax(err)
 			}
-			switch name {
-			case "type":
+			if name == "type" {
 				typ = v.String()
-			case "first":
+			} else {
 				first = v.String()
-			default:
-				next = v.String()
 			}
+		case name == "next":
+			err = p.nextIRI(root.add(name), &next)
+		case name == "total":
+			err = p.total(root.add(name), &total)
 		case name == "target":
 			haveTarget = true
 			a.targetAt = p.at()
@@ -322,8 +362,16 @@ func (s *Scanner) object(ptr string, nesting int, fn func(Item) error) error {
 	if _, err := s.dec.ReadToken(); err != nil { // '}', or the syntax error in its place
 		return s.syntax(err)
 	}
-	if container && next != "" && s.next == "" {
-		s.next = next
+	if container && fail == nil {
+		fail = s.judgePage(root, lists, next, total)
+	}
+	if container && fail == nil {
+		if next.iri != "" && s.next == "" {
+			s.next = next.iri
+		}
+		if read := s.index - read0; total.set && total.n > int64(read) && s.total < 0 {
+			s.total, s.totalRead = total.n, read
+		}
 	}
 	switch {
 	case container && fail == nil && haveTarget:

@@ -363,7 +363,7 @@ func TestPageWithAMemberNamedTwiceReportsItsItems(t *testing.T) {
 		{"twice/before the rows", `{"total":1,"total":2,"rows":[` + annA + `]}`, "a@0:/rows/0 !0:/total"},
 		{"twice/after the rows", `{"total":1,"rows":[` + annA + `],"total":2}`, "a@0:/rows/0 !0:/total"},
 		{"twice/before a page's items", `{"type":"AnnotationPage","type":"x","items":[` + annA + `,` + annB + `]}`, "a@0:/items/0 b@0:/items/1 !0:/type"},
-		{"twice/the rows themselves", `{"rows":[` + annA + `],"rows":[` + annB + `]}`, "a@0:/rows/0 !0:/rows"},
+		{"twice/the rows themselves", `{"rows":[` + annA + `],"rows":[` + annB + `]}`, "a@0:/rows/0 b@0:/rows/0 !0:/rows"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			items, err := scanAll(t, c.input)

@@ -96,7 +96,7 @@ export async function initFrom(source, crypto) {
     source = new Uint8Array(await source.arrayBuffer());
   }
   if (!(source instanceof WebAssembly.Module) && !ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
-    throw new TypeError('citecheck: init takes the module as bytes, a Response, a URL or a WebAssembly.Module');
+    throw argError('citecheck: init takes the module as bytes, a Response, a URL or a WebAssembly.Module');
   }
   await instantiate(source, crypto);
 }
@@ -204,7 +204,7 @@ function putBody(body) {
     return putBytes(0, b.length > MAX_INPUT_BYTES ? b.subarray(0, MAX_INPUT_BYTES + 1) : b);
   }
   if (body !== null && typeof body === 'object') return putString(0, JSON.stringify(body), MAX_INPUT_BYTES);
-  throw new TypeError('citecheck: a body is a string, a Uint8Array or an object');
+  throw argError('citecheck: a body is a string, a Uint8Array or an object');
 }
 
 // output returns the engine's last answer, n bytes, as a string.
@@ -332,6 +332,11 @@ export function errorEnvelope(code, message) {
  * against the sources given as {IRI: text} (or {IRI: {text, version}}).
  * Throws a CitecheckError with the CLI's message when it cannot finish
  * (the export is not JSON; its .lines are the lines written before).
+ * options.onNotice, when given, is called once the lines are written (and
+ * before such an error is thrown) with each notice the CLI's summary
+ * gives beside its counts: the export is one page of a collection
+ * (one_page), targets name no source (targets_name_no_source), sources
+ * named were not supplied (sources_not_supplied).
  *
  * The export is handed to the module in pieces of at most EXPORT_PIECE
  * bytes as its reader asks for them, and the lines come back as they are
@@ -341,16 +346,28 @@ export function errorEnvelope(code, message) {
  * encode a string.
  */
 export function annotations(exportText, options = {}) {
+  if (options === null || typeof options !== 'object') throw argError(`citecheck: the options are an object {sources, onNotice}, not ${kindOf(options)}`);
   const sources = options.sources ?? {};
-  if (sources === null || typeof sources !== 'object') throw new TypeError('citecheck: sources is an object {IRI: text}');
+  const onNotice = options.onNotice;
+  if (onNotice !== undefined && typeof onNotice !== 'function') throw argError(`citecheck: onNotice is a function, not ${kindOf(onNotice)}`);
+  // A Map is read by its entries; any other object but a plain one (an
+  // array, a class's instance) would be read by its own enumerable keys
+  // only, silently, so it is refused.
+  let entries;
+  if (sources instanceof Map) entries = [...sources.entries()];
+  else if (sources !== null && typeof sources === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(sources))) entries = Object.entries(sources);
+  else throw argError(`citecheck: sources is an object {IRI: text} or a Map, not ${kindOf(sources)}`);
   // Every argument is checked before any reaches the engine, which keeps
   // the sources it is given until the next check.
-  const list = Object.entries(sources).map(([iri, v]) => {
-    const text = typeof v === 'string' ? v : v?.text;
-    const version = typeof v === 'string' ? '' : (v?.version ?? '');
-    if (typeof text !== 'string' || typeof version !== 'string') {
-      throw new TypeError(`citecheck: source ${JSON.stringify(iri)}: a text is a string (or {text, version})`);
-    }
+  const list = entries.map(([iri, v]) => {
+    if (typeof iri !== 'string') throw argError(`citecheck: a source's IRI is a string, not ${kindOf(iri)}`);
+    const name = `citecheck: source ${JSON.stringify(iri)}`;
+    const plain = typeof v === 'string';
+    if (!plain && (v === null || typeof v !== 'object')) throw argError(`${name}: a source is its text (a string) or {text, version}, not ${kindOf(v)}`);
+    const text = plain ? v : v.text;
+    const version = plain ? '' : (v.version ?? '');
+    if (typeof text !== 'string') throw argError(`${name}: its text is a string, not ${kindOf(text)}`);
+    if (typeof version !== 'string') throw argError(`${name}: its version is a string, not ${kindOf(version)}`);
     for (const [what, str] of [['IRI', iri], ['text', text], ['version', version]]) {
       if (!wellFormed(str)) throw notUnicode(`source ${JSON.stringify(iri)}: its ${what}`, str);
     }
@@ -363,12 +380,12 @@ export function annotations(exportText, options = {}) {
   if (exp instanceof ArrayBuffer) exp = new Uint8Array(exp);
   else if (ArrayBuffer.isView(exp)) exp = new Uint8Array(exp.buffer, exp.byteOffset, exp.byteLength);
   else if (exp !== null && typeof exp === 'object') exp = JSON.stringify(exp);
-  else if (typeof exp !== 'string') throw new TypeError('citecheck: an export is a string, a Uint8Array or an object');
+  else if (typeof exp !== 'string') throw argError(`citecheck: an export is a string, a Uint8Array or an object, not ${kindOf(exp)}`);
   const { x } = need();
   const pieces = [];
-  let message;
+  let answer;
   try {
-    message = guarded(() => {
+    answer = guarded(() => {
       for (const [iri, text, version] of list) {
         const bytes = encoder.encode(text);
         const ptr = x.citecheck_text(bytes.length);
@@ -378,8 +395,7 @@ export function annotations(exportText, options = {}) {
       host.read = typeof exp === 'string' ? stringReader(exp) : bytesReader(exp);
       host.write = (b) => { pieces.push(decoder.decode(b)); };
       try {
-        const n = x.citecheck_annotations();
-        return n === 0 ? null : output(n);
+        return JSON.parse(output(x.citecheck_annotations()));
       } finally {
         host.read = host.write = null;
       }
@@ -391,11 +407,14 @@ export function annotations(exportText, options = {}) {
     throw e;
   }
   const lines = pieces.join('');
-  if (message === null) return lines;
+  // What the CLI's summary says beside the counts, whether or not the
+  // run finished, as it says it then.
+  if (onNotice !== undefined) for (const n of answer.notices) onNotice(n);
+  if (answer.message === undefined) return lines;
   // Every run the engine cannot finish is a refusal of what it was given
   // (sources named twice, an export that stops being JSON or UTF-8, as a
   // string with a lone surrogate does).
-  throw new CitecheckError('citecheck: ' + message, lines, { code: 'invalid_input' });
+  throw new CitecheckError('citecheck: ' + answer.message, lines, { code: 'invalid_input' });
 }
 
 /** The most bytes of an export annotations hands the module at a time. */
@@ -432,6 +451,32 @@ function stringReader(s) {
     pending = pending.subarray(n);
     return n;
   };
+}
+
+// argError is the error of an argument of the wrong type: a TypeError, as
+// JavaScript's own functions throw, carrying the code 'invalid_input' as
+// every other refusal of what the caller passed does.
+function argError(message) {
+  const e = new TypeError(message);
+  e.code = 'invalid_input';
+  return e;
+}
+
+// kindOf names a value's kind in a message, in words.
+function kindOf(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  switch (typeof v) {
+    case 'undefined': return 'undefined';
+    case 'object': {
+      const proto = Object.getPrototypeOf(v);
+      const made = proto === Object.prototype || proto === null ? '' : proto?.constructor?.name;
+      return made ? `a ${made}` : 'an object';
+    }
+    case 'number': case 'bigint': return 'a number';
+    case 'boolean': return 'a boolean';
+    default: return `a ${typeof v}`;
+  }
 }
 
 // notUnicode is the refusal of a string argument with a lone surrogate,

@@ -215,9 +215,29 @@ export function explainRaw(body: Body): string;
 export function explain(body: Body): ExplainEnvelope;
 
 export interface AnnotationsOptions {
-  /** The text of each annotated document by its IRI, as the annotations' target source names it. */
-  sources?: Record<string, string | { text: string; version?: string }>;
+  /**
+   * The text of each annotated document by its IRI, as the annotations'
+   * target source names it: a plain object or a Map ("" is the text of
+   * the targets that name no source). Anything else, or a member of the
+   * wrong type, throws a TypeError whose code is 'invalid_input'.
+   */
+  sources?: Record<string, string | { text: string; version?: string }> | Map<string, string | { text: string; version?: string }>;
+  /**
+   * Called, once the lines are written (and before an error is thrown),
+   * with each notice `citecheck annotations` gives on standard error
+   * beside its counts; `message` is in the CLI's words.
+   */
+  onNotice?: (notice: AnnotationsNotice) => void;
 }
+
+/** What the CLI's summary says of an annotations run beside its counts. */
+export type AnnotationsNotice =
+  /** The export is one page of a collection: its next page, or its declared total and how many were here. */
+  | { kind: 'one_page'; message: string; next?: string; total?: number; here?: number }
+  /** Targets that name no source; sources[""] gives their text. */
+  | { kind: 'targets_name_no_source'; message: string; targets: number }
+  /** IRIs the targets name that sources does not hold, in IRI order, each with how many targets name it. */
+  | { kind: 'sources_not_supplied'; message: string; sources: { iri: string; targets: number }[] };
 
 /**
  * The JSON lines `citecheck annotations` writes for an export (W3C or

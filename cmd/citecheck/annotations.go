@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/citecheck/citecheck"
@@ -126,7 +125,7 @@ func annotationsUsageError(stderr io.Writer, msg string) int {
 // (annotation.Checker.Stream) and writes, in input order, one report per
 // item (or, with fix, the input with the repaired annotations in place).
 func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annotation.Checker, fix, text bool) (*annotationStats, error) {
-	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: map[string]int{}}
+	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: annotation.Missing{}}
 	sc := annotation.NewScanner(in)
 	if fix {
 		sc.Rewriting()
@@ -179,18 +178,12 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 	if err == nil && fix {
 		err = sc.Finish(out)
 	}
-	if st.next = sc.Next(); st.next != "" && text && err == nil {
-		if _, werr := io.WriteString(out, st.pageWords()+"\n"); werr != nil {
+	if st.part, st.partial = sc.Part(); st.partial && text && err == nil {
+		if _, werr := io.WriteString(out, st.part.Words()+"\n"); werr != nil {
 			err = fmt.Errorf("writing the output: %w", werr)
 		}
 	}
 	return st, err
-}
-
-// pageWords says that the input was one page of a collection, and where
-// the rest is, the IRI quoted with its unprintable characters escaped.
-func (s *annotationStats) pageWords() string {
-	return fmt.Sprintf("this is one page of a collection: its next page is at %q, whose annotations were not checked", citecheck.Echo(s.next))
 }
 
 // writeRepaired copies the annotation out, rewritten when a target has a
@@ -216,20 +209,17 @@ type annotationStats struct {
 	afterFix   map[annotation.Outcome]int // outcomes once repaired (with --fix)
 	errors     int
 	repaired   int
-	missing    map[string]int // IRIs not supplied, and how many targets name them
-	fixErrors  []string       // with --fix, the first error items, for stderr
-	badSources []string       // why each source that could not be read was not
-	next       string         // the page's "next", when the input is one page of a collection
+	missing    annotation.Missing // IRIs not supplied, and how many targets name them
+	fixErrors  []string           // with --fix, the first error items, for stderr
+	badSources []string           // why each source that could not be read was not
+	part       annotation.Part    // what the input says of the whole it is part of
+	partial    bool               // the input is one page of a collection
 }
 
 func (s *annotationStats) add(r *annotation.Report) {
 	s.by[r.Outcome]++
 	s.afterFix[r.Outcome]++
-	for j, t := range r.Targets {
-		if t.Outcome == annotation.NoSource {
-			s.missing[r.Annotation.Targets[j].Source]++
-		}
-	}
+	s.missing.Add(r)
 }
 
 func (s *annotationStats) total() int {
@@ -264,8 +254,8 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 			b.WriteString("  " + e) // written back unchanged
 		}
 	}
-	if s.next != "" {
-		b.WriteString("  " + s.pageWords() + "\n")
+	if s.partial {
+		b.WriteString("  " + s.part.Words() + "\n")
 	}
 	for i, e := range s.badSources {
 		if i == 5 {
@@ -274,28 +264,10 @@ func (s *annotationStats) summary(w io.Writer, fix bool) {
 		}
 		fmt.Fprintf(&b, "  source not read: %s\n", e)
 	}
-	if len(s.missing) > 0 {
-		iris := make([]string, 0, len(s.missing))
-		for iri := range s.missing {
-			iris = append(iris, iri)
-		}
-		slices.Sort(iris)
-		if n := s.missing[""]; n > 0 { // sorted first
-			fmt.Fprintf(&b, "  %d targets name no source: --source =FILE gives their text\n", n)
-			iris = iris[1:]
-		}
-		if len(iris) > 0 {
-			b.WriteString("  sources not supplied:")
-		}
-		for i, iri := range iris {
-			if i == 5 {
-				fmt.Fprintf(&b, " and %d more", len(iris)-5)
-				break
-			}
-			fmt.Fprintf(&b, " %q (%d targets)", iri, s.missing[iri])
-		}
-		if len(iris) > 0 {
-			b.WriteByte('\n')
+	unnamed, named := s.missing.Words("--source =FILE")
+	for _, l := range []string{unnamed, named} {
+		if l != "" {
+			b.WriteString("  " + l + "\n")
 		}
 	}
 	io.WriteString(w, b.String())

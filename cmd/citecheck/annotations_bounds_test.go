@@ -385,7 +385,7 @@ func TestAnnotationsTruncatedExportPrintsWhatItRead(t *testing.T) {
 				t.Errorf("stderr %q does not say where the input broke, %s", stderr, c.where)
 			}
 			r := runCLI(t, nil, "annotations", "--format", "text", "--source", "urn:pier="+src, input)
-			if r.code != exitError || !strings.Contains(r.stdout, "orphaned  second") {
+			if r.code != exitError || !strings.Contains(r.stdout, `orphaned  "second"`) {
 				t.Errorf("--format text: exit %d, %q", r.code, r.stdout)
 			}
 			r = runCLI(t, nil, "annotations", "--fix", "--source", "urn:pier="+src, input)
@@ -443,26 +443,31 @@ func TestAnnotationsOnePageSaysWhereTheNextIs(t *testing.T) {
 	src := filepath.Join(dir, "pier.txt")
 	os.WriteFile(src, []byte("the old pier stands"), 0o644)
 	a := strings.TrimSuffix(annotationOn("first", "urn:pier", "old pier"), "\n")
-	for _, c := range []struct{ name, input, next string }{
-		{"page/with next", `{"type":"AnnotationPage","items":[` + a + `],"next":"https://e.org/p2"}`, "https://e.org/p2"},
-		{"page/next before the items", `{"type":"AnnotationPage","next":"https://e.org/p2\u001b","items":[` + a + `]}`, `https://e.org/p2\x1b`},
-		{"page/a collection's first page", `{"type":"AnnotationCollection","total":5,"first":{"type":"AnnotationPage","items":[` + a + `],"next":"https://e.org/p2"}}`, "https://e.org/p2"},
-		{"page/the last page", `{"type":"AnnotationPage","items":[` + a + `],"prev":"https://e.org/p1"}`, ""},
+	for _, c := range []struct{ name, input, next, count string }{
+		{"page/with next", `{"type":"AnnotationPage","items":[` + a + `],"next":"https://e.org/p2"}`, "https://e.org/p2", ""},
+		{"page/next before the items", `{"type":"AnnotationPage","next":"https://e.org/p2\u001b","items":[` + a + `]}`, `https://e.org/p2\x1b`, ""},
+		{"page/a collection's first page", `{"type":"AnnotationCollection","total":5,"first":{"type":"AnnotationPage","items":[` + a + `],"next":"https://e.org/p2"}}`, "https://e.org/p2", "5 annotations in all, 1 here; "},
+		{"page/a search response's total", `{"total":50,"rows":[` + a + `]}`, "", "50 annotations in all, 1 here; the others were not checked"},
+		{"page/the last page", `{"type":"AnnotationPage","items":[` + a + `],"prev":"https://e.org/p1"}`, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			input := filepath.Join(dir, "in.json")
 			os.WriteFile(input, []byte(c.input), 0o644)
-			want := `this is one page of a collection: its next page is at "` + c.next + `", whose annotations were not checked`
+			want := "this is one page of a collection: " + c.count
+			if c.next != "" {
+				want += `its next page is at "` + c.next + `", whose annotations were not checked`
+			}
+			part := c.next != "" || c.count != ""
 			for _, format := range []string{"json", "text"} {
 				r := runCLI(t, nil, "annotations", "--format", format, "--source", "urn:pier="+src, input)
 				if r.code != exitValid {
 					t.Fatalf("%s: exit %d: %s", format, r.code, r.stderr)
 				}
 				says := strings.Contains(r.stderr, want)
-				if c.next == "" && strings.Contains(r.stderr, "one page") || c.next != "" && !says {
+				if !part && strings.Contains(r.stderr, "one page") || part && !says {
 					t.Errorf("%s: stderr %q, want it to say %q", format, r.stderr, want)
 				}
-				if format == "text" && c.next != "" && !strings.Contains(r.stdout, want) {
+				if format == "text" && part && !strings.Contains(r.stdout, want) {
 					t.Errorf("text: stdout %q, want it to say %q", r.stdout, want)
 				}
 				if format == "json" && strings.Contains(r.stdout, "one page") {

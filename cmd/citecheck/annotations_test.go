@@ -411,7 +411,7 @@ func TestAnnotationsManifest(t *testing.T) {
 // anchored ones are not listed.
 func TestAnnotationsText(t *testing.T) {
 	code, _, stdout, _ := annotationsCLI(t, "--format", "text", "--source", estuaryIRI+"="+fixtures+"estuary-v1.txt", fixtures+"hypothesis-search.json")
-	for _, want := range []string{"moved     utf16-positions  (item 1, value 0 at /rows/1)", "position_mismatch", "repair: start", "ambiguous ambiguous-unsettled", "no_source two-targets", "unchecked page-note"} {
+	for _, want := range []string{`moved     "utf16-positions"  (item 1, value 0 at /rows/1)`, "position_mismatch", "repair: start", `ambiguous "ambiguous-unsettled"`, `no_source "two-targets"`, `unchecked "page-note"`} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("text output lacks %q:\n%s", want, stdout)
 		}

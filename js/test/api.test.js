@@ -379,3 +379,74 @@ test('a source that starts with a byte order mark: the CLI\'s lines', async () =
   writeFileSync(src, '\ufeff\ufeffThe quick');
   assert.equal(cc.annotations(exp, { sources: { 'urn:b': readFileSync(src, 'utf8') } }), goAnnotations(['--source', `urn:b=${src}`, '-'], exp).stdout);
 });
+
+// What the CLI says on standard error beside its counts (one page of a
+// collection, sources not supplied), annotations says through onNotice,
+// in the same words, and its lines stay the CLI's byte for byte.
+test('annotations tells onNotice what the CLI says beside its counts', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const src = join(scratch, 'notice.txt');
+  writeFileSync(src, 'the old pier stands');
+  const a = (id, source) => ({ id, target: { source, selector: { type: 'TextQuoteSelector', exact: 'old pier' } } });
+  const cases = [
+    ['next', { type: 'AnnotationPage', items: [a('p', 'urn:p')], next: { id: 'https://e.org/p2' } }, [{ kind: 'one_page', next: 'https://e.org/p2' }]],
+    ['total', { total: 50, rows: [a('p', 'urn:p')] }, [{ kind: 'one_page', total: 50, here: 1 }]],
+    ['missing', [a('p', 'urn:p'), a('m', 'urn:m'), a('m2', 'urn:m'), a('n', 'urn:n')],
+      [{ kind: 'sources_not_supplied', sources: [{ iri: 'urn:m', targets: 2 }, { iri: 'urn:n', targets: 1 }] }]],
+    ['whole', [a('p', 'urn:p')], []],
+  ];
+  for (const [name, value, want] of cases) {
+    const exp = JSON.stringify(value);
+    const go = goAnnotations(['--source', `urn:p=${src}`, '-'], exp);
+    const notices = [];
+    assert.equal(cc.annotations(exp, { sources: { 'urn:p': 'the old pier stands' }, onNotice: (n) => notices.push(n) }), go.stdout, name);
+    assert.equal(notices.length, want.length, name);
+    const said = go.stderr.split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
+    notices.forEach((n, i) => {
+      assert.deepEqual({ ...n, message: undefined }, { ...want[i], message: undefined }, name);
+      assert.ok(said.includes(n.message), `${name}: ${n.message} not in ${go.stderr}`);
+    });
+  }
+  // Targets that name no source: their count, and sources[''] gives their
+  // text as --source =FILE does.
+  const bare = JSON.stringify({ id: 'b', target: { selector: { type: 'TextQuoteSelector', exact: 'old pier' } } });
+  const notices = [];
+  assert.equal(cc.annotations(bare, { onNotice: (n) => notices.push(n) }), goAnnotations(['-'], bare).stdout);
+  assert.deepEqual(notices.map((n) => [n.kind, n.targets, n.message]), [['targets_name_no_source', 1, '1 targets name no source: sources[""] gives their text']]);
+  assert.equal(cc.annotations(bare, { sources: { '': 'the old pier stands' } }), goAnnotations(['--source', `=${src}`, '-'], bare).stdout);
+  assert.throws(() => cc.annotations('[]', { onNotice: 5 }), TypeError);
+});
+
+// An argument of the wrong type is a TypeError whose code is
+// 'invalid_input', naming the member that is wrong; sources may be a
+// plain object or a Map, and anything else is refused, never ignored.
+test('annotations: a wrong argument is a TypeError naming the member, code invalid_input', async () => {
+  const cc = await import('../node.js');
+  await cc.init();
+  const src = join(scratch, 'args.txt');
+  writeFileSync(src, 'the old pier stands');
+  const exp = JSON.stringify({ id: 'a', target: { source: 'u', selector: { type: 'TextQuoteSelector', exact: 'old pier' } } });
+  const go = goAnnotations(['--source', `u=${src}`, '-'], exp).stdout;
+  assert.equal(cc.annotations(exp, { sources: new Map([['u', 'the old pier stands']]) }), go);
+  assert.equal(cc.annotations(exp, { sources: new Map([['u', { text: 'the old pier stands' }]]) }), go);
+  for (const [name, options, says] of [
+    ['a version that is not a string', { sources: { u: { text: 'x', version: 5 } } }, 'source "u": its version is a string, not a number'],
+    ['a text that is not a string', { sources: { u: { text: 5 } } }, 'source "u": its text is a string, not a number'],
+    ['a source that is a number', { sources: { u: 42 } }, 'source "u": a source is its text (a string) or {text, version}, not a number'],
+    ['sources as an array', { sources: [['u', 'x']] }, 'sources is an object {IRI: text} or a Map, not an array'],
+    ['sources as a Set', { sources: new Set(['u']) }, 'sources is an object {IRI: text} or a Map, not a Set'],
+    ['a Map key that is not a string', { sources: new Map([[5, 'x']]) }, "a source's IRI is a string, not a number"],
+    ['onNotice', { onNotice: 'x' }, 'onNotice is a function, not a string'],
+    ['options', null, 'the options are an object {sources, onNotice}, not null'],
+  ]) {
+    assert.throws(() => cc.annotations(exp, options), (e) => {
+      assert.ok(e instanceof TypeError, name);
+      assert.equal(e.code, 'invalid_input', name);
+      assert.equal(e.message, 'citecheck: ' + says, name);
+      return true;
+    });
+  }
+  assert.throws(() => cc.annotations(42), (e) => e instanceof TypeError && e.code === 'invalid_input' && /not a number$/.test(e.message));
+  assert.throws(() => cc.checkRaw(undefined), (e) => e instanceof TypeError && e.code === 'invalid_input');
+});

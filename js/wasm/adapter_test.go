@@ -121,8 +121,27 @@ func TestErrorEnvelopeIsTheEngines(t *testing.T) {
 // runAnnotations is annotations over an export held whole: its lines
 // gathered, and its message.
 func runAnnotations(export []byte, sources []annotation.Source) (lines []byte, msg string) {
-	msg = annotations(bytes.NewReader(export), sources, func(b []byte) { lines = append(lines, b...) })
+	lines, msg, _ = runAnnotationsNotices(export, sources)
 	return lines, msg
+}
+
+// runAnnotationsNotices is runAnnotations with the notices.
+func runAnnotationsNotices(export []byte, sources []annotation.Source) (lines []byte, msg string, notices []byte) {
+	msg, notices = annotations(bytes.NewReader(export), sources, func(b []byte) { lines = append(lines, b...) })
+	return lines, msg, notices
+}
+
+// The notices are the CLI's summary beside its counts, as JSON: one page
+// of a collection, targets that name no source, sources not supplied.
+func TestAnnotationsNoticesSayWhatTheSummarySays(t *testing.T) {
+	export := `{"total":9,"rows":[{"id":"a","target":{"source":"urn:x","selector":{"type":"TextQuoteSelector","exact":"q"}}},{"id":"b","target":{"selector":{"type":"TextQuoteSelector","exact":"q"}}}],"next":{"id":"p\u001b2"}}`
+	_, msg, notices := runAnnotationsNotices([]byte(export), []annotation.Source{{IRI: "s", Text: "q"}})
+	want := `[{"kind":"one_page","message":"this is one page of a collection: 9 annotations in all, 2 here; its next page is at \"p\\x1b2\", whose annotations were not checked","next":"p\u001b2","total":9,"here":2},` +
+		`{"kind":"targets_name_no_source","message":"1 targets name no source: sources[\"\"] gives their text","targets":1},` +
+		`{"kind":"sources_not_supplied","message":"sources not supplied: \"urn:x\" (1 targets)","sources":[{"iri":"urn:x","targets":1}]}]`
+	if msg != "" || string(notices) != want {
+		t.Errorf("message %q, notices\n%s\nwant\n%s", msg, notices, want)
+	}
 }
 
 // countingReader hands on an export a few bytes at a time and counts
@@ -151,7 +170,7 @@ func TestAnnotationsStreamTheExportAndTheLines(t *testing.T) {
 	r := &countingReader{r: bytes.NewReader(export)}
 	var all []byte
 	var readAtFirst, pieces, longest int
-	msg := annotations(r, []annotation.Source{{IRI: "s", Text: "the quick brown fox"}}, func(p []byte) {
+	msg, _ := annotations(r, []annotation.Source{{IRI: "s", Text: "the quick brown fox"}}, func(p []byte) {
 		if pieces == 0 {
 			readAtFirst = r.read
 		}
@@ -244,7 +263,10 @@ func FuzzAdapter(f *testing.F) {
 				t.Fatalf("mode %d: %s, execute %s", mode, got, exec)
 			}
 		}
-		lines, msg := runAnnotations(body, []annotation.Source{{IRI: "s", Text: string(bytes.ToValidUTF8(body, nil))}})
+		lines, msg, notices := runAnnotationsNotices(body, []annotation.Source{{IRI: "s", Text: string(bytes.ToValidUTF8(body, nil))}})
+		if !json.Valid(notices) {
+			t.Fatalf("annotations: notices not JSON: %s", notices)
+		}
 		for l := range bytes.Lines(lines) {
 			if !json.Valid(l) {
 				t.Fatalf("annotations: not a JSON line: %q", l)

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/citecheck/citecheck/annotation"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 )
 
 // The JavaScript side writes inputs into buffers that Go allocates
@@ -140,7 +141,8 @@ func (hostExport) Read(p []byte) (int, error) {
 // citecheck_annotations checks the export the host hands over through
 // read_export against the sources added since the last call, writing its
 // lines through write_lines as they come, and returns the length of the
-// error message at citecheck_output (0 when the run finished). The
+// answer at citecheck_output: {"message", "notices"}, the message (absent
+// when the run finished) and the notices as annotations returns them. The
 // sources are let go whatever happens, as are the buffers that brought
 // them.
 //
@@ -149,7 +151,11 @@ func checkAnnotations() int32 {
 	src := sources
 	sources, text = nil, nil
 	inputs[1], inputs[2], inputs[3] = nil, nil, nil
-	msg := annotations(hostExport{}, src, func(b []byte) { hostWrite(unsafe.Pointer(&b[0]), int32(len(b))) })
-	output = append(output[:0], msg...)
+	msg, notices := annotations(hostExport{}, src, func(b []byte) { hostWrite(unsafe.Pointer(&b[0]), int32(len(b))) })
+	output = append(output[:0], '{')
+	if msg != "" {
+		output = append(jsonenc.AppendString(append(output, `"message":`...), msg), ',')
+	}
+	output = append(append(append(output, `"notices":`...), notices...), '}')
 	return int32(len(output))
 }
