@@ -157,18 +157,21 @@ func TestOnlyATargetNamingNoSourceTakesTheTextForThem(t *testing.T) {
 	}
 }
 
-// Top-level values are apart: white space or a line break between each
-// and the next, as JSON Lines writes them. One that starts where the one
-// before it ends (0123, truefalse, "a""b", {}{}) stops the run as input
-// that is not JSON, after the items before it.
-func TestTopLevelValuesAreSeparatedByWhiteSpace(t *testing.T) {
+// A top-level number or literal is followed by white space: a value that
+// starts where one ends (0123, truefalse, 1"a") stops the run as input
+// that is not JSON, after the items before it, since where the number
+// ends is a guess. Objects, arrays and strings end plainly, and the value
+// after one may touch it ({}{}, concatenated JSON).
+func TestTopLevelNumberOrLiteralIsFollowedByWhiteSpace(t *testing.T) {
 	for _, c := range []struct{ name, input, want string }{
 		{"numbers", `0123`, "!0:"},
 		{"literals", `truefalse`, "!0:"},
-		{"strings", `"a""b"`, "!0:"},
-		{"objects", annA + annB, "a@0:"},
-		{"after a line", annA + "\n" + annA + annB, "a@0: a@1:"},
+		{"a string after a number", `1"a"`, "!0:"},
+		{"an object after a literal", `null` + annA, "!0:"},
 		{"space", "0 1\t" + annA + "\r\n" + annB, "!0: !1: a@2: b@3:"},
+		{"no space after strings", `"a""b"`, "!0: !1:"},
+		{"no space after objects", annA + annB, "a@0: b@1:"},
+		{"no space after an object, then a line", annA + "\n" + annA + annB, "a@0: a@1: b@2:"},
 		{"no space inside an array", `[` + annA + `,` + annB + `]`, "a@0:/0 b@0:/1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -176,7 +179,7 @@ func TestTopLevelValuesAreSeparatedByWhiteSpace(t *testing.T) {
 			if got := ids(items); got != c.want {
 				t.Errorf("items %q, want %q", got, c.want)
 			}
-			apart := !strings.Contains(c.name, "space")
+			apart := !strings.Contains(c.name, "space") // the cases that must be refused
 			if apart && (err == nil || !strings.Contains(err.Error(), "with no white space or line break between them")) || !apart && err != nil {
 				t.Errorf("error %v", err)
 			}

@@ -5,8 +5,8 @@
 //
 // Input may be one annotation, a JSON array of them, an AnnotationPage or
 // AnnotationCollection (items, first), JSON Lines (any sequence of JSON
-// values, white space between each and the next), or the Hypothesis API's
-// search response ({"total", "rows"}).
+// values; one right after a number or a literal only past white space),
+// or the Hypothesis API's search response ({"total", "rows"}).
 // It is read as a stream: memory holds one annotation at a time, however
 // large the export.
 package annotation
@@ -46,7 +46,10 @@ func (e readError) Unwrap() error { return e.err }
 type Scanner struct {
 	dec   *jsontext.Decoder
 	tee   *tee
-	value int    // index of the top-level value being read
+	value int // index of the top-level value being read
+	// bare: the value before was a number or a literal, whose end only
+	// white space or a delimiter after it marks (see apart).
+	bare  bool
 	index int    // annotations and errors handed on so far
 	root  string // pointer prefix of every top-level value (parse's)
 	next  string // the first page's "next" (see Next)
@@ -108,6 +111,12 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 		if err := s.apart(); err != nil {
 			return err
 		}
+		switch s.dec.PeekKind() {
+		case '0', 't', 'f', 'n':
+			s.bare = true
+		default:
+			s.bare = false
+		}
 		if err := s.node(s.root, 0, fn); err != nil {
 			var sf *scanFailure
 			if errors.As(err, &sf) {
@@ -118,14 +127,16 @@ func (s *Scanner) Scan(fn func(Item) error) error {
 	}
 }
 
-// apart refuses a top-level value that touches the one before it, with no
-// white space between (0123, truefalse, "a""b", {}{}): JSON Lines puts
-// each value on a line of its own, and where a number or a literal ends
-// is otherwise a guess (0123 would be read as 0 and 123). Inside a value
-// the JSON reader refuses the same. Called with the next value peeked.
+// apart refuses a top-level value that touches a number or a literal
+// before it, with no white space between (0123, truefalse, 1"a"): where
+// a number or a literal ends is then a guess (0123 would be read as 0 and
+// 123), and inside a value the JSON reader refuses the same. A value
+// after an object, an array or a string, which end plainly, may touch it
+// ({}{}, as concatenated JSON is written, and "a""b"). Called with the
+// next value peeked.
 func (s *Scanner) apart() error {
 	ahead := s.dec.UnreadBuffer()
-	if s.value == 0 || len(ahead) == 0 {
+	if s.value == 0 || !s.bare || len(ahead) == 0 {
 		return nil
 	}
 	switch ahead[0] {
