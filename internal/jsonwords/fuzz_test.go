@@ -33,14 +33,14 @@ func FuzzDescribe(f *testing.F) {
 		if fw.At < 0 || fw.At > int64(len(b)) || strings.HasSuffix(fw.Words, "is not JSON") || strings.Contains(fw.Words, "a string that is not JSON") {
 			t.Fatalf("%q: %+v", b, fw)
 		}
-		noLibraryWords(t, fw.Words)
+		noLibraryWords(t, fw.Words, b)
 		tokens, terr := streamed(b, false)
 		values, verr := streamed(b, true)
 		for _, f := range []Fault{tokens, values} {
 			if f.At < 0 || f.At > int64(len(b)) {
 				t.Fatalf("%q: streamed %+v", b, f)
 			}
-			noLibraryWords(t, f.Words)
+			noLibraryWords(t, f.Words, b)
 		}
 		if sameFault(terr, verr) && (tokens.At != values.At || tokens.Words != values.Words && !heldWhole(values.Words, tokens.Words)) {
 			t.Fatalf("%q: token by token %+v, value by value %+v", b, tokens, values)

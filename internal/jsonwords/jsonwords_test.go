@@ -153,10 +153,14 @@ func TestStreamedFaultsNameOnlyTheirByte(t *testing.T) {
 	}
 }
 
-func noLibraryWords(t *testing.T, words string) {
+// noLibraryWords fails words that name the library, a Go type or the
+// parser's state. A word the input itself holds may be its echo (a member
+// named "[]"), so with the input given, only the words it does not hold
+// count.
+func noLibraryWords(t *testing.T, words string, input ...[]byte) {
 	t.Helper()
 	for _, w := range []string{"jsontext", "invalid character", "expecting", "max depth", "Go ", "[]", "struct", "EOF"} {
-		if strings.Contains(words, w) {
+		if strings.Contains(words, w) && (len(input) == 0 || !bytes.Contains(input[0], []byte(w))) {
 			t.Errorf("%q says %q", words, w)
 		}
 	}
