@@ -49,38 +49,19 @@ func mcpCost(msg []byte) int64 {
 
 // mcpCall is the method, params.name and params.arguments of a JSON-RPC
 // message (the last of each, as the SDK reads them), or what of them it
-// has.
+// has. Linear in msg (members copies each value it keeps once).
 func mcpCall(msg []byte) (method, name string, args jsontext.Value) {
-	lenient := []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
-	dec := jsontext.NewDecoder(bytes.NewReader(msg), lenient...)
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return
-	}
-	for dec.PeekKind() == '"' {
-		tok, _ := dec.ReadToken()
-		key := tok.String()
-		v, err := dec.ReadValue()
-		if err != nil {
-			return
-		}
+	for _, m := range members(msg) {
 		switch {
-		case key == "method" && v.Kind() == '"':
-			method = unquote(v)
-		case key == "params" && v.Kind() == '{':
-			pd := jsontext.NewDecoder(bytes.NewReader(v), lenient...)
-			pd.ReadToken()
-			for pd.PeekKind() == '"' {
-				tok, _ := pd.ReadToken()
-				pkey := tok.String()
-				pv, err := pd.ReadValue()
-				if err != nil {
-					break
-				}
+		case m.name == "method" && m.value.Kind() == '"':
+			method = unquote(m.value)
+		case m.name == "params":
+			for _, p := range members(m.value) {
 				switch {
-				case pkey == "name" && pv.Kind() == '"':
-					name = unquote(pv)
-				case pkey == "arguments":
-					args = pv
+				case p.name == "name" && p.value.Kind() == '"':
+					name = unquote(p.value)
+				case p.name == "arguments":
+					args = p.value
 				}
 			}
 		}
