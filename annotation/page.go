@@ -98,7 +98,7 @@ func (s *Scanner) judgePage(ptr *path, lists []string, next pageRef, total pageT
 			q[i] = `"` + l + `"`
 		}
 		p := ptr.String()
-		return invalid(p, where(p)+": holds items in both "+strings.Join(q, " and ")+" (the items of each were read): pass one list of items an object")
+		return invalid(p, where(p)+": holds items in both "+strings.Join(q, " and ")+" (the items of each were read): pass one list of items in an object")
 	case next.bad != "":
 		e = refuse(ptr.add("next"), "a page's \"next\" is the IRI of the next page (a string, or an object with an \"id\"), not "+next.bad)
 	case total.bad != "":
