@@ -158,7 +158,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // An export's lines leave the adapter as they are written, in pieces of
-// about linesChunk bytes, long before the export has all been read: the
+// about annotation.LinesChunk bytes, long before the export has all been read: the
 // module holds neither the export nor its lines whole.
 func TestAnnotationsStreamTheExportAndTheLines(t *testing.T) {
 	var b bytes.Buffer
@@ -187,8 +187,8 @@ func TestAnnotationsStreamTheExportAndTheLines(t *testing.T) {
 	if readAtFirst >= len(export)/2 {
 		t.Errorf("the first lines were handed on after %d of the export's %d bytes", readAtFirst, len(export))
 	}
-	if pieces < 2 || longest > linesChunk+1024 {
-		t.Errorf("%d pieces of lines, the longest %d bytes (linesChunk %d)", pieces, longest, linesChunk)
+	if pieces < 2 || longest > annotation.LinesChunk+1024 {
+		t.Errorf("%d pieces of lines, the longest %d bytes (annotation.LinesChunk %d)", pieces, longest, annotation.LinesChunk)
 	}
 }
 
