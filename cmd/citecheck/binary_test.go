@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -240,8 +241,10 @@ func TestTheBuiltCommandRunsFromAnEmptyFolderAndEnvironment(t *testing.T) {
 type dockerfile struct {
 	buildRun   string            // the RUN that builds the command, in the build stage
 	copyFrom   [2]string         // COPY --from=build SRC DST into the final image
+	copies     [][2]string       // COPY SRC DST from the build context into the final image
 	final      string            // the final stage's base image
 	env        map[string]string // ENV of the final stage
+	labels     map[string]string // LABEL of the final stage
 	expose     []string
 	entrypoint []string
 	cmd        []string
@@ -253,7 +256,7 @@ func readDockerfile(t *testing.T) dockerfile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := dockerfile{env: map[string]string{}}
+	d := dockerfile{env: map[string]string{}, labels: map[string]string{}}
 	execForm := func(kw, v string) []string {
 		var a []string
 		if err := json.Unmarshal([]byte(v), &a); err != nil || len(a) == 0 {
@@ -267,7 +270,7 @@ func readDockerfile(t *testing.T) dockerfile {
 		switch kw {
 		case "FROM":
 			d.final = strings.Fields(v)[0]
-			d.env = map[string]string{} // a new stage
+			d.env, d.labels, d.copies = map[string]string{}, map[string]string{}, nil // a new stage
 		case "RUN":
 			if strings.Contains(v, "build/citecheck.sh") {
 				d.buildRun = v
@@ -275,7 +278,15 @@ func readDockerfile(t *testing.T) dockerfile {
 		case "COPY":
 			if f := strings.Fields(v); len(f) == 3 && f[0] == "--from=build" {
 				d.copyFrom = [2]string{f[1], f[2]}
+			} else if len(f) == 2 {
+				d.copies = append(d.copies, [2]string{f[0], f[1]})
 			}
+		case "LABEL":
+			k, val, ok := strings.Cut(v, "=")
+			if unq, err := strconv.Unquote(val); ok && err == nil {
+				val = unq
+			}
+			d.labels[k] = val
 		case "ENV":
 			k, val, ok := strings.Cut(v, "=")
 			if !ok || strings.ContainsAny(val, ` "'$`) {
@@ -291,6 +302,28 @@ func readDockerfile(t *testing.T) dockerfile {
 		}
 	}
 	return d
+}
+
+// TestTheImageCarriesTheLicence holds the Dockerfile's final stage to
+// what the release archives and the npm package give: the repository's
+// LICENSE in the image, at /LICENSE beside the binary, and the OCI
+// annotation registries show naming the licence package.json names.
+func TestTheImageCarriesTheLicence(t *testing.T) {
+	d := readDockerfile(t)
+	if !slices.Contains(d.copies, [2]string{"LICENSE", "/LICENSE"}) {
+		t.Errorf("the image's COPYs from the build context are %q; want LICENSE /LICENSE among them", d.copies)
+	}
+	raw, err := os.ReadFile("../../js/package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct{ License string }
+	if err := json.Unmarshal(raw, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.labels["org.opencontainers.image.licenses"]; pkg.License != "Apache-2.0" || got != pkg.License {
+		t.Errorf("the image's licence label is %q and package.json's licence %q; want both Apache-2.0", got, pkg.License)
+	}
 }
 
 // TestTheImageRunsAsItsDockerfileSays holds the Dockerfile to what the
