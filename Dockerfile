@@ -17,6 +17,10 @@ RUN build/citecheck.sh /out/citecheck
 FROM gcr.io/distroless/static-debian12:nonroot
 # The MCP registry checks that the image names the server it is listed as.
 LABEL io.modelcontextprotocol.server.name="io.github.citecheck/citecheck"
+# The licence, as the release archives and the npm package carry it: the
+# text beside the binary, and its SPDX name where registries show it.
+LABEL org.opencontainers.image.licenses="Apache-2.0"
+COPY LICENSE /LICENSE
 COPY --from=build /out/citecheck /citecheck
 ENV CITECHECK_ADDR=0.0.0.0:8080
 EXPOSE 8080

@@ -44,12 +44,7 @@ if [ -z "$mtime" ]; then
 fi
 mtime=${mtime:-315532800}
 
-docs=(README.md)
-if [ -f LICENSE ]; then
-  docs+=(LICENSE)
-else
-  echo "build/release.sh: warning: no LICENSE in the repository; the archives carry none" >&2
-fi
+docs=(README.md LICENSE)
 
 # The packer, built once (GOFLAGS of the environment ignored, as for the
 # command).

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -240,8 +241,10 @@ func TestTheBuiltCommandRunsFromAnEmptyFolderAndEnvironment(t *testing.T) {
 type dockerfile struct {
 	buildRun   string            // the RUN that builds the command, in the build stage
 	copyFrom   [2]string         // COPY --from=build SRC DST into the final image
+	copies     [][2]string       // COPY SRC DST from the build context into the final image
 	final      string            // the final stage's base image
 	env        map[string]string // ENV of the final stage
+	labels     map[string]string // LABEL of the final stage
 	expose     []string
 	entrypoint []string
 	cmd        []string
@@ -253,7 +256,7 @@ func readDockerfile(t *testing.T) dockerfile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := dockerfile{env: map[string]string{}}
+	d := dockerfile{env: map[string]string{}, labels: map[string]string{}}
 	execForm := func(kw, v string) []string {
 		var a []string
 		if err := json.Unmarshal([]byte(v), &a); err != nil || len(a) == 0 {
@@ -267,7 +270,7 @@ func readDockerfile(t *testing.T) dockerfile {
 		switch kw {
 		case "FROM":
 			d.final = strings.Fields(v)[0]
-			d.env = map[string]string{} // a new stage
+			d.env, d.labels, d.copies = map[string]string{}, map[string]string{}, nil // a new stage
 		case "RUN":
 			if strings.Contains(v, "build/citecheck.sh") {
 				d.buildRun = v
@@ -275,7 +278,15 @@ func readDockerfile(t *testing.T) dockerfile {
 		case "COPY":
 			if f := strings.Fields(v); len(f) == 3 && f[0] == "--from=build" {
 				d.copyFrom = [2]string{f[1], f[2]}
+			} else if len(f) == 2 {
+				d.copies = append(d.copies, [2]string{f[0], f[1]})
 			}
+		case "LABEL":
+			k, val, ok := strings.Cut(v, "=")
+			if unq, err := strconv.Unquote(val); ok && err == nil {
+				val = unq
+			}
+			d.labels[k] = val
 		case "ENV":
 			k, val, ok := strings.Cut(v, "=")
 			if !ok || strings.ContainsAny(val, ` "'$`) {
@@ -291,6 +302,28 @@ func readDockerfile(t *testing.T) dockerfile {
 		}
 	}
 	return d
+}
+
+// TestTheImageCarriesTheLicence holds the Dockerfile's final stage to
+// what the release archives and the npm package give: the repository's
+// LICENSE in the image, at /LICENSE beside the binary, and the OCI
+// annotation registries show naming the licence package.json names.
+func TestTheImageCarriesTheLicence(t *testing.T) {
+	d := readDockerfile(t)
+	if !slices.Contains(d.copies, [2]string{"LICENSE", "/LICENSE"}) {
+		t.Errorf("the image's COPYs from the build context are %q; want LICENSE /LICENSE among them", d.copies)
+	}
+	raw, err := os.ReadFile("../../js/package.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg struct{ License string }
+	if err := json.Unmarshal(raw, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.labels["org.opencontainers.image.licenses"]; pkg.License != "Apache-2.0" || got != pkg.License {
+		t.Errorf("the image's licence label is %q and package.json's licence %q; want both Apache-2.0", got, pkg.License)
+	}
 }
 
 // TestTheImageRunsAsItsDockerfileSays holds the Dockerfile to what the
@@ -359,35 +392,47 @@ func TestTheImageRunsAsItsDockerfileSays(t *testing.T) {
 	})
 }
 
-// TestReleaseArchiveOfThisMachine builds the release archive for the
-// machine the tests run on twice with build/release.sh, and holds it to
-// what a user downloads: the same bytes both times, listed in SHA256SUMS,
-// holding the binary, README.md and LICENSE (when the repository has one)
-// under one folder, owned by 0:0 at one fixed time; unpacked, it runs
-// from an empty folder and environment and names the version stamped in.
+// TestReleaseArchiveOfThisMachine builds with build/release.sh, twice,
+// the release archive for the machine the tests run on and one of the
+// other kind (a .zip beside a .tar.gz, or the other way on Windows), and
+// holds them to what a user downloads: the same bytes both times, listed
+// in SHA256SUMS, each holding the binary, README.md and LICENSE, the
+// repository's, under one folder, owned by 0:0 at one fixed time;
+// unpacked, this machine's runs from an empty folder and environment and
+// names the version stamped in. The second target costs one cross build
+// of the command.
 func TestReleaseArchiveOfThisMachine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the release")
 	}
 	const version = "v1.2.3-test.1"
-	target := runtime.GOOS + "/" + runtime.GOARCH
-	name := "citecheck_" + version + "_" + runtime.GOOS + "_" + runtime.GOARCH
-	ext := ".tar.gz"
+	type target struct{ goos, exe, ext string }
+	targets := []target{{runtime.GOOS, "citecheck", ".tar.gz"}, {"windows", "citecheck.exe", ".zip"}}
 	if runtime.GOOS == "windows" {
-		ext = ".zip"
+		targets = []target{{"windows", "citecheck.exe", ".zip"}, {"linux", "citecheck", ".tar.gz"}}
 	}
-	var archives [2][]byte
+	args := []string{"../../build/release.sh", version, ""}
+	var names []string
+	for _, tg := range targets {
+		args = append(args, tg.goos+"/"+runtime.GOARCH)
+		names = append(names, "citecheck_"+version+"_"+tg.goos+"_"+runtime.GOARCH)
+	}
+	var archives [2][][]byte
 	var sums [2]string
 	for i := range archives {
 		out := t.TempDir()
-		cmd := exec.Command("bash", "../../build/release.sh", version, out, target)
+		args[2] = out
+		cmd := exec.Command("bash", args...)
 		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("build/release.sh: %v\n%s", err, b)
 		}
-		var err error
-		if archives[i], err = os.ReadFile(filepath.Join(out, name+ext)); err != nil {
-			t.Fatal(err)
+		for j, tg := range targets {
+			a, err := os.ReadFile(filepath.Join(out, names[j]+tg.ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			archives[i] = append(archives[i], a)
 		}
 		b, err := os.ReadFile(filepath.Join(out, "SHA256SUMS"))
 		if err != nil {
@@ -395,40 +440,57 @@ func TestReleaseArchiveOfThisMachine(t *testing.T) {
 		}
 		sums[i] = string(b)
 	}
-	if !bytes.Equal(archives[0], archives[1]) || sums[0] != sums[1] {
+	if !slices.EqualFunc(archives[0], archives[1], bytes.Equal) || sums[0] != sums[1] {
 		t.Fatal("two builds of the same source gave different archives")
 	}
-	sum := sha256.Sum256(archives[0])
-	if want := hex.EncodeToString(sum[:]) + "  " + name + ext + "\n"; sums[0] != want {
-		t.Errorf("SHA256SUMS %q, want %q", sums[0], want)
+	var wantSums string
+	for j, tg := range targets {
+		sum := sha256.Sum256(archives[0][j])
+		wantSums += hex.EncodeToString(sum[:]) + "  " + names[j] + tg.ext + "\n"
+	}
+	if sums[0] != wantSums {
+		t.Errorf("SHA256SUMS %q, want %q", sums[0], wantSums)
 	}
 
-	want := []string{name + "/", name + "/" + exeName("citecheck"), name + "/README.md"}
-	if _, err := os.Stat(filepath.Join(repoRoot(t), "LICENSE")); err == nil {
-		want = append(want, name+"/LICENSE")
-	}
-	files, err := unpack(archives[0], ext, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	times := map[int64]bool{}
-	for _, f := range files {
-		names = append(names, f.name)
-		times[f.mtime] = true
-		if f.uid != 0 || f.gid != 0 {
-			t.Errorf("%s owned by %d:%d", f.name, f.uid, f.gid)
+	docs := []string{"README.md", "LICENSE"}
+	var binary string
+	for j, tg := range targets {
+		name := names[j]
+		want := []string{name + "/", name + "/" + tg.exe}
+		for _, doc := range docs {
+			want = append(want, name+"/"+doc)
+		}
+		files, err := unpack(archives[0][j], tg.ext, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		times := map[int64]bool{}
+		for _, f := range files {
+			got = append(got, f.name)
+			times[f.mtime] = true
+			if f.uid != 0 || f.gid != 0 {
+				t.Errorf("%s owned by %d:%d", f.name, f.uid, f.gid)
+			}
+		}
+		if !slices.Equal(got, want) || len(times) != 1 {
+			t.Fatalf("%s holds %q at %d times, want %q at one", name+tg.ext, got, len(times), want)
+		}
+		for i, doc := range docs {
+			repo, err := os.ReadFile(filepath.Join(repoRoot(t), doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(files[2+i].data, repo) {
+				t.Errorf("the %s of %s is not the repository's", doc, name+tg.ext)
+			}
+		}
+		if j == 0 {
+			binary = files[1].path
 		}
 	}
-	if !slices.Equal(names, want) || len(times) != 1 {
-		t.Errorf("archive holds %q at %d times, want %q at one", names, len(times), want)
-	}
-	readme, _ := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
-	if got := files[2].data; !bytes.Equal(got, readme) {
-		t.Error("the archive's README.md is not the repository's")
-	}
 
-	out, err := bare(t, files[1].path, nil, "version").Output()
+	out, err := bare(t, binary, nil, "version").Output()
 	if err != nil {
 		t.Fatalf("unpacked citecheck version: %v", err)
 	}

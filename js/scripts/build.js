@@ -3,9 +3,10 @@
 // by the go command from wasm/ (a reactor: GOOS=wasip1, c-shared), with
 // -trimpath so that the same source and Go release give the same bytes,
 // and its data segments joined (data-segments.js: the same module,
-// smaller compressed).
+// smaller compressed); and LICENSE, the repository's, which npm packs
+// from the package's own folder only.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { joinDataSegments } from './data-segments.js';
@@ -18,3 +19,4 @@ execFileSync('go', ['build', '-buildmode=c-shared', '-trimpath', '-buildvcs=fals
   env: { ...process.env, GOOS: 'wasip1', GOARCH: 'wasm', CGO_ENABLED: '0' },
 });
 writeFileSync(out, joinDataSegments(readFileSync(out)));
+copyFileSync(join(dirname(here), 'LICENSE'), join(here, 'LICENSE'));

@@ -1,5 +1,6 @@
 // npm pack gives a tarball that, installed into an empty folder with no
-// registry, runs its bin and imports by its exports map.
+// registry, runs its bin and imports by its exports map, and names and
+// carries the project's licence.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ test('npm pack, installed into an empty folder, runs its bin', () => {
   const dir = mkdtempSync(join(tmpdir(), 'citecheck-pack-'));
   const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: jsDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const want of ['citecheck.wasm', 'node.js', 'browser.js', 'core.js', 'wasi.js', 'index.d.ts', 'bin/citecheck.js', 'package.json', 'README.md']) {
+  for (const want of ['citecheck.wasm', 'node.js', 'browser.js', 'core.js', 'wasi.js', 'index.d.ts', 'bin/citecheck.js', 'package.json', 'README.md', 'LICENSE']) {
     assert.ok(files.includes(want), `the tarball lacks ${want}: ${files}`);
   }
   assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('wasm/') || f.startsWith('node_modules/')), `the tarball holds more than the package: ${files}`);
@@ -22,6 +23,11 @@ test('npm pack, installed into an empty folder, runs its bin', () => {
   execFileSync('mkdir', [app]);
   writeFileSync(join(app, 'package.json'), '{"name":"app","private":true,"type":"module"}\n');
   execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed[0].filename)], { cwd: app, stdio: 'inherit' });
+  // The licence: the field npm and the registry show, and the text beside
+  // it, the repository's own.
+  const installed = join(app, 'node_modules', 'citecheck');
+  assert.equal(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).license, 'Apache-2.0');
+  assert.ok(readFileSync(join(installed, 'LICENSE')).equals(readFileSync(join(repoDir, 'LICENSE'))), 'the installed LICENSE is not the repository\'s');
   const example = join(repoDir, 'examples', 'version-mismatch.json');
   const args = ['run', 'citation-batch-check', '1.0.0', '--input', example];
   const js = spawnSync(join(app, 'node_modules', '.bin', 'citecheck'), args, { cwd: app });
