@@ -117,22 +117,62 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		sources = append(sources, quotes.Source{ID: f.id, Text: f.text})
 	}
-	qs, err := quotes.Read(input, shape)
+	text := o.format == "text"
+	q := quotesRun{
+		shape: shape, input: input, name: name, docs: docs, sources: sources, explain: o.explain, text: text,
+		color: text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),
+	}
+	counts, stopped := q.write(ctx, stdout)
+	if stopped != nil {
+		return fail("%s", stopped.Message)
+	}
+	quotesSummary(stderr, counts)
+	if counts[quotes.Verbatim] != sum(counts) {
+		return exitFailed
+	}
+	return exitValid
+}
+
+// quotesRun is one run of `quotes` over inputs held in memory: by the
+// command, from its files; by the pipe (pipe.go), from a Python call.
+type quotesRun struct {
+	shape   quotes.Shape
+	input   []byte
+	name    string            // the input's name in messages
+	docs    []quotes.Document // an Anthropic request's documents, or nil
+	sources []quotes.Source   // the request's documents' sources first
+	explain bool
+	text    bool // the text report instead of JSON lines
+	color   bool // colour the text report
+}
+
+// write checks every quotation of the input and writes what `quotes`
+// prints on standard output, returning the counts per outcome (indexed
+// by quotes.Outcome). An error is why the run stopped, its message the
+// command's words after "citecheck: ": what was checked before it is
+// written. Cost: the quotes checker's, batch by batch; the
+// run holds its input, its quotations and one batch's results.
+func (q *quotesRun) write(ctx context.Context, stdout io.Writer) ([]int, *citecheck.Error) {
+	stop := func(err error, prefix string) *citecheck.Error {
+		e := *citecheck.AsError(err)
+		e.Message = prefix + message(err)
+		return &e
+	}
+	qs, err := quotes.Read(q.input, q.shape)
 	if err != nil {
-		return fail("%s: %s", name, message(err))
+		return nil, stop(err, q.name+": ")
 	}
 	lim := citecheck.DefaultLimits()
 	// A local command: the user's own files, of any size and count.
 	lim.ScanUnits, lim.Citations = citecheck.NoLimit, citecheck.NoLimit
-	checker, err := quotes.NewChecker(sources, quotes.Options{Limits: lim, Explain: o.explain, Documents: docs})
+	checker, err := quotes.NewChecker(q.sources, quotes.Options{Limits: lim, Explain: q.explain, Documents: q.docs})
 	if err != nil {
-		return fail("%s", message(err))
+		return nil, stop(err, "")
 	}
 	// Streamed as annotations is: each batch is checked, written and
 	// dropped, so what the run holds beyond its input and quotations is
 	// one batch's (docs/quotes.md#cost).
-	text := o.format == "text"
-	ropts := reportpkg.Options{Color: text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb")}
+	ropts := reportpkg.Options{Color: q.color}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	counts := make([]int, len(quotes.Outcomes()))
 	var buf []byte
@@ -143,15 +183,15 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			// What was checked is written; the error says why the rest is not.
 			out.Flush()
 			if ctx.Err() != nil { // a signal (SIGINT, SIGTERM) ended the run
-				return fail("stopped by an interrupt after %d of %d quotations (their results are written)", sum(counts), sum(counts)+len(qs))
+				return counts, &citecheck.Error{Code: citecheck.CodeUnavailable, Message: fmt.Sprintf("stopped by an interrupt after %d of %d quotations (their results are written)", sum(counts), sum(counts)+len(qs))}
 			}
-			return fail("%s", message(err))
+			return counts, stop(err, "")
 		}
-		a := &quotes.Answer{Shape: shape, Sources: sources, Results: res}
+		a := &quotes.Answer{Shape: q.shape, Sources: q.sources, Results: res}
 		for i := range res {
 			counts[res[i].Outcome]++
 		}
-		if text {
+		if q.text {
 			buf = a.AppendTextResults(buf[:0], ropts)
 			out.Write(buf)
 		} else {
@@ -163,17 +203,13 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		clear(qs[:n]) // their texts go with the batch
 		qs = qs[n:]
 	}
-	if text {
+	if q.text {
 		out.Write(quotes.AppendTextVerdict(nil, counts, ropts))
 	}
 	if err := out.Flush(); err != nil {
-		return fail("writing the output: %v", err)
+		return counts, &citecheck.Error{Code: citecheck.CodeInternal, Message: fmt.Sprintf("writing the output: %v", err)}
 	}
-	quotesSummary(stderr, counts)
-	if counts[quotes.Verbatim] != sum(counts) {
-		return exitFailed
-	}
-	return exitValid
+	return counts, nil
 }
 
 func sum(counts []int) int {

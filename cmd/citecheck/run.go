@@ -37,6 +37,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return cmdServe(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		return cmdMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "pipe":
+		return cmdPipe(ctx, args[1:], stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		return cmdVersion(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -164,6 +164,7 @@ func commands() map[string]*command {
 		"quotes":   quotes,
 		"contract": contractCommand(),
 		"mcp":      mcpCommand(),
+		"pipe":     pipeCommand(),
 		"version":  versionCommand(),
 	}
 }

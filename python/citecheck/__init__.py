@@ -1,3 +1,274 @@
-"""citecheck: checks citations against the sources they cite (docs/python.md)."""
+"""citecheck: checks citations against the sources they cite (docs/python.md).
 
-__version__ = "0.0.0.dev0"
+The functions are those of the npm package, in snake_case, over the same Go
+engine: the citecheck binary the wheel installs, driven over a pipe
+(`citecheck pipe`), so every answer is byte for byte the CLI's and the HTTP
+service's. Every function is safe from any number of threads, after os.fork
+and in spawned processes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable, List, Literal, Mapping, Optional, Union, overload
+
+from . import _engine
+from ._errors import CitecheckError
+from ._types import (
+    AllEnvelope,
+    AllResult,
+    AnnotationSource,
+    AnnotationsNotice,
+    Citation,
+    Envelope,
+    ErrorObject,
+    ExplainEnvelope,
+    Explanation,
+    Finding,
+    Request,
+    Result,
+    Source,
+)
+
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "CitecheckError",
+    "annotations",
+    "check",
+    "check_all",
+    "check_many",
+    "check_many_raw",
+    "check_raw",
+    "explain",
+    "quotes",
+    # types
+    "AllEnvelope",
+    "AllResult",
+    "AnnotationSource",
+    "AnnotationsNotice",
+    "Citation",
+    "Envelope",
+    "ErrorObject",
+    "ExplainEnvelope",
+    "Explanation",
+    "Finding",
+    "Request",
+    "Result",
+    "Source",
+]
+
+#: The contract's max_input_bytes: a longer body is refused with limit_exceeded.
+MAX_INPUT_BYTES = 1048576
+
+#: A body: the request's JSON as bytes or str, or the request as a JSON value.
+Body = Union[bytes, bytearray, memoryview, str, Mapping[str, Any], Any]
+
+
+def _encode(body: Body) -> bytes:
+    """The bytes of a body.
+
+    bytes are sent as they are. A str is its UTF-8, a lone surrogate
+    written as the three bytes it stands for, which are not UTF-8: the
+    engine refuses them as it refuses those bytes. Any other value is
+    written as compact JSON (ensure_ascii off, so a string's characters
+    stay as they are); a value JSON cannot hold (NaN, a set, a cycle, or
+    nesting past the interpreter's recursion limit) is refused with
+    invalid_input.
+    """
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, (bytearray, memoryview)):
+        return bytes(body)
+    if isinstance(body, str):
+        return body.encode("utf-8", "surrogatepass")
+    try:
+        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise CitecheckError("invalid_input", f"the body cannot be written as JSON: {e}") from None
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _text(value: Union[str, bytes, Any], what: str) -> bytes:
+    """A text argument of quotes and annotations as UTF-8; JSON values are written as JSON."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        try:
+            return value.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise CitecheckError("invalid_input", f"{what} holds a lone surrogate at index {e.start}, which is not Unicode text") from None
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError, RecursionError, UnicodeEncodeError) as e:
+        raise CitecheckError("invalid_input", f"{what} cannot be written as JSON: {e}") from None
+
+
+def _run(mode: int, body: Body) -> bytes:
+    return _engine.engine().call(_engine.CHECK, mode, (_encode(body),))[1]
+
+
+def check_raw(body: Body) -> bytes:
+    """The exact bytes the HTTP execute route answers for body.
+
+    {"result": …} or {"error": …}, as `citecheck run` prints it without its
+    newline. Nothing is raised for a refused body: the answer says so.
+    """
+    return _run(_engine.EXECUTE, body)
+
+
+def check(body: Body) -> Result:
+    """The contract's result for body; a refused body raises CitecheckError."""
+    env = json.loads(_run(_engine.EXECUTE, body))
+    if "error" in env:
+        raise CitecheckError.from_error(env["error"])
+    return env["result"]  # type: ignore[no-any-return]
+
+
+def check_all(body: Body) -> AllResult:
+    """Every citation's outcome (`citecheck run --all`); a refused body raises CitecheckError."""
+    env = json.loads(_run(_engine.ALL, body))
+    if "error" in env:
+        raise CitecheckError.from_error(env["error"])
+    return env["all"]  # type: ignore[no-any-return]
+
+
+def explain(body: Body) -> Explanation:
+    """Why each citation failed, and the fix (`citecheck run --explain`); a refused body raises CitecheckError."""
+    env = json.loads(_run(_engine.EXPLAIN, body))
+    if "error" in env:
+        raise CitecheckError.from_error(env["error"])
+    return env["all"]  # type: ignore[no-any-return]
+
+
+# A batch is sent in frames of at most this many bodies and about this many
+# bytes, each answered on every core of the engine while the next is sent.
+_BATCH_BODIES = 1024
+_BATCH_BYTES = 16 << 20
+
+
+def check_many_raw(bodies: Iterable[Body], *, all: bool = False) -> List[bytes]:
+    """Each body's answer as check_raw gives it (or `run --all`'s with all=True), in input order.
+
+    The bodies are answered on every core; each answer is the one that
+    body gets alone, a refused body's being its {"error": …}.
+    """
+    mode = _engine.ALL if all else _engine.EXECUTE
+    answers: List[bytes] = []
+    chunk: List[bytes] = []
+    size = 0
+
+    def flush() -> None:
+        nonlocal size
+        if chunk:
+            payload = _engine.engine().call(_engine.BATCH, mode, _engine.fields(chunk))[1]
+            answers.extend(_engine.split_fields(payload))
+            chunk.clear()
+            size = 0
+
+    for body in bodies:
+        b = _encode(body)
+        if len(b) > MAX_INPUT_BYTES:
+            b = b[: MAX_INPUT_BYTES + 1]  # refused by its length alone, as the route refuses it
+        if chunk and (len(chunk) >= _BATCH_BODIES or size + len(b) > _BATCH_BYTES):
+            flush()
+        chunk.append(b)
+        size += len(b)
+    flush()
+    return answers
+
+
+@overload
+def check_many(bodies: Iterable[Body], *, all: Literal[False] = False) -> List[Envelope]: ...
+@overload
+def check_many(bodies: Iterable[Body], *, all: Literal[True]) -> List[AllEnvelope]: ...
+def check_many(bodies: Iterable[Body], *, all: bool = False) -> Union[List[Envelope], List[AllEnvelope]]:
+    """Each body's envelope ({"result"} or {"error"}; {"all"} with all=True), in input order, on every core.
+
+    A refused body is its {"error": …} in the list, never an exception:
+    one body's answer never depends on the others.
+    """
+    return [json.loads(a) for a in check_many_raw(bodies, all=all)]
+
+
+def quotes(
+    text: Union[str, bytes, Mapping[str, Any]],
+    *,
+    sources: Optional[Mapping[str, str]] = None,
+    request: Union[str, bytes, Mapping[str, Any], None] = None,
+    explain: bool = False,
+    format: Literal["json", "text"] = "json",
+) -> str:
+    """What `citecheck quotes` prints for text against sources held in memory.
+
+    text is a report (Markdown or plain text), a structured answer
+    ({"citations": [{"source_id", "quote"}]}) or an Anthropic Messages
+    response, as a str, UTF-8 bytes or a JSON value; sources maps each
+    source's id to its text; request is the Anthropic request the response
+    answered, whose documents are the sources "0", "1", …. The answer is
+    one JSON line per quotation (format="json") or the text report. Input
+    the command refuses raises CitecheckError with its message and code;
+    its lines are what was written before it.
+    """
+    if format not in ("json", "text"):
+        raise CitecheckError("invalid_input", f"format is json or text, not {format!r}")
+    if not sources and request is None:
+        raise CitecheckError("invalid_input", "quotes needs sources, or for an Anthropic response the request")
+    options = json.dumps({"format": format, "explain": bool(explain), "request": request is not None}).encode()
+    parts = [options, _text(text, "text"), b"" if request is None else _text(request, "request")]
+    for sid, stext in (sources or {}).items():
+        if not isinstance(sid, str) or not isinstance(stext, str):
+            raise CitecheckError("invalid_input", f"sources maps a source's id to its text (str to str), not {type(sid).__name__} to {type(stext).__name__}")
+        parts += [_text(sid, "a source's id"), _text(stext, f"source {sid!r}")]
+    status, payload = _engine.engine().call(_engine.QUOTES, 0, _engine.fields(parts))
+    out, code, message = _engine.split_fields(payload)
+    if status == 2:
+        raise CitecheckError(code.decode(), message.decode(), lines=out.decode())
+    return out.decode()
+
+
+def annotations(
+    export: Union[str, bytes, Mapping[str, Any], List[Any]],
+    *,
+    sources: Optional[Mapping[str, Union[str, AnnotationSource]]] = None,
+    on_notice: Optional[Callable[[AnnotationsNotice], None]] = None,
+) -> str:
+    """The JSON lines `citecheck annotations` writes for an export, one per item, in input order.
+
+    export is a W3C or Hypothesis export (one annotation, an array, a page
+    or collection, JSON Lines or a search response) as a str, UTF-8 bytes
+    or a JSON value; sources maps each IRI the targets name to its text,
+    or to {"text", "version"} ("" is the text of targets that name no
+    source). on_notice is called, after the lines are written, with each
+    notice the CLI's summary gives beside its counts. An export that is not
+    JSON, or sources named twice, raise CitecheckError (invalid_input) whose
+    lines are those of the items before.
+    """
+    parts = [_text(export, "the export")]
+    for iri, src in (sources or {}).items():
+        if isinstance(src, str):
+            stext, version = src, ""
+        elif isinstance(src, Mapping) and isinstance(src.get("text"), str) and isinstance(src.get("version", ""), str):
+            stext, version = src["text"], src.get("version", "")
+        else:
+            raise CitecheckError("invalid_input", f"sources[{iri!r}] is a text or {{\"text\", \"version\"}} of strings")
+        if not isinstance(iri, str):
+            raise CitecheckError("invalid_input", f"sources maps IRIs (str) to texts, not {type(iri).__name__}")
+        parts += [_text(iri, "an IRI"), _text(stext, f"source {iri!r}"), _text(version, f"the version of {iri!r}")]
+    status, payload = _engine.engine().call(_engine.ANNOTATIONS, 0, _engine.fields(parts))
+    lines, message, notices = _engine.split_fields(payload)
+    if on_notice is not None:
+        for n in json.loads(notices):
+            on_notice(n)
+    if status != 0:
+        raise CitecheckError("invalid_input", message.decode(), lines=lines.decode())
+    return lines.decode()
+
+
+def __getattr__(name: str) -> Any:
+    # The version is the installed distribution's, read when asked: it
+    # costs an import of importlib.metadata that `import citecheck` skips.
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("citecheck")
+    raise AttributeError(f"module 'citecheck' has no attribute {name!r}")

@@ -1,0 +1,363 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/annotation"
+	"github.com/citecheck/citecheck/quotes"
+)
+
+// `citecheck pipe` answers framed requests on standard input with framed
+// answers on standard output, one at a time, for as long as its input
+// lasts: the Python package's engine (docs/python.md#the-pipe-protocol).
+// It is built for one caller that waits for each answer, so a call costs a
+// write and a read on each side and no parse beyond the body's.
+//
+// A frame is an 8-byte header, then its payload:
+//
+//	u32 payload length | u8 op | u8 mode or status | u16 zero   (little-endian)
+//
+// An answer carries the request's op, and a status where the request had
+// its mode. Payloads made of several parts are fields: each a u32 length
+// and that many bytes.
+const (
+	pipeHello       = 0 // → "citecheck-pipe 1\n" and `citecheck version`'s first line
+	pipeCheck       = 1 // mode: body → the answer `run` (modes below) prints, without its newline
+	pipeBatch       = 2 // mode: fields of bodies → fields of answers, in order, on every core
+	pipeQuotes      = 3 // fields options JSON, input, request, then id and text per source → status = exit status; fields stdout, error code, error message
+	pipeAnnotations = 4 // fields export, then IRI, text and version per source → status 0 or 2; fields lines, error message, notices JSON
+)
+
+// The modes of pipeCheck and pipeBatch: which answer `run` gives.
+const (
+	pipeExecute = 0 // the contract's envelope, the HTTP execute route's body
+	pipeAll     = 1 // --all
+	pipeExplain = 2 // --explain
+)
+
+// pipeBroken is the status of an answer to a frame the pipe cannot read
+// (an unknown op or mode, fields that overrun the payload): the payload
+// says why, and the pipe stops, since what follows is out of step.
+const pipeBroken = 255
+
+const pipeProtocol = "citecheck-pipe 1\n"
+
+// maxPipeFrame bounds what one frame may bring besides its bodies: a
+// quotes or annotations call holds its input and sources in memory, as the
+// commands hold their files, under the commands' bound on each file. A
+// body of a check is read up to MaxInputBytes+1 bytes whatever its length,
+// the rest skipped: it is refused as the execute route refuses it.
+const maxPipeFrame = 1 << 31
+
+type pipeHeader struct {
+	n    uint32
+	op   uint8
+	mode uint8
+}
+
+func pipeCommand() *command {
+	return newCommand("pipe", "citecheck pipe",
+		"Answers framed requests on standard input with framed answers on standard output, until its input ends:\n"+
+			"the engine of the Python package (docs/python.md#the-pipe-protocol). Not for people.")
+}
+
+// cmdPipe is `citecheck pipe`. It ends at the end of its input (0), or at
+// a frame it cannot read (2, after answering it with pipeBroken).
+func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if code, done := pipeCommand().noArguments(args, stdout, stderr); done {
+		return code
+	}
+	in := bufio.NewReaderSize(stdin, 64<<10)
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	var answer []byte
+	for {
+		var h [8]byte
+		if _, err := io.ReadFull(in, h[:]); err != nil {
+			if err == io.EOF {
+				return exitValid
+			}
+			fmt.Fprintf(stderr, "citecheck: pipe: the input ended inside a frame's header\n")
+			return exitError
+		}
+		hd := pipeHeader{n: binary.LittleEndian.Uint32(h[:4]), op: h[4], mode: h[5]}
+		status, payload, err := pipeAnswer(ctx, in, hd, answer[:0])
+		if err != nil {
+			status, payload = pipeBroken, []byte(err.Error())
+		}
+		writeFrame(out, hd.op, status, payload)
+		if err := out.Flush(); err != nil {
+			return exitError // the caller has gone
+		}
+		if status == pipeBroken {
+			fmt.Fprintf(stderr, "citecheck: pipe: %s\n", payload)
+			return exitError
+		}
+		if cap(payload) <= 1<<20 { // keep a small buffer for the next answer, not a large one
+			answer = payload
+		}
+	}
+}
+
+func writeFrame(w *bufio.Writer, op, status uint8, payload []byte) {
+	var h [8]byte
+	binary.LittleEndian.PutUint32(h[:4], uint32(len(payload)))
+	h[4], h[5] = op, status
+	w.Write(h[:])
+	w.Write(payload)
+}
+
+// pipeAnswer reads the payload of the frame hd heads and answers it. An
+// error is a frame the pipe cannot read. A panic in the engine fails that
+// request alone: the answer is the internal error the service gives.
+func pipeAnswer(ctx context.Context, in *bufio.Reader, hd pipeHeader, dst []byte) (status uint8, payload []byte, err error) {
+	switch hd.op {
+	case pipeHello:
+		if err := skip(in, int64(hd.n)); err != nil {
+			return 0, nil, err
+		}
+		var v bytes.Buffer
+		cmdVersion(nil, &v, io.Discard)
+		line, _, _ := bytes.Cut(v.Bytes(), []byte("\n"))
+		return 0, append(append(dst, pipeProtocol...), line...), nil
+	case pipeCheck:
+		if hd.mode > pipeExplain {
+			return 0, nil, fmt.Errorf("unknown mode %d", hd.mode)
+		}
+		body, err := readBody(in, int64(hd.n))
+		if err != nil {
+			return 0, nil, err
+		}
+		return 0, pipeEvaluate(dst, body, hd.mode), nil
+	case pipeBatch:
+		if hd.mode > pipeExplain {
+			return 0, nil, fmt.Errorf("unknown mode %d", hd.mode)
+		}
+		bodies, err := readBodies(in, int64(hd.n))
+		if err != nil {
+			return 0, nil, err
+		}
+		return 0, answerBatch(dst, bodies, hd.mode), nil
+	case pipeQuotes, pipeAnnotations:
+		if hd.n > maxPipeFrame {
+			return 0, nil, fmt.Errorf("a frame of %d bytes, over %d", hd.n, maxPipeFrame)
+		}
+		p := make([]byte, hd.n)
+		if _, err := io.ReadFull(in, p); err != nil {
+			return 0, nil, fmt.Errorf("the input ended inside a frame")
+		}
+		fields, err := splitFields(p)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer func() {
+			if r := recover(); r != nil { // fails this call alone: its frame was read whole
+				status, payload, err = exitError, appendField(appendField(appendField(dst, nil), []byte(citecheck.CodeInternal)), []byte("internal error: the engine failed on this call")), nil
+			}
+		}()
+		if hd.op == pipeQuotes {
+			return pipeQuotesRun(ctx, dst, fields)
+		}
+		return pipeAnnotationsRun(ctx, dst, fields)
+	}
+	return 0, nil, fmt.Errorf("unknown op %d", hd.op)
+}
+
+// pipeEvaluate appends the answer `run` prints for body in mode, without
+// its newline; a panic is the internal error, for this body alone.
+func pipeEvaluate(dst, body []byte, mode uint8) (out []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = citecheck.AppendEnvelope(dst, nil, &citecheck.Error{Code: citecheck.CodeInternal, Message: "internal error: the engine failed on this body"})
+		}
+	}()
+	return evaluate(body, mode == pipeAll, mode == pipeExplain).appendJSON(dst)
+}
+
+// readBody reads a body of n bytes, keeping at most MaxInputBytes+1 of
+// them: more is refused by the length alone (citecheck.ReadBody).
+func readBody(in *bufio.Reader, n int64) ([]byte, error) {
+	keep := min(n, citecheck.MaxInputBytes+1)
+	b := make([]byte, keep)
+	if _, err := io.ReadFull(in, b); err != nil {
+		return nil, errors.New("the input ended inside a frame")
+	}
+	return b, skip(in, n-keep)
+}
+
+func skip(in *bufio.Reader, n int64) error {
+	if m, _ := io.CopyN(io.Discard, in, n); m != n {
+		return errors.New("the input ended inside a frame")
+	}
+	return nil
+}
+
+// readBodies reads a batch's payload of n bytes: fields, each a body
+// read as readBody reads one.
+func readBodies(in *bufio.Reader, n int64) ([][]byte, error) {
+	var bodies [][]byte
+	for n > 0 {
+		if n < 4 {
+			return nil, errors.New("a field's length overruns its frame")
+		}
+		var l [4]byte
+		if _, err := io.ReadFull(in, l[:]); err != nil {
+			return nil, errors.New("the input ended inside a frame")
+		}
+		size := int64(binary.LittleEndian.Uint32(l[:]))
+		if n -= 4; size > n {
+			return nil, errors.New("a field's length overruns its frame")
+		}
+		b, err := readBody(in, size)
+		if err != nil {
+			return nil, err
+		}
+		bodies = append(bodies, b)
+		n -= size
+	}
+	return bodies, nil
+}
+
+// answerBatch appends each body's answer as a field, in order, answering
+// them on GOMAXPROCS goroutines. Memory: the bodies and their answers.
+func answerBatch(dst []byte, bodies [][]byte, mode uint8) []byte {
+	answers := make([][]byte, len(bodies))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(bodies)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(bodies); i = int(next.Add(1) - 1) {
+				answers[i] = pipeEvaluate(nil, bodies[i], mode)
+				bodies[i] = nil
+			}
+		}()
+	}
+	wg.Wait()
+	for _, a := range answers {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(a)))
+		dst = append(dst, a...)
+	}
+	return dst
+}
+
+// splitFields splits a payload into its fields.
+func splitFields(p []byte) ([][]byte, error) {
+	var fields [][]byte
+	for len(p) > 0 {
+		if len(p) < 4 {
+			return nil, errors.New("a field's length overruns its frame")
+		}
+		n := binary.LittleEndian.Uint32(p)
+		if uint64(n) > uint64(len(p)-4) {
+			return nil, errors.New("a field's length overruns its frame")
+		}
+		fields = append(fields, p[4:4+n])
+		p = p[4+n:]
+	}
+	return fields, nil
+}
+
+func appendField(dst, f []byte) []byte {
+	return append(binary.LittleEndian.AppendUint32(dst, uint32(len(f))), f...)
+}
+
+// pipeQuotesRun is `citecheck quotes` over text held in memory: fields
+// options ({"format": "json"|"text", "explain": bool, "request": bool}),
+// the input, the Anthropic request the input answered (when options say
+// so; else empty), then each source's id and text. The answer's status is
+// the command's exit status; its fields are what it prints on standard
+// output, and for status 2 the error's code and message (the command's
+// words after "citecheck: ").
+func pipeQuotesRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte, error) {
+	if len(f) < 3 || (len(f)-3)%2 != 0 {
+		return 0, nil, errors.New("quotes takes options, input, request and pairs of id and text")
+	}
+	var o struct {
+		Format  string `json:"format"`
+		Explain bool   `json:"explain"`
+		Request bool   `json:"request"`
+	}
+	if err := json.Unmarshal(f[0], &o); err != nil || (o.Format != "json" && o.Format != "text") {
+		return 0, nil, fmt.Errorf("quotes options %q", f[0])
+	}
+	refuse := func(code, msg string) (uint8, []byte, error) {
+		return exitError, appendField(appendField(appendField(dst, nil), []byte(code)), []byte(msg)), nil
+	}
+	input := f[1]
+	shape, err := quotes.Detect(input)
+	if err != nil {
+		return refuse(citecheck.AsError(err).Code, "text: "+message(err))
+	}
+	q := quotesRun{shape: shape, input: input, name: "text", explain: o.Explain, text: o.Format == "text"}
+	if o.Request {
+		if shape != quotes.Anthropic {
+			return refuse(citecheck.CodeInvalidInput, fmt.Sprintf("request is the request an Anthropic response answered; the text is a %s", shape))
+		}
+		if q.docs, err = quotes.ReadRequest(f[2]); err != nil {
+			return refuse(citecheck.AsError(err).Code, "request: "+message(err))
+		}
+		q.sources = quotes.Sources(q.docs)
+	}
+	for i := 3; i < len(f); i += 2 {
+		text, e := sourceText(f[i+1])
+		if e != nil {
+			return refuse(e.Code, fmt.Sprintf("source %q: %s", f[i], e.Message))
+		}
+		q.sources = append(q.sources, quotes.Source{ID: string(f[i]), Text: text})
+	}
+	var out bytes.Buffer
+	counts, stopped := q.write(ctx, &out)
+	if stopped != nil {
+		return exitError, appendField(appendField(appendField(dst, out.Bytes()), []byte(stopped.Code)), []byte(stopped.Message)), nil
+	}
+	status := uint8(exitValid)
+	if counts[quotes.Verbatim] != sum(counts) {
+		status = exitFailed
+	}
+	return status, appendField(appendField(appendField(dst, out.Bytes()), nil), nil), nil
+}
+
+// pipeAnnotationsRun is annotation.Lines over an export held in memory:
+// fields the export, then each source's IRI, text and version. The
+// answer's status is 0, or 2 when the run could not finish; its fields
+// are the lines, the message (empty when it finished) and the notices.
+func pipeAnnotationsRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte, error) {
+	if len(f) < 1 || (len(f)-1)%3 != 0 {
+		return 0, nil, errors.New("annotations takes an export and triples of IRI, text and version")
+	}
+	var sources []annotation.Source
+	for i := 1; i < len(f); i += 3 {
+		// A text that is not UTF-8 fails the targets on it, as an
+		// unreadable source file does.
+		text, e := sourceText(f[i+1])
+		sources = append(sources, annotation.Source{IRI: string(f[i]), Text: text, Version: string(f[i+2]), Err: e})
+	}
+	var lines []byte
+	msg, notices := annotation.Lines(ctx, bytes.NewReader(f[0]), sources, func(b []byte) { lines = append(lines, b...) })
+	status := uint8(exitValid)
+	if msg != "" {
+		status = exitError
+	}
+	return status, appendField(appendField(appendField(dst, lines), []byte(msg)), notices), nil
+}
+
+// sourceText is a source's text as the commands read a source file:
+// UTF-8 exactly, and one byte order mark at its start is not text.
+func sourceText(b []byte) (string, *citecheck.Error) {
+	if v, bad := validPrefix(b, true); bad {
+		return "", &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: fmt.Sprintf("not UTF-8: invalid byte 0x%02X at byte offset %d", b[v], v)}
+	}
+	return string(bytes.TrimPrefix(b, []byte("\uFEFF"))), nil
+}
