@@ -18,8 +18,8 @@
 #   win_amd64                                    windows/amd64
 #   win_arm64                                    windows/arm64
 #
-# CITECHECK_WHEEL_TARGETS picks some: "all" (the default), "host" (the one
-# pip on this machine installs), or platform tags separated by spaces.
+# CITECHECK_WHEEL_TARGETS picks some, separated by spaces: "all" (the
+# default), "host" (the one pip on this machine installs) or platform tags.
 #
 # The command is built as the release archives build it
 # (build/citecheck.sh: static, CGO_ENABLED=0, so one linux binary serves
@@ -110,19 +110,21 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null
 fi
 
 platforms=()
-case ${CITECHECK_WHEEL_TARGETS:-all} in
-  all) platforms=("${all_platforms[@]}") ;;
-  host) platforms=("$(host_platform)") ;;
-  *)
-    for p in $CITECHECK_WHEEL_TARGETS; do
+for p in ${CITECHECK_WHEEL_TARGETS:-all}; do
+  case $p in
+    all) platforms+=("${all_platforms[@]}") ;;
+    host) platforms+=("$(host_platform)") ;;
+    *)
       if ! target_of "$p" >/dev/null; then
         echo "python/build.sh: CITECHECK_WHEEL_TARGETS: $p is not one of: all host ${all_platforms[*]}" >&2
         exit 2
       fi
       platforms+=("$p")
-    done
-    ;;
-esac
+      ;;
+  esac
+done
+# Each once, in the order given.
+platforms=($(printf '%s\n' "${platforms[@]}" | awk '!seen[$0]++'))
 
 tag=${CITECHECK_VERSION:-}
 if [ -z "$tag" ]; then
