@@ -7,9 +7,9 @@ must hold exactly one citecheck wheel of the version, and each wheel:
 
 - its name and its WHEEL file say py3-none-PLATFORM (every tag a
   compressed platform tag expands to, and no other), Root-Is-Purelib false;
-- it holds the package exactly as python/citecheck holds it (every .py
-  file and py.typed, byte for byte), the licence, the metadata, and the
-  command at citecheck-VERSION.data/scripts/citecheck (citecheck.exe on
+- it holds the package exactly as python/citecheck holds it (every file
+  but compiled ones, byte for byte, py.typed among them), the licence, the
+  metadata, and the command at citecheck-VERSION.data/scripts/citecheck (citecheck.exe on
   Windows), and nothing else;
 - the command is an executable for the platform, read from its header:
   static ELF (no program interpreter) for x86-64 or aarch64, Mach-O for
@@ -120,13 +120,14 @@ def expand_platform(platform: str) -> List[str]:
 
 
 def package_files(package_dir: str) -> Dict[str, bytes]:
-    """The files the wheel must hold under citecheck/: every .py file and
-    py.typed of the package folder, by their path in the wheel."""
+    """The files the wheel must hold under citecheck/, by their path in the
+    wheel: all the package folder holds but __pycache__ and .pyc files,
+    which build.sh leaves out."""
     files = {}
     for folder, dirs, names in os.walk(package_dir):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(names):
-            if name.endswith(".py") or name == "py.typed":
+            if not name.endswith(".pyc"):
                 path = os.path.join(folder, name)
                 rel = os.path.relpath(path, os.path.dirname(package_dir)).replace(os.sep, "/")
                 with open(path, "rb") as f:
