@@ -558,6 +558,14 @@ def report(a, valid, wasm_bytes, tmp):
         size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(pkg) for f in fs)
         print(f"\n## size\nmodule {len(wasm_bytes)} B, gzip -9 {len(gzip.compress(wasm_bytes, 9))} B; "
               f"serialized (native code) {os.path.getsize(cache)} B; wasmtime installed {size} B at {pkg}")
+        fresh = Host(wt, ffi, engine, module)
+        fresh.check_raw(valid)
+        line = f"linear memory of an instance: {fresh.memory.data_len(fresh.store)} B after valid.json"
+        for w, path in zip(KIT, paths[1:]):
+            with open(path, "rb") as f:
+                fresh.check_raw(f.read())
+            line += f", {fresh.memory.data_len(fresh.store)} B after {w}"
+        print(line)
 
 
 def small_report(a, wt, ffi, host, valid, expect, nat, paths):
