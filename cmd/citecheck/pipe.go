@@ -152,8 +152,10 @@ func pipeAnswer(ctx context.Context, in *bufio.Reader, hd pipeHeader, dst []byte
 		if hd.n > maxPipeFrame {
 			return 0, nil, fmt.Errorf("a frame of %d bytes, over %d", hd.n, maxPipeFrame)
 		}
-		p := make([]byte, hd.n)
-		if _, err := io.ReadFull(in, p); err != nil {
+		// Read as it comes, not allocated by the header's word: a frame
+		// costs the bytes it brings.
+		p, err := io.ReadAll(io.LimitReader(in, int64(hd.n)))
+		if err != nil || len(p) != int(hd.n) {
 			return 0, nil, fmt.Errorf("the input ended inside a frame")
 		}
 		fields, err := splitFields(p)
