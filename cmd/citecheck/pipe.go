@@ -78,9 +78,10 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if code, done := pipeCommand().noArguments(args, stdout, stderr); done {
 		return code
 	}
+	widenPipes(stdin, stdout)
 	in := bufio.NewReaderSize(stdin, 64<<10)
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	var answer []byte
+	var answer, body []byte
 	for {
 		var h [8]byte
 		if _, err := io.ReadFull(in, h[:]); err != nil {
@@ -91,7 +92,7 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return exitError
 		}
 		hd := pipeHeader{n: binary.LittleEndian.Uint32(h[:4]), op: h[4], mode: h[5]}
-		status, payload, err := pipeAnswer(ctx, in, hd, answer[:0])
+		status, payload, err := pipeAnswer(ctx, in, hd, answer[:0], &body)
 		if err != nil {
 			status, payload = pipeBroken, []byte(err.Error())
 		}
@@ -120,7 +121,10 @@ func writeFrame(w *bufio.Writer, op, status uint8, payload []byte) {
 // pipeAnswer reads the payload of the frame hd heads and answers it. An
 // error is a frame the pipe cannot read. A panic in the engine fails that
 // request alone: the answer is the internal error the service gives.
-func pipeAnswer(ctx context.Context, in *bufio.Reader, hd pipeHeader, dst []byte) (status uint8, payload []byte, err error) {
+//
+// scratch holds a check's body between calls: the engine keeps nothing of
+// a body once its answer is written, so the next body reuses its memory.
+func pipeAnswer(ctx context.Context, in *bufio.Reader, hd pipeHeader, dst []byte, scratch *[]byte) (status uint8, payload []byte, err error) {
 	switch hd.op {
 	case pipeHello:
 		if err := skip(in, int64(hd.n)); err != nil {
@@ -134,10 +138,11 @@ func pipeAnswer(ctx context.Context, in *bufio.Reader, hd pipeHeader, dst []byte
 		if hd.mode > pipeExplain {
 			return 0, nil, fmt.Errorf("unknown mode %d", hd.mode)
 		}
-		body, err := readBody(in, int64(hd.n))
+		body, err := readBody(in, int64(hd.n), *scratch)
 		if err != nil {
 			return 0, nil, err
 		}
+		*scratch = body
 		return 0, pipeEvaluate(dst, body, hd.mode), nil
 	case pipeBatch:
 		if hd.mode > pipeExplain {
@@ -186,15 +191,19 @@ func pipeEvaluate(dst, body []byte, mode uint8) (out []byte) {
 	return evaluate(body, mode == pipeAll, mode == pipeExplain).appendJSON(dst)
 }
 
-// readBody reads a body of n bytes, keeping at most MaxInputBytes+1 of
-// them: more is refused by the length alone (citecheck.ReadBody).
-func readBody(in *bufio.Reader, n int64) ([]byte, error) {
-	keep := min(n, citecheck.MaxInputBytes+1)
-	b := make([]byte, keep)
+// readBody reads a body of n bytes into buf (grown when short), keeping
+// at most MaxInputBytes+1 of them: more is refused by the length alone
+// (citecheck.ReadBody).
+func readBody(in *bufio.Reader, n int64, buf []byte) ([]byte, error) {
+	keep := int(min(n, citecheck.MaxInputBytes+1))
+	if cap(buf) < keep {
+		buf = make([]byte, keep)
+	}
+	b := buf[:keep]
 	if _, err := io.ReadFull(in, b); err != nil {
 		return nil, errors.New("the input ended inside a frame")
 	}
-	return b, skip(in, n-keep)
+	return b, skip(in, n-int64(keep))
 }
 
 func skip(in *bufio.Reader, n int64) error {
@@ -220,7 +229,7 @@ func readBodies(in *bufio.Reader, n int64) ([][]byte, error) {
 		if n -= 4; size > n {
 			return nil, errors.New("a field's length overruns its frame")
 		}
-		b, err := readBody(in, size)
+		b, err := readBody(in, size, nil)
 		if err != nil {
 			return nil, err
 		}

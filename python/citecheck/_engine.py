@@ -29,6 +29,8 @@ BROKEN = 255
 PROTOCOL = b"citecheck-pipe 1\n"
 
 _HEADER = struct.Struct("<IBBH")
+_writev = getattr(os, "writev", None)
+_IOV_MAX = 1024
 _LENGTH = struct.Struct("<I")
 # A frame's payload length is a u32; the engine refuses frames over 2 GiB.
 MAX_FRAME = 1 << 31
@@ -87,7 +89,7 @@ class _Child:
             raise CitecheckError(
                 "limit_exceeded", f"one call of {n} bytes; the engine takes at most {MAX_FRAME}"
             )
-        self._write(b"".join([_HEADER.pack(n, op, mode, 0), *parts]))
+        self._write([_HEADER.pack(n, op, mode, 0), *parts])
         head = self._read(8)
         size, answered, status, _ = _HEADER.unpack(head)
         if answered != op:
@@ -97,15 +99,24 @@ class _Child:
             raise CitecheckError("internal", "the citecheck engine could not read a call: " + payload.decode("utf-8", "replace"))
         return status, payload
 
-    def _write(self, data: bytes) -> None:
-        mv = memoryview(data)
+    def _write(self, parts: list[bytes]) -> None:
+        """Writes the parts in order: gathered by writev where there is one, so a body is not copied first."""
         try:
-            while mv:
-                w = self.stdin.write(mv)
-                if w is None:  # pragma: no cover - the pipe is blocking
-                    continue
-                mv = mv[w:]
-        except (BrokenPipeError, OSError) as e:
+            if _writev is None:
+                mv = memoryview(b"".join(parts))
+                while mv:
+                    mv = mv[self.stdin.write(mv) or 0 :]
+                return
+            views = [memoryview(p) for p in parts if p]
+            fd = self.stdin.fileno()
+            while views:
+                w = _writev(fd, views[:_IOV_MAX])
+                while views and w >= len(views[0]):
+                    w -= len(views[0])
+                    views.pop(0)
+                if w:
+                    views[0] = views[0][w:]
+        except OSError as e:
             raise self._gone(str(e)) from None
 
     def _read(self, n: int) -> bytes:
