@@ -74,33 +74,46 @@ func pipeCommand() *command {
 
 // cmdPipe is `citecheck pipe`. It ends at the end of its input (0), or at
 // a frame it cannot read (2, after answering it with pipeBroken).
+//
+// One frame is read ahead while the one before is answered, so a caller
+// that sends the next batch before reading an answer keeps every core
+// busy; what the pipe holds is the frame being answered, the one read
+// ahead and their answers.
 func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code, done := pipeCommand().noArguments(args, stdout, stderr); done {
 		return code
 	}
 	widenPipes(stdin, stdout)
-	in := bufio.NewReaderSize(stdin, 64<<10)
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	var answer, body []byte
-	for {
-		var h [8]byte
-		if _, err := io.ReadFull(in, h[:]); err != nil {
-			if err == io.EOF {
-				return exitValid
-			}
+	requests := make(chan pipeRequest) // unbuffered: one frame read ahead
+	done := make(chan struct{})
+	defer close(done)
+	// A check's body is read into one of two buffers that take turns: the
+	// engine keeps nothing of a body once its answer is written.
+	free := make(chan []byte, 2)
+	free <- nil
+	free <- nil
+	go readRequests(bufio.NewReaderSize(stdin, 64<<10), requests, free, done)
+	var answer []byte
+	for r := range requests {
+		if r.cut {
 			fmt.Fprintf(stderr, "citecheck: pipe: the input ended inside a frame's header\n")
 			return exitError
 		}
-		hd := pipeHeader{n: binary.LittleEndian.Uint32(h[:4]), op: h[4], mode: h[5]}
-		status, payload, err := pipeAnswer(ctx, in, hd, answer[:0], &body)
-		if err != nil {
-			status, payload = pipeBroken, []byte(err.Error())
+		st, payload := uint8(pipeBroken), []byte(nil)
+		if r.err == nil {
+			st, payload = pipeAnswer(ctx, r, answer[:0])
+		} else {
+			payload = []byte(r.err.Error())
 		}
-		writeFrame(out, hd.op, status, payload)
+		if r.op == pipeCheck && r.err == nil {
+			free <- r.body
+		}
+		writeFrame(out, r.op, st, payload)
 		if err := out.Flush(); err != nil {
 			return exitError // the caller has gone
 		}
-		if status == pipeBroken {
+		if st == pipeBroken {
 			fmt.Fprintf(stderr, "citecheck: pipe: %s\n", payload)
 			return exitError
 		}
@@ -108,6 +121,90 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			answer = payload
 		}
 	}
+	return exitValid
+}
+
+// pipeRequest is one frame, read whole.
+type pipeRequest struct {
+	pipeHeader
+	body   []byte   // pipeCheck: at most MaxInputBytes+1 bytes
+	bodies [][]byte // pipeBatch
+	fields [][]byte // pipeQuotes, pipeAnnotations
+	err    error    // a frame the pipe cannot read: the last request
+	cut    bool     // the input ended inside a header: the last request
+}
+
+// readRequests reads frames from in and hands each on, until the input
+// ends (the channel is closed), a frame cannot be read (handed on with
+// its err, then closed) or done is closed. A check's body is read into a
+// buffer taken from free.
+func readRequests(in *bufio.Reader, requests chan<- pipeRequest, free chan []byte, done <-chan struct{}) {
+	defer close(requests)
+	for {
+		var h [8]byte
+		var r pipeRequest
+		if _, err := io.ReadFull(in, h[:]); err == io.EOF {
+			return
+		} else if err != nil {
+			r.cut = true
+		} else {
+			r.pipeHeader = pipeHeader{n: binary.LittleEndian.Uint32(h[:4]), op: h[4], mode: h[5]}
+			var buf []byte
+			if r.op == pipeCheck {
+				select {
+				case buf = <-free:
+				case <-done:
+					return
+				}
+			}
+			r.err = r.read(in, buf)
+			if r.err != nil && r.op == pipeCheck {
+				free <- buf
+			}
+		}
+		select {
+		case requests <- r:
+		case <-done:
+			return
+		}
+		if r.cut || r.err != nil {
+			return
+		}
+	}
+}
+
+// read reads the frame's payload, which its header heads. An error is a
+// frame the pipe cannot read.
+func (r *pipeRequest) read(in *bufio.Reader, buf []byte) (err error) {
+	switch r.op {
+	case pipeHello:
+		return skip(in, int64(r.n))
+	case pipeCheck:
+		if r.mode > pipeExplain {
+			return fmt.Errorf("unknown mode %d", r.mode)
+		}
+		r.body, err = readBody(in, int64(r.n), buf)
+		return err
+	case pipeBatch:
+		if r.mode > pipeExplain {
+			return fmt.Errorf("unknown mode %d", r.mode)
+		}
+		r.bodies, err = readBodies(in, int64(r.n))
+		return err
+	case pipeQuotes, pipeAnnotations:
+		if r.n > maxPipeFrame {
+			return fmt.Errorf("a frame of %d bytes, over %d", r.n, maxPipeFrame)
+		}
+		// Read as it comes, not allocated by the header's word: a frame
+		// costs the bytes it brings.
+		p, err := io.ReadAll(io.LimitReader(in, int64(r.n)))
+		if err != nil || len(p) != int(r.n) {
+			return fmt.Errorf("the input ended inside a frame")
+		}
+		r.fields, err = splitFields(p)
+		return err
+	}
+	return fmt.Errorf("unknown op %d", r.op)
 }
 
 func writeFrame(w *bufio.Writer, op, status uint8, payload []byte) {
@@ -118,66 +215,30 @@ func writeFrame(w *bufio.Writer, op, status uint8, payload []byte) {
 	w.Write(payload)
 }
 
-// pipeAnswer reads the payload of the frame hd heads and answers it. An
-// error is a frame the pipe cannot read. A panic in the engine fails that
-// request alone: the answer is the internal error the service gives.
-//
-// scratch holds a check's body between calls: the engine keeps nothing of
-// a body once its answer is written, so the next body reuses its memory.
-func pipeAnswer(ctx context.Context, in *bufio.Reader, hd pipeHeader, dst []byte, scratch *[]byte) (status uint8, payload []byte, err error) {
-	switch hd.op {
+// pipeAnswer answers a frame read whole, appending to dst. A panic in
+// the engine fails that request alone: the answer is the internal error
+// the service gives.
+func pipeAnswer(ctx context.Context, r pipeRequest, dst []byte) (status uint8, payload []byte) {
+	switch r.op {
 	case pipeHello:
-		if err := skip(in, int64(hd.n)); err != nil {
-			return 0, nil, err
-		}
 		var v bytes.Buffer
 		cmdVersion(nil, &v, io.Discard)
 		line, _, _ := bytes.Cut(v.Bytes(), []byte("\n"))
-		return 0, append(append(dst, pipeProtocol...), line...), nil
+		return 0, append(append(dst, pipeProtocol...), line...)
 	case pipeCheck:
-		if hd.mode > pipeExplain {
-			return 0, nil, fmt.Errorf("unknown mode %d", hd.mode)
-		}
-		body, err := readBody(in, int64(hd.n), *scratch)
-		if err != nil {
-			return 0, nil, err
-		}
-		*scratch = body
-		return 0, pipeEvaluate(dst, body, hd.mode), nil
+		return 0, pipeEvaluate(dst, r.body, r.mode)
 	case pipeBatch:
-		if hd.mode > pipeExplain {
-			return 0, nil, fmt.Errorf("unknown mode %d", hd.mode)
-		}
-		bodies, err := readBodies(in, int64(hd.n))
-		if err != nil {
-			return 0, nil, err
-		}
-		return 0, answerBatch(dst, bodies, hd.mode), nil
-	case pipeQuotes, pipeAnnotations:
-		if hd.n > maxPipeFrame {
-			return 0, nil, fmt.Errorf("a frame of %d bytes, over %d", hd.n, maxPipeFrame)
-		}
-		// Read as it comes, not allocated by the header's word: a frame
-		// costs the bytes it brings.
-		p, err := io.ReadAll(io.LimitReader(in, int64(hd.n)))
-		if err != nil || len(p) != int(hd.n) {
-			return 0, nil, fmt.Errorf("the input ended inside a frame")
-		}
-		fields, err := splitFields(p)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer func() {
-			if r := recover(); r != nil { // fails this call alone: its frame was read whole
-				status, payload, err = exitError, appendField(appendField(appendField(dst, nil), []byte(citecheck.CodeInternal)), []byte("internal error: the engine failed on this call")), nil
-			}
-		}()
-		if hd.op == pipeQuotes {
-			return pipeQuotesRun(ctx, dst, fields)
-		}
-		return pipeAnnotationsRun(ctx, dst, fields)
+		return 0, answerBatch(dst, r.bodies, r.mode)
 	}
-	return 0, nil, fmt.Errorf("unknown op %d", hd.op)
+	defer func() {
+		if p := recover(); p != nil { // fails this call alone: its frame was read whole
+			status, payload = exitError, appendField(appendField(appendField(dst, nil), []byte(citecheck.CodeInternal)), []byte("internal error: the engine failed on this call"))
+		}
+	}()
+	if r.op == pipeQuotes {
+		return pipeQuotesRun(ctx, dst, r.fields)
+	}
+	return pipeAnnotationsRun(ctx, dst, r.fields)
 }
 
 // pipeEvaluate appends the answer `run` prints for body in mode, without
@@ -291,9 +352,9 @@ func appendField(dst, f []byte) []byte {
 // the command's exit status; its fields are what it prints on standard
 // output, and for status 2 the error's code and message (the command's
 // words after "citecheck: ").
-func pipeQuotesRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte, error) {
+func pipeQuotesRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte) {
 	if len(f) < 3 || (len(f)-3)%2 != 0 {
-		return 0, nil, errors.New("quotes takes options, input, request and pairs of id and text")
+		return pipeBroken, append(dst, "quotes takes options, input, request and pairs of id and text"...)
 	}
 	var o struct {
 		Format  string `json:"format"`
@@ -301,10 +362,10 @@ func pipeQuotesRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte, 
 		Request bool   `json:"request"`
 	}
 	if err := json.Unmarshal(f[0], &o); err != nil || (o.Format != "json" && o.Format != "text") {
-		return 0, nil, fmt.Errorf("quotes options %q", f[0])
+		return pipeBroken, fmt.Appendf(dst, "quotes options %q", f[0])
 	}
-	refuse := func(code, msg string) (uint8, []byte, error) {
-		return exitError, appendField(appendField(appendField(dst, nil), []byte(code)), []byte(msg)), nil
+	refuse := func(code, msg string) (uint8, []byte) {
+		return exitError, appendField(appendField(appendField(dst, nil), []byte(code)), []byte(msg))
 	}
 	input := f[1]
 	shape, err := quotes.Detect(input)
@@ -331,22 +392,22 @@ func pipeQuotesRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte, 
 	var out bytes.Buffer
 	counts, stopped := q.write(ctx, &out)
 	if stopped != nil {
-		return exitError, appendField(appendField(appendField(dst, out.Bytes()), []byte(stopped.Code)), []byte(stopped.Message)), nil
+		return exitError, appendField(appendField(appendField(dst, out.Bytes()), []byte(stopped.Code)), []byte(stopped.Message))
 	}
 	status := uint8(exitValid)
 	if counts[quotes.Verbatim] != sum(counts) {
 		status = exitFailed
 	}
-	return status, appendField(appendField(appendField(dst, out.Bytes()), nil), nil), nil
+	return status, appendField(appendField(appendField(dst, out.Bytes()), nil), nil)
 }
 
 // pipeAnnotationsRun is annotation.Lines over an export held in memory:
 // fields the export, then each source's IRI, text and version. The
 // answer's status is 0, or 2 when the run could not finish; its fields
 // are the lines, the message (empty when it finished) and the notices.
-func pipeAnnotationsRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte, error) {
+func pipeAnnotationsRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte) {
 	if len(f) < 1 || (len(f)-1)%3 != 0 {
-		return 0, nil, errors.New("annotations takes an export and triples of IRI, text and version")
+		return pipeBroken, append(dst, "annotations takes an export and triples of IRI, text and version"...)
 	}
 	var sources []annotation.Source
 	for i := 1; i < len(f); i += 3 {
@@ -361,7 +422,7 @@ func pipeAnnotationsRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []b
 	if msg != "" {
 		status = exitError
 	}
-	return status, appendField(appendField(appendField(dst, lines), []byte(msg)), notices), nil
+	return status, appendField(appendField(appendField(dst, lines), []byte(msg)), notices)
 }
 
 // sourceText is a source's text as the commands read a source file:

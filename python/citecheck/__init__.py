@@ -10,7 +10,7 @@ and in spawned processes.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable, List, Literal, Mapping, Optional, Union, overload
+from typing import Any, Callable, Iterable, Iterator, List, Literal, Mapping, Optional, Union, overload
 
 from . import _engine
 from ._errors import CitecheckError
@@ -153,27 +153,25 @@ def check_many_raw(bodies: Iterable[Body], *, all: bool = False) -> List[bytes]:
     body gets alone, a refused body's being its {"error": …}.
     """
     mode = _engine.ALL if all else _engine.EXECUTE
-    answers: List[bytes] = []
-    chunk: List[bytes] = []
-    size = 0
 
-    def flush() -> None:
-        nonlocal size
+    def frames() -> Iterator[List[bytes]]:
+        chunk: List[bytes] = []
+        size = 0
+        for body in bodies:
+            b = _encode(body)
+            if len(b) > MAX_INPUT_BYTES:
+                b = b[: MAX_INPUT_BYTES + 1]  # refused by its length alone, as the route refuses it
+            if chunk and (len(chunk) >= _BATCH_BODIES or size + len(b) > _BATCH_BYTES):
+                yield _engine.fields(chunk)
+                chunk, size = [], 0
+            chunk.append(b)
+            size += len(b)
         if chunk:
-            payload = _engine.engine().call(_engine.BATCH, mode, _engine.fields(chunk))[1]
-            answers.extend(_engine.split_fields(payload))
-            chunk.clear()
-            size = 0
+            yield _engine.fields(chunk)
 
-    for body in bodies:
-        b = _encode(body)
-        if len(b) > MAX_INPUT_BYTES:
-            b = b[: MAX_INPUT_BYTES + 1]  # refused by its length alone, as the route refuses it
-        if chunk and (len(chunk) >= _BATCH_BODIES or size + len(b) > _BATCH_BYTES):
-            flush()
-        chunk.append(b)
-        size += len(b)
-    flush()
+    answers: List[bytes] = []
+    for payload in _engine.engine().batches(mode, frames()):
+        answers.extend(_engine.split_fields(payload))
     return answers
 
 

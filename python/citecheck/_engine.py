@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import atexit
 import os
+import queue
 import struct
 import subprocess
 import sys
 import threading
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Optional, Sequence
 
 from . import _binary
 from ._errors import CitecheckError
@@ -84,12 +85,18 @@ class _Child:
 
     def call(self, op: int, mode: int, parts: Sequence[bytes]) -> tuple[int, bytes]:
         """Sends one frame and returns its answer's status and payload."""
+        self.send(op, mode, parts)
+        return self.receive(op)
+
+    def send(self, op: int, mode: int, parts: Sequence[bytes]) -> None:
         n = sum(len(p) for p in parts)
         if n > MAX_FRAME:
             raise CitecheckError(
                 "limit_exceeded", f"one call of {n} bytes; the engine takes at most {MAX_FRAME}"
             )
         self._write([_HEADER.pack(n, op, mode, 0), *parts])
+
+    def receive(self, op: int) -> tuple[int, bytes]:
         head = self._read(8)
         size, answered, status, _ = _HEADER.unpack(head)
         if answered != op:
@@ -189,6 +196,61 @@ class Engine:
         with self.lock:
             self.idle.append(child)
         return out
+
+    def batches(self, mode: int, frames: Iterable[list[bytes]]) -> Iterator[bytes]:
+        """The payloads of the answers to batch frames, in order, one frame sent ahead.
+
+        A thread of its own writes frame k+1 while this one reads the answer
+        to frame k, so the engine reads the next batch while it checks one.
+        """
+        child, _ = self._take()
+        todo: queue.Queue[Optional[list[bytes]]] = queue.Queue(maxsize=1)
+        failed: list[BaseException] = []
+
+        def write() -> None:
+            while True:
+                parts = todo.get()
+                if parts is None:
+                    return
+                try:
+                    child.send(BATCH, mode, parts)
+                except BaseException as e:  # the reader sees the engine gone
+                    failed.append(e)
+                    return
+
+        writer = threading.Thread(target=write, name="citecheck-batch-writer", daemon=True)
+        writer.start()
+        ok = False
+        try:
+            pending = 0
+            for parts in frames:
+                todo.put(parts)
+                pending += 1
+                if pending == 2:
+                    yield child.receive(BATCH)[1]
+                    pending -= 1
+            todo.put(None)
+            while pending:
+                yield child.receive(BATCH)[1]
+                pending -= 1
+            ok = True
+        finally:
+            if not ok:
+                # Out of step, or gone: the writer may be blocked on the
+                # pipe, which ends with the child.
+                child.proc.kill()
+                child.close()
+                self._drop(child)
+                try:
+                    todo.put_nowait(None)
+                except queue.Full:
+                    pass
+            writer.join()
+            if ok:
+                with self.lock:
+                    self.idle.append(child)
+        if failed:  # pragma: no cover - the reader fails first
+            raise failed[0]
 
     def _take(self) -> tuple[_Child, bool]:
         with self.lock:
