@@ -46,6 +46,12 @@ const (
 	pipeExplain = 2 // --explain
 )
 
+// pipeShared, added to a check's mode, says that the body is in the
+// memory shared with the caller (--body-fd), and the payload is its
+// length (u32): the body crosses without a copy through the kernel. The
+// caller writes that memory only between an answer and its next request.
+const pipeShared = 0x80
+
 // pipeBroken is the status of an answer to a frame the pipe cannot read
 // (an unknown op or mode, fields that overrun the payload): the payload
 // says why, and the pipe stops, since what follows is out of step.
@@ -66,11 +72,18 @@ type pipeHeader struct {
 	mode uint8
 }
 
-func pipeCommand() *command {
-	return newCommand("pipe", "citecheck pipe",
+func pipeCommand() (*command, *int) {
+	c := newCommand("pipe", "citecheck pipe [--body-fd N]",
 		"Answers framed requests on standard input with framed answers on standard output, until its input ends:\n"+
 			"the engine of the Python package (docs/python.md#the-pipe-protocol). Not for people.")
+	fd := c.flags.Int("body-fd", -1, "a memory file `N` of max_input_bytes+1 bytes, shared with the caller, that holds a check's body (Linux)")
+	return c, fd
 }
+
+// sharedBodySize is the size of the --body-fd memory: a body over
+// max_input_bytes is refused by its length, which its first
+// max_input_bytes+1 bytes show.
+const sharedBodySize = citecheck.MaxInputBytes + 1
 
 // cmdPipe is `citecheck pipe`. It ends at the end of its input (0), or at
 // a frame it cannot read (2, after answering it with pipeBroken).
@@ -80,8 +93,21 @@ func pipeCommand() *command {
 // busy; what the pipe holds is the frame being answered, the one read
 // ahead and their answers.
 func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if code, done := pipeCommand().noArguments(args, stdout, stderr); done {
+	c, bodyFD := pipeCommand()
+	if code, done := c.noArguments(args, stdout, stderr); done {
 		return code
+	}
+	var shared []byte
+	if *bodyFD >= 0 {
+		b, unmap, err := mapShared(*bodyFD, sharedBodySize)
+		if err != nil {
+			return c.misuse(stderr, fmt.Sprintf("--body-fd %d: %v", *bodyFD, err))
+		}
+		// Unmapped after the reader is done with it: done is closed first
+		// (defers run last in, first out), and the reader holds no body
+		// past its next select.
+		defer unmap()
+		shared = b
 	}
 	widenPipes(stdin, stdout)
 	out := bufio.NewWriterSize(stdout, 64<<10)
@@ -93,7 +119,7 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	free := make(chan []byte, 2)
 	free <- nil
 	free <- nil
-	go readRequests(bufio.NewReaderSize(stdin, 64<<10), requests, free, done)
+	go readRequests(bufio.NewReaderSize(stdin, 64<<10), shared, requests, free, done)
 	var answer []byte
 	for r := range requests {
 		if r.cut {
@@ -106,7 +132,7 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		} else {
 			payload = []byte(r.err.Error())
 		}
-		if r.op == pipeCheck && r.err == nil {
+		if r.op == pipeCheck && r.err == nil && r.mode&pipeShared == 0 {
 			free <- r.body
 		}
 		writeFrame(out, r.op, st, payload)
@@ -138,7 +164,7 @@ type pipeRequest struct {
 // ends (the channel is closed), a frame cannot be read (handed on with
 // its err, then closed) or done is closed. A check's body is read into a
 // buffer taken from free.
-func readRequests(in *bufio.Reader, requests chan<- pipeRequest, free chan []byte, done <-chan struct{}) {
+func readRequests(in *bufio.Reader, shared []byte, requests chan<- pipeRequest, free chan []byte, done <-chan struct{}) {
 	defer close(requests)
 	for {
 		var h [8]byte
@@ -150,15 +176,16 @@ func readRequests(in *bufio.Reader, requests chan<- pipeRequest, free chan []byt
 		} else {
 			r.pipeHeader = pipeHeader{n: binary.LittleEndian.Uint32(h[:4]), op: h[4], mode: h[5]}
 			var buf []byte
-			if r.op == pipeCheck {
+			borrowed := r.op == pipeCheck && r.mode&pipeShared == 0
+			if borrowed {
 				select {
 				case buf = <-free:
 				case <-done:
 					return
 				}
 			}
-			r.err = r.read(in, buf)
-			if r.err != nil && r.op == pipeCheck {
+			r.err = r.read(in, buf, shared)
+			if r.err != nil && borrowed {
 				free <- buf
 			}
 		}
@@ -175,13 +202,28 @@ func readRequests(in *bufio.Reader, requests chan<- pipeRequest, free chan []byt
 
 // read reads the frame's payload, which its header heads. An error is a
 // frame the pipe cannot read.
-func (r *pipeRequest) read(in *bufio.Reader, buf []byte) (err error) {
+func (r *pipeRequest) read(in *bufio.Reader, buf, shared []byte) (err error) {
 	switch r.op {
 	case pipeHello:
 		return skip(in, int64(r.n))
 	case pipeCheck:
-		if r.mode > pipeExplain {
+		if r.mode&^pipeShared > pipeExplain {
 			return fmt.Errorf("unknown mode %d", r.mode)
+		}
+		if r.mode&pipeShared != 0 {
+			var l [4]byte
+			if r.n != 4 {
+				return fmt.Errorf("a shared body's frame holds its length alone, not %d bytes", r.n)
+			}
+			if _, err := io.ReadFull(in, l[:]); err != nil {
+				return errors.New("the input ended inside a frame")
+			}
+			n := binary.LittleEndian.Uint32(l[:])
+			if uint64(n) > uint64(len(shared)) {
+				return fmt.Errorf("a shared body of %d bytes, over the %d shared", n, len(shared))
+			}
+			r.body = shared[:n]
+			return nil
 		}
 		r.body, err = readBody(in, int64(r.n), buf)
 		return err
@@ -226,7 +268,7 @@ func pipeAnswer(ctx context.Context, r pipeRequest, dst []byte) (status uint8, p
 		line, _, _ := bytes.Cut(v.Bytes(), []byte("\n"))
 		return 0, append(append(dst, pipeProtocol...), line...)
 	case pipeCheck:
-		return 0, pipeEvaluate(dst, r.body, r.mode)
+		return 0, pipeEvaluate(dst, r.body, r.mode&^pipeShared)
 	case pipeBatch:
 		return 0, answerBatch(dst, r.bodies, r.mode)
 	}

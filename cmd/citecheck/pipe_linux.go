@@ -20,3 +20,14 @@ func widenPipes(stdin io.Reader, stdout io.Writer) {
 		}
 	}
 }
+
+// mapShared maps size bytes of the memory file fd, read-only and shared,
+// so that what the caller writes there is what the pipe reads; unmap
+// lets it go.
+func mapShared(fd, size int) (b []byte, unmap func(), err error) {
+	b, err = syscall.Mmap(fd, 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, func() { syscall.Munmap(b) }, nil
+}

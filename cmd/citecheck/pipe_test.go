@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -371,4 +372,63 @@ func FuzzPipe(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A check whose mode says pipeShared reads its body from the memory file
+// named by --body-fd, for as many bytes as its payload says, and answers
+// it as the same body sent whole; a length past the memory, or a payload
+// that is not a length, is a frame the pipe cannot read.
+func TestPipeSharedBodyIsReadFromTheSharedMemory(t *testing.T) {
+	t.Parallel()
+	if _, _, err := mapShared(-1, 1); err != nil && strings.Contains(err.Error(), "no shared memory") {
+		t.Skip("no shared memory on this system")
+	}
+	valid, err := os.ReadFile("../../examples/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "shared"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(sharedBodySize); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(valid, 0); err != nil {
+		t.Fatal(err)
+	}
+	length := binary.LittleEndian.AppendUint32(nil, uint32(len(valid)))
+	session := func(frames ...[]byte) ([]pipeReply, int, string) {
+		var out, errb bytes.Buffer
+		args := []string{"--body-fd", strconv.Itoa(int(f.Fd()))}
+		code := cmdPipe(context.Background(), args, bytes.NewReader(bytes.Join(frames, nil)), &out, &errb)
+		return readReplies(t, out.Bytes()), code, errb.String()
+	}
+	replies, code, _ := session(frame(pipeCheck, pipeExplain|pipeShared, length), frame(pipeCheck, pipeShared, length))
+	if code != exitValid || len(replies) != 2 {
+		t.Fatalf("exit %d, %d answers", code, len(replies))
+	}
+	if want := runLine(t, valid, "--explain"); !bytes.Equal(replies[0].payload, want) {
+		t.Errorf("explain of the shared body:\n got %s\nwant %s", replies[0].payload, want)
+	}
+	if want := runLine(t, valid); !bytes.Equal(replies[1].payload, want) {
+		t.Errorf("the shared body:\n got %s\nwant %s", replies[1].payload, want)
+	}
+	for name, c := range map[string]struct {
+		payload []byte
+		why     string
+	}{
+		"a length past the memory":       {binary.LittleEndian.AppendUint32(nil, sharedBodySize+1), "over the"},
+		"a payload that is not a length": {valid, "its length alone"},
+	} {
+		replies, code, _ := session(frame(pipeCheck, pipeShared, c.payload))
+		if code != exitError || len(replies) != 1 || replies[0].status != pipeBroken || !strings.Contains(string(replies[0].payload), c.why) {
+			t.Errorf("%s: exit %d, answers %q", name, code, replies)
+		}
+	}
+	var errb bytes.Buffer
+	if code := cmdPipe(context.Background(), []string{"--body-fd", "987654"}, bytes.NewReader(nil), io.Discard, &errb); code != exitError || !strings.Contains(errb.String(), "--body-fd 987654") {
+		t.Errorf("a --body-fd that is no file: exit %d, %q", code, errb.String())
+	}
 }

@@ -158,13 +158,14 @@ func commands() map[string]*command {
 	run, _ := runCommand()
 	serve, _ := serveCommand()
 	quotes, _ := quotesCommand()
+	pipe, _ := pipeCommand()
 	return map[string]*command{
 		"run":      run,
 		"serve":    serve,
 		"quotes":   quotes,
 		"contract": contractCommand(),
 		"mcp":      mcpCommand(),
-		"pipe":     pipeCommand(),
+		"pipe":     pipe,
 		"version":  versionCommand(),
 	}
 }

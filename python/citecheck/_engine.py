@@ -12,13 +12,16 @@ ends when its standard input closes: when the interpreter exits, or dies.
 from __future__ import annotations
 
 import atexit
+import mmap
 import os
 import queue
 import struct
 import subprocess
 import sys
 import threading
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence, TypeVar
+
+T = TypeVar("T")
 
 from . import _binary
 from ._errors import CitecheckError
@@ -26,6 +29,9 @@ from ._errors import CitecheckError
 # The ops and modes of the protocol (cmd/citecheck/pipe.go holds the other side).
 HELLO, CHECK, BATCH, QUOTES, ANNOTATIONS = 0, 1, 2, 3, 4
 EXECUTE, ALL, EXPLAIN = 0, 1, 2
+SHARED = 0x80  # with a check's mode: the body is in the shared memory, the payload its length
+# The shared memory's size: max_input_bytes + 1, enough to show a longer body is too long.
+SHARED_SIZE = 1048576 + 1
 BROKEN = 255
 PROTOCOL = b"citecheck-pipe 1\n"
 
@@ -64,24 +70,54 @@ class _Child:
 
     def __init__(self, path: str) -> None:
         kwargs: dict = {}
+        args = [path, "pipe"]
+        self.shared: Optional[mmap.mmap] = None
+        fd = -1
+        if hasattr(os, "memfd_create"):
+            # Linux: a check's body crosses through memory shared with the
+            # engine (one copy) instead of the pipe (two, and a wake-up per
+            # 1 MiB). The memory file is anonymous: nothing on disk.
+            try:
+                fd = os.memfd_create("citecheck-body", os.MFD_CLOEXEC)
+                os.ftruncate(fd, SHARED_SIZE)
+                self.shared = mmap.mmap(fd, SHARED_SIZE)
+                args.append(f"--body-fd={fd}")
+                kwargs["pass_fds"] = (fd,)
+            except OSError:
+                if fd >= 0:
+                    os.close(fd)
+                fd, self.shared = -1, None
         if sys.platform == "win32":
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
         else:
             # Out of the terminal's process group: Ctrl-C interrupts the
             # caller's Python, which may go on, not its engine.
             kwargs["start_new_session"] = True
-        self.proc = subprocess.Popen(
-            [path, "pipe"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            bufsize=0,
-            close_fds=True,
-            **kwargs,
-        )
+        try:
+            self.proc = subprocess.Popen(
+                args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
+                close_fds=True,
+                **kwargs,
+            )
+        finally:
+            if fd >= 0:
+                os.close(fd)  # the map and the engine hold it
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.stdin = self.proc.stdin
         self.stdout = self.proc.stdout
         self.pid = os.getpid()
+
+    def check(self, mode: int, body: bytes) -> bytes:
+        """One check's answer: the body through the shared memory where there is one."""
+        if self.shared is not None and len(body) <= SHARED_SIZE:
+            self.shared[: len(body)] = body
+            self.send(CHECK, mode | SHARED, (_LENGTH.pack(len(body)),))
+        else:
+            self.send(CHECK, mode, (body,))
+        return self.receive(CHECK)[1]
 
     def call(self, op: int, mode: int, parts: Sequence[bytes]) -> tuple[int, bytes]:
         """Sends one frame and returns its answer's status and payload."""
@@ -154,6 +190,9 @@ class _Child:
                 f.close()
             except OSError:
                 pass
+        if self.shared is not None:
+            self.shared.close()
+            self.shared = None
 
     def forget(self) -> None:
         """In a forked child: let go of the parent's engine without waiting for it."""
@@ -172,22 +211,30 @@ class Engine:
         self.path: str | None = None
 
     def call(self, op: int, mode: int, parts: Sequence[bytes]) -> tuple[int, bytes]:
-        """One call on an idle child (a new one when none is idle).
+        """One frame's answer (status and payload), on an idle child (a new one when none is idle)."""
+        return self.on_child(lambda child: child.call(op, mode, parts))
+
+    def check(self, mode: int, body: bytes) -> bytes:
+        """One check's answer, on an idle child."""
+        return self.on_child(lambda child: child.check(mode, body))
+
+    def on_child(self, work: Callable[[_Child], T]) -> T:
+        """work done on an idle child, or a new one when none is idle.
 
         A child that died while idle (killed from outside) is replaced and
-        the call made once more on a new one; a call that stops a new child
+        the work done once more on a new one; work that stops a new child
         raises CitecheckError with code "internal".
         """
         child, fresh = self._take()
         try:
             try:
-                out = child.call(op, mode, parts)
+                out = work(child)
             except CitecheckError:
                 if fresh or child.proc.poll() is None:
                     raise
                 self._drop(child)
                 child, fresh = self._start(), True
-                out = child.call(op, mode, parts)
+                out = work(child)
         except BaseException:
             # Out of step (an interrupt between write and read) or dead.
             child.close()
