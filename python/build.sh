@@ -7,16 +7,12 @@
 #   CITECHECK_VERSION=v1.2.0 python/build.sh dist/python        # as release v1.2.0
 #
 # One wheel per platform, py3-none-PLATFORM, each carrying the citecheck
-# command as its script (pip puts it on PATH) beside the Python package:
-#
-#   manylinux_2_17_x86_64.manylinux2014_x86_64   linux/amd64
-#   musllinux_1_2_x86_64                         linux/amd64
-#   manylinux_2_17_aarch64.manylinux2014_aarch64 linux/arm64
-#   musllinux_1_2_aarch64                        linux/arm64
-#   macosx_12_0_x86_64                           darwin/amd64 (Go 1.26 needs macOS 12)
-#   macosx_12_0_arm64                            darwin/arm64
-#   win_amd64                                    windows/amd64
-#   win_arm64                                    windows/arm64
+# command as its script (pip puts it on PATH) beside the Python package.
+# The platforms, and the GOOS/GOARCH each wheel's command is built for,
+# are listed once, in python/wheel_platforms.py (`python3
+# python/wheel_platforms.py` prints them): Linux (manylinux2014 and
+# musllinux 1.2) on x86_64 and aarch64, macOS 12 or later on x86_64 and
+# arm64, Windows on amd64 and arm64.
 #
 # CITECHECK_WHEEL_TARGETS picks some, separated by spaces: "all" (the
 # default), "host" (the one pip on this machine installs) or platform tags.
@@ -47,58 +43,6 @@ dist=${1:?$usage}
 root=$(cd "$(dirname "$0")/.." && pwd)
 python=${PYTHON:-python3}
 
-all_platforms=(
-  manylinux_2_17_x86_64.manylinux2014_x86_64
-  musllinux_1_2_x86_64
-  manylinux_2_17_aarch64.manylinux2014_aarch64
-  musllinux_1_2_aarch64
-  macosx_12_0_x86_64
-  macosx_12_0_arm64
-  win_amd64
-  win_arm64
-)
-
-# goos/goarch of a platform tag.
-target_of() {
-  case $1 in
-    manylinux_2_17_x86_64.manylinux2014_x86_64 | musllinux_1_2_x86_64) echo linux/amd64 ;;
-    manylinux_2_17_aarch64.manylinux2014_aarch64 | musllinux_1_2_aarch64) echo linux/arm64 ;;
-    macosx_12_0_x86_64) echo darwin/amd64 ;;
-    macosx_12_0_arm64) echo darwin/arm64 ;;
-    win_amd64) echo windows/amd64 ;;
-    win_arm64) echo windows/arm64 ;;
-    *) return 1 ;;
-  esac
-}
-
-# The platform tag of this machine's wheel: on linux, manylinux where the C
-# library is glibc and musllinux where it is musl.
-host_platform() {
-  local os arch libc
-  os=$(go env GOHOSTOS)
-  arch=$(go env GOHOSTARCH)
-  case $os/$arch in
-    linux/amd64 | linux/arm64)
-      libc=$("$python" -c 'import platform; print(platform.libc_ver()[0])')
-      local m=x86_64
-      [ "$arch" = arm64 ] && m=aarch64
-      if [ "$libc" = glibc ]; then
-        echo "manylinux_2_17_$m.manylinux2014_$m"
-      else
-        echo "musllinux_1_2_$m"
-      fi
-      ;;
-    darwin/amd64) echo macosx_12_0_x86_64 ;;
-    darwin/arm64) echo macosx_12_0_arm64 ;;
-    windows/amd64) echo win_amd64 ;;
-    windows/arm64) echo win_arm64 ;;
-    *)
-      echo "python/build.sh: no wheel is built for $os/$arch" >&2
-      return 1
-      ;;
-  esac
-}
-
 cd "$root"
 if [ ! -f LICENSE ]; then
   echo "python/build.sh: no LICENSE at the repository's root; the wheels' metadata names it, so it must be there" >&2
@@ -109,11 +53,43 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null
   exit 1
 fi
 
+# The platforms (python/wheel_platforms.py), as two lists in build order:
+# the tags and their goos/goarch.
+all_platforms=()
+all_targets=()
+table=$("$python" python/wheel_platforms.py)
+while read -r p target; do
+  all_platforms+=("$p")
+  all_targets+=("$target")
+done <<<"$table"
+if [ "${#all_platforms[@]}" -eq 0 ] || [ -z "${all_targets[0]:-}" ]; then
+  echo "python/build.sh: python/wheel_platforms.py listed no platforms" >&2
+  exit 1
+fi
+
+# goos/goarch of a platform tag; fails for a tag no wheel is built for.
+target_of() {
+  local i
+  for i in "${!all_platforms[@]}"; do
+    if [ "${all_platforms[$i]}" = "$1" ]; then
+      echo "${all_targets[$i]}"
+      return 0
+    fi
+  done
+  return 1
+}
+
 platforms=()
 for p in ${CITECHECK_WHEEL_TARGETS:-all}; do
   case $p in
     all) platforms+=("${all_platforms[@]}") ;;
-    host) platforms+=("$(host_platform)") ;;
+    host)
+      # This machine's wheel: on linux, manylinux where the C library is
+      # glibc and musllinux where it is musl.
+      host=$("$python" python/wheel_platforms.py --host "$(go env GOHOSTOS)/$(go env GOHOSTARCH)") ||
+        { echo "python/build.sh: CITECHECK_WHEEL_TARGETS: host: this machine has no wheel" >&2; exit 2; }
+      platforms+=("$host")
+      ;;
     *)
       if ! target_of "$p" >/dev/null; then
         echo "python/build.sh: CITECHECK_WHEEL_TARGETS: $p is not one of: all host ${all_platforms[*]}" >&2
@@ -152,12 +128,13 @@ tools=$work/venv/bin/python
 "$tools" -m pip install --quiet --disable-pip-version-check --require-hashes --only-binary :all: \
   -r python/requirements-build.txt
 
-# The project as hatchling sees it: pyproject.toml, the hook, the package,
-# the long description and the licence; nothing the tree has beside them
-# (no __pycache__, no build output).
+# The project as hatchling sees it: pyproject.toml, the hook and the
+# platform list it imports, the package, the long description and the
+# licence; nothing the tree has beside them (no __pycache__, no build
+# output).
 stage=$work/stage
 mkdir -p "$stage"
-cp python/pyproject.toml python/hatch_build.py python/README.md LICENSE "$stage/"
+cp python/pyproject.toml python/hatch_build.py python/wheel_platforms.py python/README.md LICENSE "$stage/"
 cp -R python/citecheck "$stage/citecheck"
 find "$stage/citecheck" -name __pycache__ -prune -exec rm -rf {} +
 find "$stage/citecheck" -name '*.pyc' -exec rm -f {} +

@@ -39,33 +39,36 @@ import sys
 import zipfile
 from typing import Dict, List, Optional, Sequence
 
+import wheel_platforms
 from wheel_version import DEV_TAG, TagError, pep440
 
-PLATFORMS = (
-    "manylinux_2_17_x86_64.manylinux2014_x86_64",
-    "manylinux_2_17_aarch64.manylinux2014_aarch64",
-    "musllinux_1_2_x86_64",
-    "musllinux_1_2_aarch64",
-    "macosx_12_0_x86_64",
-    "macosx_12_0_arm64",
-    "win_amd64",
-    "win_arm64",
-)
+# The platform tags, from the one list build.sh and the hook also use.
+PLATFORMS = wheel_platforms.TAGS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# Executable formats: (format, machine) each platform's command must be.
+# Executable formats: the format each GOOS builds, and the name the
+# format's header gives each GOARCH.
+_FORMATS = {"linux": "ELF", "darwin": "Mach-O", "windows": "PE"}
+_MACHINES = {
+    ("ELF", "amd64"): "x86-64",
+    ("ELF", "arm64"): "aarch64",
+    ("Mach-O", "amd64"): "x86_64",
+    ("Mach-O", "arm64"): "arm64",
+    ("PE", "amd64"): "amd64",
+    ("PE", "arm64"): "arm64",
+}
 _ELF_MACHINES = {0x3E: "x86-64", 0xB7: "aarch64"}
 _MACHO_CPUS = {0x01000007: "x86_64", 0x0100000C: "arm64"}
 _PE_MACHINES = {0x8664: "amd64", 0xAA64: "arm64"}
 
 
 def expected_format(platform: str) -> "tuple[str, str]":
-    if platform.startswith(("manylinux", "musllinux")):
-        return "ELF", "aarch64" if platform.endswith("aarch64") else "x86-64"
-    if platform.startswith("macosx"):
-        return "Mach-O", "arm64" if platform.endswith("arm64") else "x86_64"
-    return "PE", "arm64" if platform.endswith("arm64") else "amd64"
+    """(format, machine) the command of platform's wheel must be, from the
+    GOOS/GOARCH it is built for."""
+    p = wheel_platforms.of(platform)
+    fmt = _FORMATS[p.goos]
+    return fmt, _MACHINES[(fmt, p.goarch)]
 
 
 def executable_format(data: bytes) -> "tuple[str, str]":
@@ -166,8 +169,8 @@ def check_wheel(
 
     distinfo = f"citecheck-{version}.dist-info"
     data_dir = f"citecheck-{version}.data"
-    windows = platform.startswith("win_")
-    script = f"{data_dir}/scripts/citecheck" + (".exe" if windows else "")
+    windows = wheel_platforms.of(platform).goos == "windows"
+    script = f"{data_dir}/scripts/{wheel_platforms.script_name(platform)}"
     license_entry = f"{distinfo}/licenses/LICENSE"
     expected = set(package) | {
         f"{distinfo}/METADATA",

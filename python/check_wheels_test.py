@@ -13,6 +13,7 @@ import unittest
 import zipfile
 
 import check_wheels
+import wheel_platforms
 from check_wheels import PLATFORMS, check, record_hash
 
 TAG = "v1.2.0-rc.1"
@@ -68,8 +69,7 @@ class Wheel:
     def __init__(self, platform: str):
         self.platform = platform
         self.distinfo = f"citecheck-{VERSION}.dist-info"
-        exe = "citecheck.exe" if platform.startswith("win_") else "citecheck"
-        self.script = f"citecheck-{VERSION}.data/scripts/{exe}"
+        self.script = f"citecheck-{VERSION}.data/scripts/{wheel_platforms.script_name(platform)}"
         tags = "".join(f"Tag: py3-none-{p}\n" for p in platform.split("."))
         self.files = dict(PACKAGE)
         self.files[self.script] = binary_for(platform)

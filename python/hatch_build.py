@@ -10,11 +10,13 @@ python/build.sh builds the citecheck command for each platform
 The binary goes in as the wheel's script (citecheck-VERSION.data/scripts/),
 so pip puts the Go command itself on PATH; the wheel holds no Python
 extension, so it is tagged py3-none-PLATFORM: one wheel serves every
-Python 3 on that platform. Without these variables the build stops and says
+Python 3 on that platform. The platforms are python/wheel_platforms.py's,
+which build.sh stages beside this file. Without these variables the build stops and says
 to use python/build.sh: a wheel without its binary would install a package
 that cannot run.
 """
 
+import importlib.util
 import os
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
@@ -22,17 +24,21 @@ from hatchling.metadata.plugin.interface import MetadataHookInterface
 from packaging.tags import parse_tag
 from packaging.version import InvalidVersion, Version
 
-# The platform tags python/build.sh builds; a tag outside them is a typo.
-PLATFORMS = (
-    "manylinux_2_17_x86_64.manylinux2014_x86_64",
-    "manylinux_2_17_aarch64.manylinux2014_aarch64",
-    "musllinux_1_2_x86_64",
-    "musllinux_1_2_aarch64",
-    "macosx_12_0_x86_64",
-    "macosx_12_0_arm64",
-    "win_amd64",
-    "win_arm64",
-)
+
+def _load_platforms():
+    """python/wheel_platforms.py, loaded from beside this file: hatchling
+    runs the hook from a file, with neither its folder nor the project on
+    sys.path."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wheel_platforms.py")
+    spec = importlib.util.spec_from_file_location("citecheck_wheel_platforms", path)
+    if spec is None or spec.loader is None or not os.path.isfile(path):
+        raise RuntimeError(f"{path} is missing: python/build.sh stages it beside hatch_build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+wheel_platforms = _load_platforms()
 
 
 def _required(name: str) -> str:
@@ -73,16 +79,15 @@ class BinaryHook(BuildHookInterface):
         if self.target_name != "wheel":
             return
         platform = _required("CITECHECK_WHEEL_PLATFORM")
-        if platform not in PLATFORMS:
-            raise RuntimeError(
-                f"CITECHECK_WHEEL_PLATFORM {platform!r} is none of " + ", ".join(PLATFORMS)
-            )
+        try:
+            script = wheel_platforms.script_name(platform)
+        except wheel_platforms.PlatformError as e:
+            raise RuntimeError(f"CITECHECK_WHEEL_PLATFORM: {e}") from None
         binary = _required("CITECHECK_WHEEL_BINARY")
         if not os.path.isfile(binary):
             raise RuntimeError(f"CITECHECK_WHEEL_BINARY {binary!r} is not a file")
         tag = f"py3-none-{platform}"
         parse_tag(tag)  # a malformed tag fails here, not at install
-        script = "citecheck.exe" if platform.startswith("win_") else "citecheck"
         build_data["tag"] = tag
         build_data["pure_python"] = False
         build_data["shared_scripts"] = {os.path.abspath(binary): script}
