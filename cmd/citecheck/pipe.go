@@ -59,12 +59,19 @@ const pipeBroken = 255
 
 const pipeProtocol = "citecheck-pipe 1\n"
 
-// maxPipeFrame bounds what one frame may bring besides its bodies: a
-// quotes or annotations call holds its input and sources in memory, as the
-// commands hold their files, under the commands' bound on each file. A
-// body of a check is read up to MaxInputBytes+1 bytes whatever its length,
-// the rest skipped: it is refused as the execute route refuses it.
-const maxPipeFrame = 1 << 31
+// The bounds of a frame, refused when its header arrives. A quotes or
+// annotations call holds its input and sources in memory, as the commands
+// hold their files: at most maxPipeFrame bytes, read as they come. A
+// check's body is read up to MaxInputBytes+1 bytes whatever its length,
+// the rest skipped: it is refused as the execute route refuses it. A batch
+// holds its bodies and their answers: at most maxBatchFrame bytes and
+// maxBatchBodies bodies (the Python package sends at most 1,024 bodies and
+// about 16 MiB), so that what it costs is bounded by what it brings.
+const (
+	maxPipeFrame   = 1 << 31
+	maxBatchFrame  = 64 << 20
+	maxBatchBodies = 1 << 16
+)
 
 type pipeHeader struct {
 	n    uint32
@@ -167,27 +174,9 @@ type pipeRequest struct {
 func readRequests(in *bufio.Reader, shared []byte, requests chan<- pipeRequest, free chan []byte, done <-chan struct{}) {
 	defer close(requests)
 	for {
-		var h [8]byte
-		var r pipeRequest
-		if _, err := io.ReadFull(in, h[:]); err == io.EOF {
+		r, ok := readRequest(in, shared, free, done)
+		if !ok {
 			return
-		} else if err != nil {
-			r.cut = true
-		} else {
-			r.pipeHeader = pipeHeader{n: binary.LittleEndian.Uint32(h[:4]), op: h[4], mode: h[5]}
-			var buf []byte
-			borrowed := r.op == pipeCheck && r.mode&pipeShared == 0
-			if borrowed {
-				select {
-				case buf = <-free:
-				case <-done:
-					return
-				}
-			}
-			r.err = r.read(in, buf, shared)
-			if r.err != nil && borrowed {
-				free <- buf
-			}
 		}
 		select {
 		case requests <- r:
@@ -198,6 +187,43 @@ func readRequests(in *bufio.Reader, shared []byte, requests chan<- pipeRequest, 
 			return
 		}
 	}
+}
+
+// readRequest reads one frame: false at the end of the input, or when
+// done is closed.
+func readRequest(in *bufio.Reader, shared []byte, free chan []byte, done <-chan struct{}) (r pipeRequest, ok bool) {
+	var h [8]byte
+	if _, err := io.ReadFull(in, h[:]); err == io.EOF {
+		return r, false
+	} else if err != nil {
+		r.cut = true
+		return r, true
+	}
+	r.pipeHeader = pipeHeader{n: binary.LittleEndian.Uint32(h[:4]), op: h[4], mode: h[5]}
+	switch {
+	case h[6] != 0 || h[7] != 0:
+		r.err = errors.New("a header whose last two bytes are not zero")
+		return r, true
+	case r.n > maxPipeFrame:
+		r.err = fmt.Errorf("a frame of %d bytes, over %d", r.n, maxPipeFrame)
+		return r, true
+	case r.op == pipeBatch && r.n > maxBatchFrame:
+		r.err = fmt.Errorf("a batch of %d bytes, over %d", r.n, maxBatchFrame)
+		return r, true
+	}
+	var buf []byte
+	borrowed := r.op == pipeCheck && r.mode&pipeShared == 0
+	if borrowed {
+		select {
+		case buf = <-free:
+		case <-done:
+			return r, false
+		}
+	}
+	if r.err = r.read(in, buf, shared); r.err != nil && borrowed {
+		free <- buf
+	}
+	return r, true
 }
 
 // read reads the frame's payload, which its header heads. An error is a
@@ -234,9 +260,6 @@ func (r *pipeRequest) read(in *bufio.Reader, buf, shared []byte) (err error) {
 		r.bodies, err = readBodies(in, int64(r.n))
 		return err
 	case pipeQuotes, pipeAnnotations:
-		if r.n > maxPipeFrame {
-			return fmt.Errorf("a frame of %d bytes, over %d", r.n, maxPipeFrame)
-		}
 		// Read as it comes, not allocated by the header's word: a frame
 		// costs the bytes it brings.
 		p, err := io.ReadAll(io.LimitReader(in, int64(r.n)))
@@ -331,6 +354,9 @@ func readBodies(in *bufio.Reader, n int64) ([][]byte, error) {
 		size := int64(binary.LittleEndian.Uint32(l[:]))
 		if n -= 4; size > n {
 			return nil, errors.New("a field's length overruns its frame")
+		}
+		if len(bodies) == maxBatchBodies {
+			return nil, fmt.Errorf("a batch of more than %d bodies", maxBatchBodies)
 		}
 		b, err := readBody(in, size, nil)
 		if err != nil {

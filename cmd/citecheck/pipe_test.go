@@ -184,13 +184,13 @@ func TestPipeStopsAtAFrameItCannotRead(t *testing.T) {
 		{"annotations with a source cut", frame(pipeAnnotations, 0, fieldsOf([]byte("[]"), []byte("iri"))), exitError, "triples"},
 		{"a header cut", []byte{1, 0, 0}, exitError, "inside a frame's header"},
 		{"a body cut", frame(pipeCheck, 0, []byte("{}"))[:9], exitError, "ended inside a frame"},
-		{"a frame over the bound", binary.LittleEndian.AppendUint32(nil, maxPipeFrame+1), exitError, ""},
+		{"a frame over the bound, refused at its header", append(binary.LittleEndian.AppendUint32(nil, maxPipeFrame+1), pipeCheck, 0, 0, 0), exitError, "over 2147483648"},
+		{"a batch over its bound", append(binary.LittleEndian.AppendUint32(nil, maxBatchFrame+1), pipeBatch, 0, 0, 0), exitError, "a batch of 67108865 bytes"},
+		{"a batch of too many bodies", frame(pipeBatch, 0, make([]byte, 4*(maxBatchBodies+1))), exitError, "more than 65536 bodies"},
+		{"a header's zero word not zero", []byte{0, 0, 0, 0, pipeHello, 0, 1, 0}, exitError, "not zero"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := c.input
-			if c.name == "a frame over the bound" {
-				in = append(in, pipeQuotes, 0, 0, 0)
-			}
 			var out, errb bytes.Buffer
 			code := cmdPipe(context.Background(), nil, bytes.NewReader(in), &out, &errb)
 			replies := readReplies(t, out.Bytes())

@@ -64,8 +64,26 @@ MAX_INPUT_BYTES = 1048576
 Body = Union[bytes, bytearray, memoryview, str, Mapping[str, Any], Any]
 
 
-def _encode(body: Body) -> bytes:
-    """The bytes of a body.
+def _json_words(e: BaseException) -> str:
+    """Why json.dumps could not write a value, in the package's words, after the value's name."""
+    said = str(e)
+    if isinstance(e, RecursionError):
+        return "is nested too deeply to write as JSON"
+    if isinstance(e, UnicodeEncodeError):
+        return "holds a lone surrogate, which is not Unicode text"
+    if isinstance(e, TypeError):
+        return "holds a value that is not a JSON value (an object, array, string, number, true, false or null)"
+    if "Circular" in said:
+        return "holds itself (a cycle), which JSON cannot write"
+    if "float" in said:
+        return "holds NaN or an infinity, which are not JSON numbers"
+    if "digits" in said:
+        return "holds an integer of thousands of digits, outside ±(2^53−1)"
+    return "cannot be written as JSON"
+
+
+def _encode(body: Body) -> Union[bytes, CitecheckError]:
+    """The bytes of a body, or the refusal of a value that cannot be sent.
 
     bytes are sent as they are. A str is its UTF-8, a lone surrogate
     written as the three bytes it stands for, which are not UTF-8: the
@@ -73,19 +91,23 @@ def _encode(body: Body) -> bytes:
     written as compact JSON (ensure_ascii off, so a string's characters
     stay as they are); a value JSON cannot hold (NaN, a set, a cycle, or
     nesting past the interpreter's recursion limit) is refused with
-    invalid_input.
+    invalid_input. A body over MAX_INPUT_BYTES is cut to its first
+    MAX_INPUT_BYTES + 1 bytes: it is refused by its length alone, as the
+    service refuses it.
     """
     if isinstance(body, bytes):
-        return body
-    if isinstance(body, (bytearray, memoryview)):
-        return bytes(body)
-    if isinstance(body, str):
-        return body.encode("utf-8", "surrogatepass")
-    try:
-        text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError, RecursionError) as e:
-        raise CitecheckError("invalid_input", f"the body cannot be written as JSON: {e}") from None
-    return text.encode("utf-8", "surrogatepass")
+        b = body
+    elif isinstance(body, (bytearray, memoryview)):
+        b = bytes(body[: MAX_INPUT_BYTES + 1])
+    elif isinstance(body, str):
+        b = body[: MAX_INPUT_BYTES + 1].encode("utf-8", "surrogatepass")
+    else:
+        try:
+            text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as e:
+            return CitecheckError("invalid_input", "the body " + _json_words(e))
+        b = text.encode("utf-8", "surrogatepass")
+    return b[: MAX_INPUT_BYTES + 1] if len(b) > MAX_INPUT_BYTES else b
 
 
 def _text(value: Union[str, bytes, Any], what: str) -> bytes:
@@ -100,13 +122,18 @@ def _text(value: Union[str, bytes, Any], what: str) -> bytes:
     try:
         return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except (TypeError, ValueError, RecursionError, UnicodeEncodeError) as e:
-        raise CitecheckError("invalid_input", f"{what} cannot be written as JSON: {e}") from None
+        raise CitecheckError("invalid_input", f"{what} {_json_words(e)}") from None
+
+
+def _refusal(e: CitecheckError) -> bytes:
+    """The envelope the engine would write for a refusal the package made."""
+    return json.dumps({"error": {"code": e.code, "message": e.message, "path": e.path}}, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _run(mode: int, body: Body) -> bytes:
     b = _encode(body)
-    if len(b) > MAX_INPUT_BYTES:
-        b = b[: MAX_INPUT_BYTES + 1]  # refused by its length alone, as the route refuses it
+    if isinstance(b, CitecheckError):
+        return _refusal(b)
     return _engine.engine().check(mode, b)
 
 
@@ -157,13 +184,18 @@ def check_many_raw(bodies: Iterable[Body], *, all: bool = False) -> List[bytes]:
     """
     mode = _engine.ALL if all else _engine.EXECUTE
 
+    # A body the package refuses is answered here, in its place; the others
+    # go to the engine in frames, and their answers fill the gaps in order.
+    refused: dict[int, bytes] = {}
+
     def frames() -> Iterator[List[bytes]]:
         chunk: List[bytes] = []
         size = 0
-        for body in bodies:
+        for i, body in enumerate(bodies):
             b = _encode(body)
-            if len(b) > MAX_INPUT_BYTES:
-                b = b[: MAX_INPUT_BYTES + 1]  # refused by its length alone, as the route refuses it
+            if isinstance(b, CitecheckError):
+                refused[i] = _refusal(b)
+                continue
             if chunk and (len(chunk) >= _BATCH_BODIES or size + len(b) > _BATCH_BYTES):
                 yield _engine.fields(chunk)
                 chunk, size = [], 0
@@ -172,9 +204,15 @@ def check_many_raw(bodies: Iterable[Body], *, all: bool = False) -> List[bytes]:
         if chunk:
             yield _engine.fields(chunk)
 
-    answers: List[bytes] = []
+    checked: List[bytes] = []
     for payload in _engine.engine().batches(mode, frames()):
-        answers.extend(_engine.split_fields(payload))
+        checked.extend(_engine.split_fields(payload))
+    if not refused:
+        return checked
+    answers: List[bytes] = []
+    it = iter(checked)
+    for i in range(len(checked) + len(refused)):
+        answers.append(refused[i] if i in refused else next(it))
     return answers
 
 
@@ -218,7 +256,7 @@ def quotes(
     parts = [options, _text(text, "text"), b"" if request is None else _text(request, "request")]
     for sid, stext in (sources or {}).items():
         if not isinstance(sid, str) or not isinstance(stext, str):
-            raise CitecheckError("invalid_input", f"sources maps a source's id to its text (str to str), not {type(sid).__name__} to {type(stext).__name__}")
+            raise CitecheckError("invalid_input", f"sources maps each source's id to its text, both strings; {sid!r} is not")
         parts += [_text(sid, "a source's id"), _text(stext, f"source {sid!r}")]
     status, payload = _engine.engine().call(_engine.QUOTES, 0, _engine.fields(parts))
     out, code, message = _engine.split_fields(payload)
@@ -253,7 +291,7 @@ def annotations(
         else:
             raise CitecheckError("invalid_input", f"sources[{iri!r}] is a text or {{\"text\", \"version\"}} of strings")
         if not isinstance(iri, str):
-            raise CitecheckError("invalid_input", f"sources maps IRIs (str) to texts, not {type(iri).__name__}")
+            raise CitecheckError("invalid_input", f"sources maps each IRI, a string, to its text; {iri!r} is not a string")
         parts += [_text(iri, "an IRI"), _text(stext, f"source {iri!r}"), _text(version, f"the version of {iri!r}")]
     status, payload = _engine.engine().call(_engine.ANNOTATIONS, 0, _engine.fields(parts))
     lines, message, notices = _engine.split_fields(payload)

@@ -15,6 +15,7 @@ import atexit
 import mmap
 import os
 import queue
+import select
 import struct
 import subprocess
 import sys
@@ -34,6 +35,9 @@ SHARED = 0x80  # with a check's mode: the body is in the shared memory, the payl
 SHARED_SIZE = 1048576 + 1
 BROKEN = 255
 PROTOCOL = b"citecheck-pipe 1\n"
+# How long a new engine may take to say hello: a binary that says nothing
+# in that time is not the citecheck binary (or the machine is stalled).
+HELLO_SECONDS = 30
 
 _HEADER = struct.Struct("<IBBH")
 _writev = getattr(os, "writev", None)
@@ -141,6 +145,13 @@ class _Child:
         if status == BROKEN:
             raise CitecheckError("internal", "the citecheck engine could not read a call: " + payload.decode("utf-8", "replace"))
         return status, payload
+
+    def answers_within(self, seconds: float) -> bool:
+        """Whether an answer is ready to read within seconds (always True where select cannot wait on a pipe)."""
+        if sys.platform == "win32":
+            return True
+        ready, _, _ = select.select([self.stdout], [], [], seconds)
+        return bool(ready)
 
     def _write(self, parts: list[bytes]) -> None:
         """Writes the parts in order: gathered by writev where there is one, so a body is not copied first."""
@@ -308,13 +319,21 @@ class Engine:
     def _start(self) -> _Child:
         with self.lock:
             if self.path is None:
-                self.path = _binary.find()
+                try:
+                    self.path = _binary.find()
+                except FileNotFoundError as e:
+                    raise CitecheckError("unavailable", str(e)) from None
             path = self.path
         try:
             child = _Child(path)
         except OSError as e:
             raise CitecheckError("unavailable", f"could not start the citecheck engine {path}: {e}") from None
-        status, payload = child.call(HELLO, 0, ())
+        child.send(HELLO, 0, ())
+        if not child.answers_within(HELLO_SECONDS):
+            child.proc.kill()
+            child.close()
+            raise CitecheckError("unavailable", f"{path} did not answer within {HELLO_SECONDS} s; is it the citecheck binary?")
+        status, payload = child.receive(HELLO)
         if not payload.startswith(PROTOCOL):
             child.close()
             raise CitecheckError("internal", f"{path} does not speak the protocol of this package: {payload[:80]!r}")
