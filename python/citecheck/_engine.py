@@ -22,10 +22,10 @@ import sys
 import threading
 from typing import Callable, Iterable, Iterator, Optional, Sequence, TypeVar
 
-T = TypeVar("T")
-
 from . import _binary
 from ._errors import CitecheckError
+
+T = TypeVar("T")
 
 # The ops and modes of the protocol (cmd/citecheck/pipe.go holds the other side).
 HELLO, CHECK, BATCH, QUOTES, ANNOTATIONS = 0, 1, 2, 3, 4
