@@ -7,7 +7,6 @@ service's. Every function is safe from any number of threads, after os.fork
 and in spawned processes.
 """
 
-from __future__ import annotations
 
 import json
 from typing import Any, Callable, Iterable, List, Literal, Mapping, Optional, Union, overload

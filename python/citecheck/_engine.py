@@ -12,12 +12,13 @@ ends when its standard input closes: when the interpreter exits, or dies.
 from __future__ import annotations
 
 import atexit
+import io
 import os
 import struct
 import subprocess
 import sys
 import threading
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
 from . import _binary
 from ._errors import CitecheckError
@@ -60,7 +61,7 @@ class _Child:
     """One `citecheck pipe` process and its two pipes; used by one thread at a time."""
 
     def __init__(self, path: str) -> None:
-        kwargs: dict = {}
+        kwargs: dict[str, Any] = {}
         if sys.platform == "win32":
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
         else:
@@ -77,7 +78,7 @@ class _Child:
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.stdin = self.proc.stdin
-        self.stdout = self.proc.stdout
+        self.stdout = cast(io.RawIOBase, self.proc.stdout)  # bufsize=0: unbuffered, with readinto
         self.pid = os.getpid()
 
     def call(self, op: int, mode: int, parts: Sequence[bytes]) -> tuple[int, bytes]:
