@@ -16,8 +16,8 @@ from ._errors import CitecheckError
 from ._types import (
     AllEnvelope,
     AllResult,
-    AnnotationSource,
     AnnotationsNotice,
+    AnnotationSource,
     Citation,
     Envelope,
     ErrorObject,

@@ -195,7 +195,7 @@ class Engine:
             child = _Child(path)
         except OSError as e:
             raise CitecheckError("unavailable", f"could not start the citecheck engine {path}: {e}") from None
-        status, payload = child.call(HELLO, 0, ())
+        _, payload = child.call(HELLO, 0, ())
         if not payload.startswith(PROTOCOL):
             child.close()
             raise CitecheckError("internal", f"{path} does not speak the protocol of this package: {payload[:80]!r}")

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, List, Optional
 
-import citecheck
 import pytest
+
+import citecheck
 
 REPO = Path(os.environ.get("CITECHECK_REPO", Path(__file__).resolve().parents[2]))
 PACKAGE = Path(citecheck.__file__).resolve().parent

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List
 
-import citecheck
 import pytest
 from conftest import CASES, RUN, go
+
+import citecheck
 
 # The conformance bodies, over-limit and invalid ones among them, in a mixed order.
 BODIES: List[bytes] = [c.body for c in CASES]

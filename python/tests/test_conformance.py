@@ -6,9 +6,10 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, Tuple
 
-import citecheck
 import pytest
 from conftest import CASES, Case, go_answer
+
+import citecheck
 
 _go: Dict[Tuple[str, str], bytes] = {}
 

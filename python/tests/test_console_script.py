@@ -17,7 +17,7 @@ from conftest import REPO, RUN, console_script, examples, go_cli
 
 def both(args: List[str], stdin: bytes = b"", cwd: Path = REPO) -> Tuple[subprocess.CompletedProcess[bytes], subprocess.CompletedProcess[bytes]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CITECHECK_")}
-    run = lambda exe: subprocess.run([exe, *args], input=stdin, capture_output=True, cwd=cwd, env=env)  # noqa: E731
+    run = lambda exe: subprocess.run([exe, *args], input=stdin, capture_output=True, cwd=cwd, env=env)
     return run(console_script()), run(go_cli())
 
 

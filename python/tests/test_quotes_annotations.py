@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
-import citecheck
 import pytest
 from conftest import REPO, go
+
+import citecheck
 
 Q = REPO / "examples" / "quotes"
 
@@ -60,7 +61,7 @@ def test_quotes_of_an_anthropic_response_against_its_request(explain: bool) -> N
 
 def cli_message(stderr: bytes) -> str:
     """The CLI's error line without "citecheck: " and the name it gives its input."""
-    line = [l for l in stderr.decode().splitlines() if l.startswith("citecheck: ")][-1]
+    line = [s for s in stderr.decode().splitlines() if s.startswith("citecheck: ")][-1]
     return line[len("citecheck: ") :].split(": ", 1)[1]
 
 
@@ -159,7 +160,7 @@ def test_annotations_tells_on_notice_what_the_cli_says_beside_its_counts(name: s
     cli = go(["annotations", "--source", f"urn:p={src}", "-"], export.encode())
     notices: List[citecheck.AnnotationsNotice] = []
     assert citecheck.annotations(export, sources={"urn:p": "the old pier stands"}, on_notice=notices.append) == cli.stdout.decode()
-    said = [l.strip() for l in cli.stderr.decode().splitlines()[1:] if l.strip()]
+    said = [line.strip() for line in cli.stderr.decode().splitlines()[1:] if line.strip()]
     assert [{k: v for k, v in n.items() if k != "message"} for n in notices] == want
     for n in notices:
         assert n["message"] in said, (n, said)
@@ -183,7 +184,7 @@ def test_annotations_notices_come_before_the_error() -> None:
     with pytest.raises(citecheck.CitecheckError):
         citecheck.annotations(export, on_notice=notices.append)
     cli = go(["annotations", "-"], export.encode())
-    said = [l.strip() for l in cli.stderr.decode().splitlines()[1:] if l.strip()]
+    said = [line.strip() for line in cli.stderr.decode().splitlines()[1:] if line.strip()]
     assert all(n["message"] in said for n in notices), (notices, said)
 
 

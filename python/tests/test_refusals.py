@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, List, Tuple
 
-import citecheck
 import pytest
 from conftest import go_answer
+
+import citecheck
 
 GOOD = json.loads(
     '{"sources":[{"source_id":"s","version":"v","text":"abcdef"}],'
