@@ -140,21 +140,34 @@ def test_asyncio_tasks_through_to_thread_give_the_answers_of_one() -> None:
 
 
 def engine_pids() -> List[int]:
-    """The `citecheck pipe` children of this process (from /proc)."""
-    me = os.getpid()
+    """The citecheck children of this process that have not exited (from /proc).
+
+    By the name in stat, not the command line: a process that is exiting
+    has an empty command line, and is still an engine the package holds.
+    """
+    me = str(os.getpid())
     pids = []
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
         try:
             stat = Path(f"/proc/{d}/stat").read_text()
-            cmdline = Path(f"/proc/{d}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
-        if ppid == me and cmdline[1:2] == [b"pipe"] and stat[stat.rindex(")") + 2] != "Z":
+        name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
+        if name == "citecheck" and rest[1] == me and rest[0] not in ("Z", "X"):
             pids.append(int(d))
     return pids
+
+
+def kill_all_engines() -> None:
+    """SIGKILLs every engine of this process and waits until each has exited (a zombie until the package reaps it)."""
+    pids = engine_pids()
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    for pid in pids:
+        while state(pid) not in ("", "Z", "X"):
+            os.sched_yield()
 
 
 def state(pid: int) -> str:
@@ -184,13 +197,8 @@ def every_call() -> List[Any]:
 def test_an_engine_killed_between_calls_the_next_call_still_answers() -> None:
     want = every_call()
     for i in range(len(want)):
-        pids = engine_pids()
-        assert pids, "no engine to kill"
-        for pid in pids:
-            os.kill(pid, signal.SIGKILL)
-        for pid in pids:  # until each is gone (a zombie until the package reaps it)
-            while state(pid) not in ("", "Z"):
-                os.sched_yield()
+        assert engine_pids(), "no engine to kill"
+        kill_all_engines()
         assert every_call()[i] == want[i]
         assert every_call() == want
 
@@ -213,8 +221,7 @@ def test_an_engine_sent_a_stop_signal_between_calls_every_call_still_answers(sig
         for _ in range(20):
             assert every_call() == want
     finally:  # an engine left broken would fail the tests after this one
-        for pid in engine_pids():
-            os.kill(pid, signal.SIGKILL)
+        kill_all_engines()
 
 
 def test_nothing_is_written_to_disk_by_a_check(tmp_path: Path) -> None:
