@@ -99,7 +99,7 @@ class Wheel:
         if self.record_edit:
             text = self.record_edit(text)
         with zipfile.ZipFile(os.path.join(folder, self.name), "w") as zf:
-            for f, data in list(self.files.items()) + [(record, text.encode())]:
+            for f, data in [*self.files.items(), (record, text.encode())]:
                 info = zipfile.ZipInfo(f, (2026, 1, 1, 0, 0, 0))
                 info.external_attr = self.modes.get(f, 0o100644) << 16
                 zf.writestr(info, data)
@@ -177,7 +177,7 @@ class TestCheckWheels(unittest.TestCase):
             ("console script over the command", linux, lambda w: w.files.update({f"{w.distinfo}/entry_points.txt": b"[console_scripts]\ncitecheck = citecheck:main\n"}), "would replace the command"),
             ("record hash", linux, lambda w: setattr(w, "record_edit", lambda t: t.replace(record_hash(PACKAGE["citecheck/py.typed"]), record_hash(b"x"), 1)), "RECORD's hash of citecheck/py.typed is wrong"),
             ("record size", linux, lambda w: setattr(w, "record_edit", lambda t: t.replace("citecheck/py.typed,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU,0", "citecheck/py.typed,sha256=47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU,1")), "RECORD's size of citecheck/py.typed is 1, not 0"),
-            ("record omits a file", linux, lambda w: setattr(w, "record_edit", lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("citecheck/__init__.py"))), "RECORD does not list citecheck/__init__.py"),
+            ("record omits a file", linux, lambda w: setattr(w, "record_edit", lambda t: "\n".join(s for s in t.splitlines() if not s.startswith("citecheck/__init__.py"))), "RECORD does not list citecheck/__init__.py"),
         ]
         for name, platform, spoil, words in cases:
             with self.subTest(name):

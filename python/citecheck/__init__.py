@@ -7,7 +7,6 @@ service's. Every function is safe from any number of threads, after os.fork
 and in spawned processes.
 """
 
-from __future__ import annotations
 
 import json
 from typing import Any, Callable, Iterable, Iterator, List, Literal, Mapping, Optional, Union, overload
@@ -17,8 +16,8 @@ from ._errors import CitecheckError
 from ._types import (
     AllEnvelope,
     AllResult,
-    AnnotationSource,
     AnnotationsNotice,
+    AnnotationSource,
     Citation,
     Envelope,
     ErrorObject,

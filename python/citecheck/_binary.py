@@ -12,7 +12,7 @@ _EXE = "citecheck.exe" if sys.platform == "win32" else "citecheck"
 def _user_scheme() -> str:
     if sys.platform == "win32":
         return "nt_user"
-    if sys.platform == "darwin" and sys._framework:  # type: ignore[attr-defined]
+    if sys.platform == "darwin" and getattr(sys, "_framework", ""):
         return "osx_framework_user"
     return "posix_user"
 

@@ -12,6 +12,7 @@ ends when its standard input closes: when the interpreter exits, or dies.
 from __future__ import annotations
 
 import atexit
+import io
 import mmap
 import os
 import queue
@@ -20,7 +21,7 @@ import struct
 import subprocess
 import sys
 import threading
-from typing import Callable, Iterable, Iterator, Optional, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar, cast
 
 from . import _binary
 from ._errors import CitecheckError
@@ -73,7 +74,7 @@ class _Child:
     """One `citecheck pipe` process and its two pipes; used by one thread at a time."""
 
     def __init__(self, path: str) -> None:
-        kwargs: dict = {}
+        kwargs: dict[str, Any] = {}
         args = [path, "pipe"]
         self.shared: Optional[mmap.mmap] = None
         fd = -1
@@ -111,7 +112,7 @@ class _Child:
                 os.close(fd)  # the map and the engine hold it
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.stdin = self.proc.stdin
-        self.stdout = self.proc.stdout
+        self.stdout = cast(io.RawIOBase, self.proc.stdout)  # bufsize=0: unbuffered, with readinto
         self.pid = os.getpid()
 
     def check(self, mode: int, body: bytes) -> bytes:
@@ -333,7 +334,7 @@ class Engine:
             child.proc.kill()
             child.close()
             raise CitecheckError("unavailable", f"{path} did not answer within {HELLO_SECONDS} s; is it the citecheck binary?")
-        status, payload = child.receive(HELLO)
+        _, payload = child.receive(HELLO)
         if not payload.startswith(PROTOCOL):
             child.close()
             raise CitecheckError("internal", f"{path} does not speak the protocol of this package: {payload[:80]!r}")

@@ -7,7 +7,7 @@ Unicode code points.
 
 from __future__ import annotations
 
-from typing import List, Literal, Optional, TypedDict, Union
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 # ---- The request ---------------------------------------------------------
 
@@ -292,7 +292,7 @@ class AnnotationsNotice(_AnnotationsNotice, total=False):
     total: int
     here: int
     targets: int
-    sources: List[dict]
+    sources: List[Dict[str, Any]]
 
 
 class _AnnotationSource(TypedDict):
