@@ -167,7 +167,7 @@ class TestOneListEverywhere(unittest.TestCase):
             with open(binary, "wb") as f:
                 f.write(b"binary")
             hook_module = load_hook(stage)
-            for tag, target in self.cli + [("win_x86", None), ("manylinux2014_x86_64", None)]:
+            for tag, target in [*self.cli, ("win_x86", None), ("manylinux2014_x86_64", None)]:
                 with self.subTest(tag):
                     hook = hook_module.BinaryHook()
                     hook.target_name = "wheel"

@@ -127,15 +127,29 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	free <- nil
 	free <- nil
 	go readRequests(bufio.NewReaderSize(stdin, 64<<10), shared, requests, free, done)
+	// A signal (SIGTERM, SIGINT) ends the pipe once the call in hand is
+	// answered: the call itself runs to its end, and the caller, finding
+	// its engine gone, starts another.
+	work := context.WithoutCancel(ctx)
 	var answer []byte
-	for r := range requests {
+	for {
+		var r pipeRequest
+		select {
+		case <-ctx.Done():
+			return exitValid
+		case next, ok := <-requests:
+			if !ok {
+				return exitValid
+			}
+			r = next
+		}
 		if r.cut {
 			fmt.Fprintf(stderr, "citecheck: pipe: the input ended inside a frame's header\n")
 			return exitError
 		}
 		st, payload := uint8(pipeBroken), []byte(nil)
 		if r.err == nil {
-			st, payload = pipeAnswer(ctx, r, answer[:0])
+			st, payload = pipeAnswer(work, r, answer[:0])
 		} else {
 			payload = []byte(r.err.Error())
 		}
@@ -154,7 +168,6 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			answer = payload
 		}
 	}
-	return exitValid
 }
 
 // pipeRequest is one frame, read whole.

@@ -9,8 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/citecheck/citecheck"
@@ -431,4 +433,80 @@ func TestPipeSharedBodyIsReadFromTheSharedMemory(t *testing.T) {
 	if code := cmdPipe(context.Background(), []string{"--body-fd", "987654"}, bytes.NewReader(nil), io.Discard, &errb); code != exitError || !strings.Contains(errb.String(), "--body-fd 987654") {
 		t.Errorf("a --body-fd that is no file: exit %d, %q", code, errb.String())
 	}
+}
+
+// A signal ends the pipe once the call in hand is answered, without
+// reading another frame; an answer given after the signal is whole (its
+// call was not told to stop), whichever comes first.
+func TestPipeEndsAfterTheCallInHandOnASignal(t *testing.T) {
+	t.Parallel()
+	opts := []byte(`{"format":"json"}`)
+	call := frame(pipeQuotes, 0, fieldsOf(opts, []byte(`"abc" [s]`), nil, []byte("s"), []byte("xabcx")))
+	whole := func(replies []pipeReply) {
+		for _, r := range replies {
+			f, _ := splitFields(r.payload)
+			if r.status != exitValid || len(f) != 3 || !bytes.Contains(f[0], []byte(`"outcome":"verbatim"`)) {
+				t.Errorf("an answer around the signal: status %d, %q", r.status, f)
+			}
+		}
+	}
+	// The signal after an answer: the next frame is not answered.
+	ctx, cancel := context.WithCancel(context.Background())
+	in, w := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan int)
+	go func() { done <- cmdPipe(ctx, nil, in, out, io.Discard) }()
+	w.Write(call)
+	for len(readReplies(t, out.Bytes())) == 0 {
+		runtime.Gosched()
+	}
+	cancel()
+	go w.Write(call) // read by the reader, or left unread: never answered
+	if code := <-done; code != exitValid {
+		t.Fatalf("exit %d", code)
+	}
+	w.Close()
+	if replies := readReplies(t, out.Bytes()); len(replies) != 1 {
+		t.Fatalf("%d answers, want the one before the signal", len(replies))
+	}
+	whole(readReplies(t, out.Bytes()))
+	// The signal with a call in hand, or just before it: any answer is whole.
+	for range 20 {
+		ctx, cancel := context.WithCancel(context.Background())
+		var out bytes.Buffer
+		r := bytes.NewReader(call)
+		code := cmdPipe(ctx, nil, readerFunc(func(p []byte) (int, error) {
+			n, err := r.Read(p)
+			if r.Len() == 0 {
+				cancel() // the signal as the frame's last byte is read
+			}
+			return n, err
+		}), &out, io.Discard)
+		if code != exitValid {
+			t.Fatalf("exit %d", code)
+		}
+		whole(readReplies(t, out.Bytes()))
+	}
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// syncBuffer is a bytes.Buffer that one goroutine writes while another reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Bytes() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Clone(s.b.Bytes())
 }

@@ -77,7 +77,7 @@ def _json_words(e: BaseException) -> str:
     if "float" in said:
         return "holds NaN or an infinity, which are not JSON numbers"
     if "digits" in said:
-        return "holds an integer of thousands of digits, outside ±(2^53−1)"
+        return "holds an integer of thousands of digits, outside ±(2^53−1)"  # noqa: RUF001 (the engine's words)
     return "cannot be written as JSON"
 
 

@@ -196,6 +196,19 @@ class _Child:
         status = f" (exit status {code})" if code is not None else ""
         return CitecheckError("internal", f"the citecheck engine stopped{status}: {why}")
 
+    def ended(self) -> bool:
+        """Whether the process has ended, or ends within a moment.
+
+        Its pipes close as it dies, a moment before it can be reaped: a
+        call that found them closed waits that moment to tell an engine
+        that died from one that broke a call.
+        """
+        try:
+            self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
     def close(self) -> None:
         for f in (self.stdin, self.stdout):
             try:
@@ -242,7 +255,7 @@ class Engine:
             try:
                 out = work(child)
             except CitecheckError:
-                if fresh or child.proc.poll() is None:
+                if fresh or not child.ended():
                     raise
                 self._drop(child)
                 child, fresh = self._start(), True

@@ -203,7 +203,6 @@ def test_an_engine_killed_between_calls_the_next_call_still_answers() -> None:
         assert every_call() == want
 
 
-@pytest.mark.xfail(strict=True, reason="bug: `citecheck pipe` outlives SIGTERM/SIGINT with its context cancelled: quotes() then raises 'unavailable: stopped by an interrupt', annotations() 'invalid_input: context canceled'")
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the engine through /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_an_engine_sent_a_stop_signal_between_calls_every_call_still_answers(sig: signal.Signals) -> None:
