@@ -123,3 +123,13 @@ def test_the_docs_commands_as_the_go_cli(doc: str, cmd: str) -> None:
         pytest.skip(f"{doc}: the repository holds no file this command names")
     args, cwd = r
     assert_same(args, cwd=cwd)
+
+
+@pytest.mark.parametrize("args", [[*RUN, "--input", "examples/valid.json"], [*RUN, "--input", "examples/version-mismatch.json", "--all"], ["no-such-command"]], ids=["valid", "failing", "misuse"])
+def test_python_dash_m_citecheck_is_the_command(args: List[str]) -> None:
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CITECHECK_")}
+    py = subprocess.run([sys.executable, "-m", "citecheck", *args], capture_output=True, cwd=REPO, env=env)
+    go = subprocess.run([go_cli(), *args], capture_output=True, cwd=REPO, env=env)
+    assert (py.returncode, py.stdout, py.stderr) == (go.returncode, go.stdout, go.stderr)
