@@ -123,6 +123,7 @@ const generalUsage = `usage:
       every flag also from CITECHECK_<FLAG> (CITECHECK_ADDR, CITECHECK_MAX_IN_FLIGHT, …); a flag wins
   citecheck version             the module version and VCS revision of this build
   citecheck mcp                 MCP over stdio, for desktop clients
+  citecheck pipe                the framed protocol the Python package drives (docs/python.md)
   citecheck help COMMAND        that command's usage and every flag (also: citecheck COMMAND --help)`
 
 // cmdHelp is `citecheck help [COMMAND]`.
