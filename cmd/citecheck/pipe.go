@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -105,6 +106,9 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return code
 	}
 	var shared []byte
+	if *bodyFD < -1 {
+		return c.misuse(stderr, fmt.Sprintf("--body-fd %d: not a file descriptor", *bodyFD))
+	}
 	if *bodyFD >= 0 {
 		b, unmap, err := mapShared(*bodyFD, sharedBodySize)
 		if err != nil {
@@ -115,6 +119,9 @@ func cmdPipe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		// past its next select.
 		defer unmap()
 		shared = b
+		// A memory file shrunk under the map faults when read: a panic
+		// in this goroutine, which answers every check, fails that call.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	}
 	widenPipes(stdin, stdout)
 	out := bufio.NewWriterSize(stdout, 64<<10)
@@ -242,6 +249,9 @@ func readRequest(in *bufio.Reader, shared []byte, free chan []byte, done <-chan 
 // read reads the frame's payload, which its header heads. An error is a
 // frame the pipe cannot read.
 func (r *pipeRequest) read(in *bufio.Reader, buf, shared []byte) (err error) {
+	if r.mode != 0 && r.op != pipeCheck && r.op != pipeBatch {
+		return fmt.Errorf("unknown mode %d", r.mode)
+	}
 	switch r.op {
 	case pipeHello:
 		return skip(in, int64(r.n))

@@ -190,6 +190,8 @@ func TestPipeStopsAtAFrameItCannotRead(t *testing.T) {
 		{"a batch over its bound", append(binary.LittleEndian.AppendUint32(nil, maxBatchFrame+1), pipeBatch, 0, 0, 0), exitError, "a batch of 67108865 bytes"},
 		{"a batch of too many bodies", frame(pipeBatch, 0, make([]byte, 4*(maxBatchBodies+1))), exitError, "more than 65536 bodies"},
 		{"a header's zero word not zero", []byte{0, 0, 0, 0, pipeHello, 0, 1, 0}, exitError, "not zero"},
+		{"a mode on hello", frame(pipeHello, pipeShared, nil), exitError, "unknown mode 128"},
+		{"a mode on quotes", frame(pipeQuotes, 1, nil), exitError, "unknown mode 1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in := c.input
@@ -429,9 +431,43 @@ func TestPipeSharedBodyIsReadFromTheSharedMemory(t *testing.T) {
 			t.Errorf("%s: exit %d, answers %q", name, code, replies)
 		}
 	}
-	var errb bytes.Buffer
-	if code := cmdPipe(context.Background(), []string{"--body-fd", "987654"}, bytes.NewReader(nil), io.Discard, &errb); code != exitError || !strings.Contains(errb.String(), "--body-fd 987654") {
-		t.Errorf("a --body-fd that is no file: exit %d, %q", code, errb.String())
+	// The caller shrinks the memory under the map: reading it faults, and
+	// the fault fails that call alone, with the internal error.
+	in, w := io.Pipe()
+	out := &syncBuffer{}
+	done := make(chan int)
+	go func() {
+		done <- cmdPipe(context.Background(), []string{"--body-fd", strconv.Itoa(int(f.Fd()))}, in, out, io.Discard)
+	}()
+	w.Write(frame(pipeHello, 0, nil))
+	for len(readReplies(t, out.Bytes())) == 0 {
+		runtime.Gosched()
+	}
+	if err := f.Truncate(0); err != nil {
+		t.Fatal(err)
+	}
+	w.Write(frame(pipeCheck, pipeShared, length))
+	w.Write(frame(pipeHello, 0, nil))
+	w.Close()
+	code = <-done
+	replies = readReplies(t, out.Bytes())
+	if code != exitValid || len(replies) != 3 || !bytes.Contains(replies[1].payload, []byte(`"code":"internal"`)) || !bytes.HasPrefix(replies[2].payload, []byte(pipeProtocol)) {
+		t.Errorf("a shrunk memory file: exit %d, answers %q", code, replies)
+	}
+	small, err := os.Create(filepath.Join(t.TempDir(), "small"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close()
+	for _, c := range []struct{ fd, why string }{
+		{"987654", "not an open file"},
+		{"-2", "not a file descriptor"},
+		{strconv.Itoa(int(small.Fd())), "not a memory file of at least 1048577 bytes"},
+	} {
+		var errb bytes.Buffer
+		if code := cmdPipe(context.Background(), []string{"--body-fd", c.fd}, bytes.NewReader(nil), io.Discard, &errb); code != exitError || !strings.Contains(errb.String(), "--body-fd "+c.fd+": "+c.why) {
+			t.Errorf("--body-fd %s: exit %d, %q", c.fd, code, errb.String())
+		}
 	}
 }
 
