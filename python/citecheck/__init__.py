@@ -181,6 +181,8 @@ def check_many_raw(bodies: Iterable[Body], *, all: bool = False) -> List[bytes]:
     The bodies are answered on every core; each answer is the one that
     body gets alone, a refused body's being its {"error": …}.
     """
+    if isinstance(bodies, (bytes, bytearray, memoryview, str, Mapping)) or not isinstance(bodies, Iterable):
+        raise CitecheckError("invalid_input", "bodies is a list (or another iterable) of bodies, not one body: check takes one")
     mode = _engine.ALL if all else _engine.EXECUTE
 
     # A body the package refuses is answered here, in its place; the others
@@ -248,14 +250,18 @@ def quotes(
     its lines are what was written before it.
     """
     if format not in ("json", "text"):
-        raise CitecheckError("invalid_input", f"format is json or text, not {format!r}")
+        raise CitecheckError("invalid_input", "format is json or text")
+    if sources is not None and not isinstance(sources, Mapping):
+        raise CitecheckError("invalid_input", "sources maps each source's id to its text: a dict")
     if not sources and request is None:
         raise CitecheckError("invalid_input", "quotes needs sources, or for an Anthropic response the request")
     options = json.dumps({"format": format, "explain": bool(explain), "request": request is not None}).encode()
     parts = [options, _text(text, "text"), b"" if request is None else _text(request, "request")]
     for sid, stext in (sources or {}).items():
-        if not isinstance(sid, str) or not isinstance(stext, str):
-            raise CitecheckError("invalid_input", f"sources maps each source's id to its text, both strings; {sid!r} is not")
+        if not isinstance(sid, str):
+            raise CitecheckError("invalid_input", "sources maps each source's id, a string, to its text; an id is not a string")
+        if not isinstance(stext, str):
+            raise CitecheckError("invalid_input", f"sources[{sid!r}] is not a string: a source's text is a string")
         parts += [_text(sid, "a source's id"), _text(stext, f"source {sid!r}")]
     status, payload = _engine.engine().call(_engine.QUOTES, 0, _engine.fields(parts))
     out, code, message = _engine.split_fields(payload)
@@ -281,16 +287,18 @@ def annotations(
     JSON, or sources named twice, raise CitecheckError (invalid_input) whose
     lines are those of the items before.
     """
+    if sources is not None and not isinstance(sources, Mapping):
+        raise CitecheckError("invalid_input", "sources maps each IRI to its text: a dict")
     parts = [_text(export, "the export")]
     for iri, src in (sources or {}).items():
+        if not isinstance(iri, str):
+            raise CitecheckError("invalid_input", "sources maps each IRI, a string, to its text; an IRI is not a string")
         if isinstance(src, str):
             stext, version = src, ""
         elif isinstance(src, Mapping) and isinstance(src.get("text"), str) and isinstance(src.get("version", ""), str):
             stext, version = src["text"], src.get("version", "")
         else:
             raise CitecheckError("invalid_input", f"sources[{iri!r}] is a text or {{\"text\", \"version\"}} of strings")
-        if not isinstance(iri, str):
-            raise CitecheckError("invalid_input", f"sources maps each IRI, a string, to its text; {iri!r} is not a string")
         parts += [_text(iri, "an IRI"), _text(stext, f"source {iri!r}"), _text(version, f"the version of {iri!r}")]
     status, payload = _engine.engine().call(_engine.ANNOTATIONS, 0, _engine.fields(parts))
     lines, message, notices = _engine.split_fields(payload)

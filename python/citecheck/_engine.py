@@ -12,6 +12,7 @@ ends when its standard input closes: when the interpreter exits, or dies.
 from __future__ import annotations
 
 import atexit
+import collections
 import io
 import mmap
 import os
@@ -21,6 +22,8 @@ import struct
 import subprocess
 import sys
 import threading
+import time
+import weakref
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar, cast
 
 from . import _binary
@@ -43,6 +46,7 @@ HELLO_SECONDS = 30
 _HEADER = struct.Struct("<IBBH")
 _writev = getattr(os, "writev", None)
 _IOV_MAX = 1024
+_PIECE = 1 << 20
 _LENGTH = struct.Struct("<I")
 # A frame's payload length is a u32; the engine refuses frames over 2 GiB.
 MAX_FRAME = 1 << 31
@@ -114,6 +118,7 @@ class _Child:
         self.stdin = self.proc.stdin
         self.stdout = cast(io.RawIOBase, self.proc.stdout)  # bufsize=0: unbuffered, with readinto
         self.pid = os.getpid()
+        self.writing = 0  # writes under way, by any thread: the pipes stay open while there are
 
     def check(self, mode: int, body: bytes) -> bytes:
         """One check's answer: the body through the shared memory where there is one."""
@@ -135,23 +140,27 @@ class _Child:
             raise CitecheckError(
                 "limit_exceeded", f"one call of {n} bytes; the engine takes at most {MAX_FRAME}"
             )
-        self._write([_HEADER.pack(n, op, mode, 0), *parts])
+        self.writing += 1
+        try:
+            self._write([_HEADER.pack(n, op, mode, 0), *parts])
+        finally:
+            self.writing -= 1
 
-    def receive(self, op: int) -> tuple[int, bytes]:
-        head = self._read(8)
+    def receive(self, op: int, deadline: Optional[float] = None) -> tuple[int, bytes]:
+        head = self._read(8, deadline)
         size, answered, status, _ = _HEADER.unpack(head)
         if answered != op:
             raise self._gone(f"answered op {answered} to op {op}")
-        payload = self._read(size)
+        payload = self._read(size, deadline)
         if status == BROKEN:
             raise CitecheckError("internal", "the citecheck engine could not read a call: " + payload.decode("utf-8", "replace"))
         return status, payload
 
     def answers_within(self, seconds: float) -> bool:
-        """Whether an answer is ready to read within seconds (always True where select cannot wait on a pipe)."""
+        """Whether some of an answer is ready to read within seconds (always True where select cannot wait on a pipe)."""
         if sys.platform == "win32":
             return True
-        ready, _, _ = select.select([self.stdout], [], [], seconds)
+        ready, _, _ = select.select([self.stdout], [], [], max(seconds, 0))
         return bool(ready)
 
     def _write(self, parts: list[bytes]) -> None:
@@ -171,30 +180,47 @@ class _Child:
                     views.pop(0)
                 if w:
                     views[0] = views[0][w:]
-        except OSError as e:
+        except (OSError, ValueError) as e:  # ValueError: the pipe was closed here
             raise self._gone(str(e)) from None
 
-    def _read(self, n: int) -> bytes:
-        if n == 0:
-            return b""
-        buf = bytearray(n)
-        mv = memoryview(buf)
+    def _read(self, n: int, deadline: Optional[float] = None) -> bytes:
+        """n bytes of the answer; by deadline (a time.monotonic()) when given.
+
+        Read in pieces of at most 1 MiB, so that an answer's header never
+        makes the package allocate more than the bytes that arrive.
+        """
+        pieces: list[bytes] = []
         got = 0
         try:
             while got < n:
-                r = self.stdout.readinto(mv[got:])
-                if not r:
+                if deadline is not None and not self.answers_within(deadline - time.monotonic()):
+                    raise self._gone("it stopped answering")
+                piece = self.stdout.read(min(n - got, _PIECE))
+                if not piece:
                     raise self._gone("its output ended")
-                got += r
+                pieces.append(piece)
+                got += len(piece)
         except OSError as e:
             raise self._gone(str(e)) from None
-        return bytes(buf)
+        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
     def _gone(self, why: str) -> CitecheckError:
-        self.close()
+        # The pipes stay open: another thread may be writing to this child
+        # (a batch's writer), and a closed descriptor's number can be given
+        # to the next child's pipe while that write goes on. The engine
+        # closes them once the process has ended and no write is under way.
         code = self.proc.poll()
         status = f" (exit status {code})" if code is not None else ""
         return CitecheckError("internal", f"the citecheck engine stopped{status}: {why}")
+
+    def __del__(self) -> None:
+        # A child dropped without being given back (a call that a signal's
+        # exception stopped halfway): its Popen lingers in subprocess's list
+        # of processes to reap, holding the pipes, so they are closed here
+        # and the engine, its input ended, exits. No thread writes to it:
+        # a batch's writer holds it while it runs.
+        if getattr(self, "stdout", None) is not None and self.pid == os.getpid():
+            self.close()
 
     def ended(self) -> bool:
         """Whether the process has ended, or ends within a moment.
@@ -219,10 +245,69 @@ class _Child:
             self.shared.close()
             self.shared = None
 
+    def discard(self) -> None:
+        """Ends the process, out of step or broken, without waiting for it.
+
+        Nothing here blocks, so that a signal's exception raised in the
+        caller cannot stop it halfway; a write under way in another thread
+        fails as the process dies. The engine closes the pipes and reaps the
+        process later (Engine._take).
+        """
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+
     def forget(self) -> None:
         """In a forked child: let go of the parent's engine without waiting for it."""
         self.close()
         self.proc.returncode = 0  # not ours to reap
+
+
+class _BatchWriter:
+    """A thread that writes batch frames to a child, one waiting at most.
+
+    The thread holds its owner weakly: an owner dropped without stop (an
+    exception that ended the batch at an unlucky moment) ends it within a
+    second. Nothing here blocks the caller.
+    """
+
+    def __init__(self, child: _Child, mode: int) -> None:
+        self.todo: queue.Queue[Optional[list[bytes]]] = queue.Queue(maxsize=1)
+        owner = weakref.ref(self)
+        todo = self.todo
+
+        def write() -> None:
+            while True:
+                try:
+                    parts = todo.get(timeout=1)
+                except queue.Empty:
+                    if owner() is None:
+                        return
+                    continue
+                if parts is None:
+                    return
+                try:
+                    child.send(BATCH, mode, parts)
+                except CitecheckError:
+                    return  # the reader finds the engine gone
+
+        threading.Thread(target=write, name="citecheck-batch-writer", daemon=True).start()
+
+    def send(self, parts: list[bytes]) -> None:
+        self.todo.put(parts)
+
+    def stop(self) -> None:
+        """Ends the thread, after the frame it writes (if the child is gone, at once)."""
+        while True:
+            try:
+                self.todo.put_nowait(None)
+                return
+            except queue.Full:  # a frame not yet taken: it is not to be sent
+                try:
+                    self.todo.get_nowait()
+                except queue.Empty:
+                    pass
 
 
 class Engine:
@@ -232,7 +317,10 @@ class Engine:
         self.pid = os.getpid()
         self.lock = threading.Lock()
         self.idle: list[_Child] = []
-        self.all: list[_Child] = []
+        # Every live child, weakly: one dropped by a call that an exception
+        # stopped halfway is collected, its pipes close and it exits.
+        self.all: weakref.WeakSet[_Child] = weakref.WeakSet()
+        self.ending: list[_Child] = []  # discarded, to be reaped
         self.path: str | None = None
 
     def call(self, op: int, mode: int, parts: Sequence[bytes]) -> tuple[int, bytes]:
@@ -248,84 +336,92 @@ class Engine:
 
         A child that died while idle (killed from outside) is replaced and
         the work done once more on a new one; work that stops a new child
-        raises CitecheckError with code "internal".
+        raises CitecheckError with code "internal". A child is given back
+        only when its work ended in step: one interrupted (a signal's
+        exception between a request and its answer) is ended and reaped.
         """
         child, fresh = self._take()
+        ok = False
         try:
             try:
                 out = work(child)
             except CitecheckError:
                 if fresh or not child.ended():
                     raise
-                self._drop(child)
+                self._give_back(child, False)
                 child, fresh = self._start(), True
                 out = work(child)
-        except BaseException:
-            # Out of step (an interrupt between write and read) or dead.
-            child.close()
-            self._drop(child)
-            raise
-        with self.lock:
-            self.idle.append(child)
+            ok = True
+        finally:
+            self._give_back(child, ok)
         return out
+
+    def _give_back(self, child: _Child, ok: bool) -> None:
+        if ok:
+            with self.lock:
+                self.idle.append(child)
+            return
+        child.discard()
+        with self.lock:
+            self.all.discard(child)
+            self.ending.append(child)
 
     def batches(self, mode: int, frames: Iterable[list[bytes]]) -> Iterator[bytes]:
         """The payloads of the answers to batch frames, in order, one frame sent ahead.
 
         A thread of its own writes frame k+1 while this one reads the answer
         to frame k, so the engine reads the next batch while it checks one.
+        An engine that ends during the batch (a signal, a kill) is replaced
+        once, and the frames it had not answered sent again.
         """
-        child, _ = self._take()
-        todo: queue.Queue[Optional[list[bytes]]] = queue.Queue(maxsize=1)
-        failed: list[BaseException] = []
-
-        def write() -> None:
-            while True:
-                parts = todo.get()
-                if parts is None:
-                    return
-                try:
-                    child.send(BATCH, mode, parts)
-                except BaseException as e:  # the reader sees the engine gone
-                    failed.append(e)
-                    return
-
-        writer = threading.Thread(target=write, name="citecheck-batch-writer", daemon=True)
-        writer.start()
-        ok = False
-        try:
-            pending = 0
-            for parts in frames:
-                todo.put(parts)
-                pending += 1
-                if pending == 2:
-                    yield child.receive(BATCH)[1]
-                    pending -= 1
-            todo.put(None)
-            while pending:
-                yield child.receive(BATCH)[1]
-                pending -= 1
-            ok = True
-        finally:
-            if not ok:
-                # Out of step, or gone: the writer may be blocked on the
-                # pipe, which ends with the child.
-                child.proc.kill()
-                child.close()
-                self._drop(child)
-                try:
-                    todo.put_nowait(None)
-                except queue.Full:
-                    pass
-            writer.join()
-            if ok:
-                with self.lock:
-                    self.idle.append(child)
-        if failed:  # pragma: no cover - the reader fails first
-            raise failed[0]
+        source = iter(frames)
+        pending: collections.deque[list[bytes]] = collections.deque()  # sent, not yet answered
+        replaced = False
+        while True:
+            child = self._start() if replaced else self._take()[0]  # a retry on a new one: the idle may be dead too
+            writer = _BatchWriter(child, mode)
+            in_step = False
+            try:
+                for sent in pending:
+                    writer.send(sent)
+                while True:
+                    if len(pending) < 2:
+                        in_step = not pending  # nothing in flight: the child is in step
+                        parts = next(source, None)
+                        in_step = False
+                        if parts is not None:
+                            pending.append(parts)
+                            writer.send(parts)
+                            continue
+                    if not pending:
+                        break
+                    payload = child.receive(BATCH)[1]
+                    pending.popleft()
+                    yield payload
+                in_step = True
+            except CitecheckError:
+                if replaced or not child.ended():
+                    raise
+                replaced = True
+                continue
+            finally:
+                # Out of step, the child is ended first, which ends a write
+                # in progress.
+                self._give_back(child, in_step)
+                writer.stop()
+            return
 
     def _take(self) -> tuple[_Child, bool]:
         with self.lock:
+            # Reap the children discarded before, without waiting, and close
+            # their pipes once no write to them is under way.
+            ending = []
+            for c in self.ending:
+                if c.proc.poll() is None or c.writing:
+                    ending.append(c)
+                else:
+                    c.close()
+            self.ending = ending
             if self.idle:
                 return self.idle.pop(), False
         return self._start(), True
@@ -342,28 +438,26 @@ class Engine:
             child = _Child(path)
         except OSError as e:
             raise CitecheckError("unavailable", f"could not start the citecheck engine {path}: {e}") from None
-        child.send(HELLO, 0, ())
-        if not child.answers_within(HELLO_SECONDS):
-            child.proc.kill()
-            child.close()
-            raise CitecheckError("unavailable", f"{path} did not answer within {HELLO_SECONDS} s; is it the citecheck binary?")
-        _, payload = child.receive(HELLO)
+        try:
+            child.send(HELLO, 0, ())
+            # The whole hello by the deadline: a binary that is not ours may
+            # say nothing, or a header and nothing more.
+            _, payload = child.receive(HELLO, time.monotonic() + HELLO_SECONDS)
+        except CitecheckError:
+            self._give_back(child, False)
+            raise CitecheckError("unavailable", f"{path} did not say hello within {HELLO_SECONDS} s; is it the citecheck binary?") from None
         if not payload.startswith(PROTOCOL):
-            child.close()
-            raise CitecheckError("internal", f"{path} does not speak the protocol of this package: {payload[:80]!r}")
+            self._give_back(child, False)
+            raise CitecheckError("unavailable", f"{path} does not speak the protocol of this package")
         with self.lock:
-            self.all.append(child)
+            self.all.add(child)
         return child
-
-    def _drop(self, child: _Child) -> None:
-        with self.lock:
-            if child in self.all:
-                self.all.remove(child)
 
     def close(self) -> None:
         """Ends every child: their input closes, and they exit."""
         with self.lock:
-            children, self.all, self.idle = self.all, [], []
+            children = list(self.all)
+            self.all, self.idle = weakref.WeakSet(), []
         for c in children:
             c.close()
         for c in children:
@@ -373,9 +467,9 @@ class Engine:
                 c.proc.kill()
 
     def forget(self) -> None:
-        for c in self.all:
+        for c in list(self.all):
             c.forget()
-        self.all, self.idle = [], []
+        self.all, self.idle = weakref.WeakSet(), []
 
 
 _engine = Engine()

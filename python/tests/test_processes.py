@@ -262,3 +262,74 @@ def test_the_engine_children_end_with_the_interpreter(tmp_path: Path) -> None:
         except OSError:
             continue
         assert stat[stat.rindex(")") + 2 :].split()[1] != parent.decode()
+
+
+def writer_threads() -> List[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "citecheck-batch-writer"]
+
+
+def test_a_generator_that_raises_leaves_the_engine_in_step_and_no_thread() -> None:
+    citecheck.check_raw(BODIES[0])
+    engines = engine_pids()
+
+    class Stop(Exception):
+        pass
+
+    def bodies(n: int) -> Any:
+        for i in range(n):
+            yield BODIES[i % len(BODIES)]
+        raise Stop()
+
+    # Before the first body, and with frames in flight (1024 bodies a frame).
+    for n in (0, 1500, 5000):
+        with pytest.raises(Stop):
+            citecheck.check_many_raw(bodies(n))
+        assert citecheck.check_many_raw(BODIES[:3]) == [citecheck.check_raw(b) for b in BODIES[:3]]
+    for t in writer_threads():
+        t.join(timeout=5)
+    assert not writer_threads()
+    if os.path.isdir("/proc/self"):
+        assert engine_pids() == engines or len(engine_pids()) <= len(engines) + 1
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="finds the engine through /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_an_engine_ended_during_check_many_every_answer_still_comes(sig: signal.Signals) -> None:
+    bodies = [BODIES[i % len(BODIES)] for i in range(4000)]
+    want = [citecheck.check_raw(b) for b in BODIES]
+    signalled = []
+
+    def feed() -> Any:
+        for i, b in enumerate(bodies):
+            if i == 2100:  # two frames sent, the first perhaps answered
+                for pid in engine_pids():
+                    os.kill(pid, sig)
+                    signalled.append(pid)
+            yield b
+
+    got = citecheck.check_many_raw(feed())
+    assert signalled
+    assert got == [want[i % len(BODIES)] for i in range(len(bodies))]
+
+
+def test_a_binary_that_stalls_after_a_header_is_unavailable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if sys.platform == "win32":
+        pytest.skip("a shell script as the binary")
+    stall = tmp_path / "stall"
+    # A hello header that claims 2 GiB, then nothing: the package must
+    # neither wait for ever nor set aside what the header claims.
+    stall.write_text("#!/bin/sh\nprintf '\\377\\377\\377\\177\\000\\000\\000\\000'\nexec sleep 60\n")
+    stall.chmod(0o755)
+    code = textwrap.dedent(
+        """
+        import citecheck, citecheck._engine as e, resource, sys
+        e.HELLO_SECONDS = 1
+        try:
+            citecheck.check_raw(b"{}")
+        except citecheck.CitecheckError as err:
+            print(err.code, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 500_000)
+        """
+    )
+    env = {**os.environ, "CITECHECK_BINARY": str(stall)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert out.stdout.split() == ["unavailable", "True"], out.stderr

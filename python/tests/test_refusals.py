@@ -161,3 +161,27 @@ def test_a_dict_answers_as_its_compact_json(name: str, value: Any) -> None:
     assert_refused_as_the_cli(value, raw)
     if name != "a valid request":
         assert b'"error"' in citecheck.check_raw(value)
+
+
+ARGUMENTS: List[Tuple[str, Callable[[], Any], str]] = [
+    ("check_many of a number", lambda: citecheck.check_many(5), "bodies is a list"),
+    ("check_many of None", lambda: citecheck.check_many(None), "bodies is a list"),
+    ("check_many of one body's bytes", lambda: citecheck.check_many(b"{}"), "not one body"),
+    ("check_many of one body as a dict", lambda: citecheck.check_many({"sources": []}), "not one body"),
+    ("check_many_raw of one body's str", lambda: citecheck.check_many_raw("{}"), "not one body"),
+    ("quotes with sources as a list", lambda: citecheck.quotes("x", sources=[("a", "b")]), "a dict"),  # type: ignore[arg-type]
+    ("quotes with a text as bytes", lambda: citecheck.quotes("x", sources={"a": b"b"}), "sources['a'] is not a string"),  # type: ignore[dict-item]
+    ("quotes with an id not a string", lambda: citecheck.quotes("x", sources={1: "b"}), "an id is not a string"),  # type: ignore[dict-item]
+    ("quotes with a format as bytes", lambda: citecheck.quotes("x", sources={"a": "b"}, format=b"json"), "format is json or text"),  # type: ignore[arg-type]
+    ("annotations with sources as a list", lambda: citecheck.annotations("[]", sources=[("a", "b")]), "a dict"),  # type: ignore[arg-type]
+    ("annotations with an IRI not a string", lambda: citecheck.annotations("[]", sources={1: "b"}), "an IRI is not a string"),  # type: ignore[dict-item]
+]
+
+
+@pytest.mark.parametrize("name,call,says", ARGUMENTS, ids=[a[0] for a in ARGUMENTS])
+def test_a_wrong_argument_is_refused_in_plain_words(name: str, call: Callable[[], Any], says: str) -> None:
+    with pytest.raises(citecheck.CitecheckError) as e:
+        call()
+    assert e.value.code == "invalid_input"
+    assert says in e.value.message, e.value.message
+    assert not re.search(r"Error|object|\bint\b|\bbytes\b|b'", e.value.message), e.value.message
