@@ -12,10 +12,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // frame is one request of the pipe protocol (pipe.go).
@@ -434,7 +434,7 @@ func TestPipeSharedBodyIsReadFromTheSharedMemory(t *testing.T) {
 	// The caller shrinks the memory under the map: reading it faults, and
 	// the fault fails that call alone, with the internal error.
 	in, w := io.Pipe()
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	done := make(chan int)
 	go func() {
 		done <- cmdPipe(context.Background(), []string{"--body-fd", strconv.Itoa(int(f.Fd()))}, in, out, io.Discard)
@@ -489,7 +489,7 @@ func TestPipeEndsAfterTheCallInHandOnASignal(t *testing.T) {
 	// The signal after an answer: the next frame is not answered.
 	ctx, cancel := context.WithCancel(context.Background())
 	in, w := io.Pipe()
-	out := &syncBuffer{}
+	out := &testkit.SyncBuffer{}
 	done := make(chan int)
 	go func() { done <- cmdPipe(ctx, nil, in, out, io.Discard) }()
 	w.Write(call)
@@ -528,21 +528,3 @@ func TestPipeEndsAfterTheCallInHandOnASignal(t *testing.T) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
-
-// syncBuffer is a bytes.Buffer that one goroutine writes while another reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) Bytes() []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return bytes.Clone(s.b.Bytes())
-}
