@@ -289,6 +289,8 @@ def annotations(
     """
     if sources is not None and not isinstance(sources, Mapping):
         raise CitecheckError("invalid_input", "sources maps each IRI to its text: a dict")
+    if on_notice is not None and not callable(on_notice):
+        raise CitecheckError("invalid_input", "on_notice is a function, called with each notice")
     parts = [_text(export, "the export")]
     for iri, src in (sources or {}).items():
         if not isinstance(iri, str):

@@ -146,11 +146,14 @@ class _Child:
         finally:
             self.writing -= 1
 
-    def receive(self, op: int, deadline: Optional[float] = None) -> tuple[int, bytes]:
+    def receive(self, op: int, deadline: Optional[float] = None, most: Optional[int] = None) -> tuple[int, bytes]:
+        """An answer's status and payload: by deadline (a time.monotonic()) and of at most most bytes, when given."""
         head = self._read(8, deadline)
         size, answered, status, _ = _HEADER.unpack(head)
         if answered != op:
             raise self._gone(f"answered op {answered} to op {op}")
+        if most is not None and size > most:
+            raise self._gone(f"answered {size} bytes where at most {most} were to come")
         payload = self._read(size, deadline)
         if status == BROKEN:
             raise CitecheckError("internal", "the citecheck engine could not read a call: " + payload.decode("utf-8", "replace"))
@@ -442,10 +445,10 @@ class Engine:
             child.send(HELLO, 0, ())
             # The whole hello by the deadline: a binary that is not ours may
             # say nothing, or a header and nothing more.
-            _, payload = child.receive(HELLO, time.monotonic() + HELLO_SECONDS)
+            _, payload = child.receive(HELLO, time.monotonic() + HELLO_SECONDS, most=4096)
         except CitecheckError:
             self._give_back(child, False)
-            raise CitecheckError("unavailable", f"{path} did not say hello within {HELLO_SECONDS} s; is it the citecheck binary?") from None
+            raise CitecheckError("unavailable", f"{path} did not say hello as the citecheck binary does, within {HELLO_SECONDS} s") from None
         if not payload.startswith(PROTOCOL):
             self._give_back(child, False)
             raise CitecheckError("unavailable", f"{path} does not speak the protocol of this package")

@@ -333,3 +333,7 @@ def test_a_binary_that_stalls_after_a_header_is_unavailable(tmp_path: Path, monk
     env = {**os.environ, "CITECHECK_BINARY": str(stall)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert out.stdout.split() == ["unavailable", "True"], out.stderr
+    # A hello that claims 2 GiB and sends it: refused at its header.
+    stall.write_text("#!/bin/sh\nprintf '\\377\\377\\377\\177\\000\\000\\000\\000'\nexec cat /dev/zero\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert out.stdout.split() == ["unavailable", "True"], out.stderr

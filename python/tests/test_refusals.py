@@ -174,6 +174,7 @@ ARGUMENTS: List[Tuple[str, Callable[[], Any], str]] = [
     ("quotes with an id not a string", lambda: citecheck.quotes("x", sources={1: "b"}), "an id is not a string"),  # type: ignore[dict-item]
     ("quotes with a format as bytes", lambda: citecheck.quotes("x", sources={"a": "b"}, format=b"json"), "format is json or text"),  # type: ignore[arg-type]
     ("annotations with sources as a list", lambda: citecheck.annotations("[]", sources=[("a", "b")]), "a dict"),  # type: ignore[arg-type]
+    ("annotations with on_notice not a function", lambda: citecheck.annotations("[]", on_notice=5), "on_notice is a function"),  # type: ignore[arg-type]
     ("annotations with an IRI not a string", lambda: citecheck.annotations("[]", sources={1: "b"}), "an IRI is not a string"),  # type: ignore[dict-item]
 ]
 
