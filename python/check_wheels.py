@@ -17,7 +17,8 @@ must hold exactly one citecheck wheel of the version, and each wheel:
   Windows its mode in the zip is executable (pip copies that bit); with
   --tag it holds the tag it was stamped with (`citecheck version`);
 - METADATA names citecheck, the version, License-Expression Apache-2.0,
-  Requires-Python >=3.9, no Requires-Dist, and License-File LICENSE, held
+  Requires-Python >=3.9, no Requires-Dist but an extra's (`; extra ==
+  'NAME'`, NAME a Provides-Extra), and License-File LICENSE, held
   under .dist-info/licenses/ with the repository's LICENSE bytes;
 - no console script called citecheck competes with the command;
 - RECORD lists every file once, with its size and valid sha256.
@@ -41,6 +42,9 @@ from typing import Dict, List, Optional, Sequence
 
 import wheel_platforms
 from wheel_version import DEV_TAG, TagError, pep440
+
+# A requirement an extra alone installs: its whole marker is extra == 'NAME'.
+_EXTRA_MARKER = re.compile(r"""^[^;]*;\s*extra\s*==\s*['"]([a-z0-9-]+)['"]\s*$""")
 
 # The platform tags, from the one list build.sh and the hook also use.
 PLATFORMS = wheel_platforms.TAGS
@@ -234,8 +238,16 @@ def check_wheel(
         mv = m.get("Metadata-Version", "")
         if tuple(int(x) for x in re.findall(r"\d+", mv)[:2]) < (2, 4):
             problem(f"METADATA is version {mv}; License-Expression needs 2.4")
-        if m.get_all("Requires-Dist"):
-            problem(f"METADATA requires {m.get_all('Requires-Dist')}; the package has no runtime dependency")
+        # Only an extra (citecheck[arrow]) may require a package: a
+        # requirement without a marker, or with any other, would be
+        # installed with the command itself.
+        extras = m.get_all("Provides-Extra") or []
+        for req in m.get_all("Requires-Dist") or []:
+            got = _EXTRA_MARKER.search(req)
+            if got is None:
+                problem(f"METADATA requires {req!r}; the package has no runtime dependency, only extras' (…; extra == 'NAME')")
+            elif got.group(1) not in extras:
+                problem(f"METADATA requires {req!r} for the extra {got.group(1)!r}, which no Provides-Extra declares")
         license_files = m.get_all("License-File") or []
         if license_files != ["LICENSE"]:
             problem(f"METADATA's License-File entries are {license_files}, not ['LICENSE']")

@@ -157,6 +157,9 @@ class TestCheckWheels(unittest.TestCase):
             ("licence file named", linux, spoil_file(wheel_file("METADATA"), b"License-File: LICENSE\n", b""), "License-File entries"),
             ("metadata version", linux, spoil_file(wheel_file("METADATA"), b"Metadata-Version: 2.4", b"Metadata-Version: 2.1"), "needs 2.4"),
             ("runtime dependency", linux, spoil_file(wheel_file("METADATA"), b"Requires-Python", b"Requires-Dist: wasmtime\nRequires-Python"), "no runtime dependency"),
+            ("runtime dependency beside an extra", linux, spoil_file(wheel_file("METADATA"), b"Requires-Python", b"Provides-Extra: arrow\nRequires-Dist: wasmtime; python_version >= '3.9'\nRequires-Python"), "no runtime dependency"),
+            ("extra marker joined to another", linux, spoil_file(wheel_file("METADATA"), b"Requires-Python", b"Provides-Extra: arrow\nRequires-Dist: wasmtime; extra == 'arrow' or python_version >= '3'\nRequires-Python"), "no runtime dependency"),
+            ("extra not declared", linux, spoil_file(wheel_file("METADATA"), b"Requires-Python", b"Requires-Dist: pyarrow>=11; extra == 'arrow'\nRequires-Python"), "no Provides-Extra declares"),
             ("licence text", linux, spoil_file(wheel_file("licenses/LICENSE"), b"2004", b"2005"), "differs from the repository's LICENSE"),
             ("licence missing", linux, lambda w: w.files.pop(f"{w.distinfo}/licenses/LICENSE"), "lacks citecheck-1.2.0rc1.dist-info/licenses/LICENSE"),
             ("package file missing", linux, lambda w: w.files.pop("citecheck/py.typed"), "lacks citecheck/py.typed"),
@@ -190,6 +193,17 @@ class TestCheckWheels(unittest.TestCase):
                 self.assertTrue(problems, "no problem found")
                 self.assertTrue(all(p.startswith(w.name + ": ") for p in problems), problems)
                 self.assertTrue(any(words in p for p in problems), problems)
+
+    def test_an_extras_requirement_is_accepted(self):
+        for p in PLATFORMS:
+            w = Wheel(p)
+            w.replace(
+                f"{w.distinfo}/METADATA",
+                b"Requires-Python",
+                b"Provides-Extra: arrow\nRequires-Dist: pyarrow>=11; extra == 'arrow'\nProvides-Extra: pandas\nRequires-Dist: pandas>=1.5; extra == \"pandas\"\nRequires-Python",
+            )
+            w.write(self.dist)
+        self.assertEqual(self.run_check(), [])
 
     def test_missing_and_stray_wheels_are_named(self):
         for p in PLATFORMS[1:]:
