@@ -10,7 +10,8 @@
 # 2. A fresh virtual environment in a temporary folder, the wheel installed
 #    as a user installs it (pip install --no-index --find-links DIST
 #    citecheck), and the test tools locked with hashes in
-#    python/requirements-test.txt (pytest, mypy, ruff; the first run
+#    python/requirements-test.txt (pytest, mypy, ruff, and pyarrow and
+#    pandas for the extras' modules; the first run
 #    downloads them, pip's cache serves the next).
 # 3. The Go CLI built from this tree, which the tests hold the package to.
 # 4. pytest over python/tests, from an empty folder, so the package is the
