@@ -20,7 +20,7 @@ import time
 import ray
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_ray as t  # noqa: E402
+import test_ray as t
 
 
 def best(f: object, runs: int = 3) -> float:
