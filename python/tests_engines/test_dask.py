@@ -38,6 +38,7 @@ if (REPO / "python" / "citecheck") == PACKAGE:
 
 REQUESTS = 20_000
 PARTITIONS = 8
+BIG = 16 << 10
 CLUSTER = "LocalCluster(n_workers=2, threads_per_worker=1, processes=True)"
 # Bodies every worker refuses: each must come back as a row with its error.
 MALFORMED = [b"", b"{", b"null", b"[]", b'{"sources": [], "citations": []}', b'{"a":1,"a":2}', b"\xff\xfe", b"\r"]
@@ -73,11 +74,21 @@ def bodies() -> Iterator[bytes]:
     yield from MALFORMED
 
 
-@pytest.fixture(scope="module")
-def requests() -> List[bytes]:
+def make_requests(n: int) -> List[bytes]:
+    """n requests: each body over BIG once (the size limits' cases, up to 1 MiB), then the others cycled.
+
+    Cycling the big ones too would make the 20,000 requests 380 MB.
+    """
     kinds = list(bodies())
     assert len(kinds) > 100
-    return [kinds[i % len(kinds)] for i in range(REQUESTS)]
+    big = [b for b in kinds if len(b) > BIG]
+    small = [b for b in kinds if len(b) <= BIG]
+    return big + [small[i % len(small)] for i in range(n - len(big))]
+
+
+@pytest.fixture(scope="module")
+def requests() -> List[bytes]:
+    return make_requests(REQUESTS)
 
 
 @pytest.fixture(scope="module")
