@@ -4,7 +4,7 @@
 # into a fresh virtual environment, as python/test.sh does for the package's
 # own suite (docs/deploy.md holds each engine's recipe, which the test runs).
 #
-#   python/test_engine.sh ray                 # builds this machine's wheel first
+#   python/test_engine.sh ray                 # builds this machine's wheel first (ENGINE: ray, dask, …)
 #   python/test_engine.sh ray dist/python     # tests the host's wheel DIST holds
 #
 # 1. The host's wheel (CITECHECK_WHEEL_TARGETS=host python/build.sh), unless
