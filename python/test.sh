@@ -24,25 +24,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 python=${PYTHON:-python3}
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-
-if [ $# -ge 1 ]; then
-  dist=$(cd "$1" && pwd)
-else
-  dist=$scratch/dist
-  CITECHECK_WHEEL_TARGETS=host "$root/python/build.sh" "$dist"
-fi
-
-"$python" -m venv "$scratch/venv"
-venv=$scratch/venv
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$dist" citecheck
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$root/python/requirements-test.txt"
-
-(cd "$root" && go build -o "$scratch/citecheck-go" ./cmd/citecheck)
-
-mkdir "$scratch/cwd"
-cd "$scratch/cwd"
+# shellcheck source=python/venv.sh
+. "$root/python/venv.sh"
+installed_wheel "${1:-}" "$root/python/requirements-test.txt"
 CITECHECK_REPO=$root CITECHECK_GO_CLI=$scratch/citecheck-go \
   "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$root/python/tests" "$root/python/tests"
 "$venv/bin/python" -m mypy --strict --cache-dir "$scratch/mypy" -p citecheck

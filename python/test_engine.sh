@@ -24,25 +24,9 @@ engine=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 test -f "$root/python/tests_engines/test_$engine.py" || { echo "python/test_engine.sh: no tests for the engine $engine" >&2; exit 2; }
 python=${PYTHON:-python3}
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-
-if [ $# -ge 2 ]; then
-  dist=$(cd "$2" && pwd)
-else
-  dist=$scratch/dist
-  CITECHECK_WHEEL_TARGETS=host "$root/python/build.sh" "$dist"
-fi
-
-"$python" -m venv "$scratch/venv"
-venv=$scratch/venv
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$dist" citecheck
-"$venv/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$root/python/requirements-$engine.txt"
-
-(cd "$root" && go build -o "$scratch/citecheck-go" ./cmd/citecheck)
-
-mkdir "$scratch/cwd"
-cd "$scratch/cwd"
+# shellcheck source=python/venv.sh
+. "$root/python/venv.sh"
+installed_wheel "${2:-}" "$root/python/requirements-$engine.txt"
 CITECHECK_REPO=$root CITECHECK_GO_CLI=$scratch/citecheck-go \
   "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$root/python/tests_engines" "$root/python/tests_engines/test_$engine.py"
 echo "python/test_engine.sh: $engine passes"
