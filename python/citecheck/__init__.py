@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 #: The contract's max_input_bytes: a longer body is refused with limit_exceeded.
-MAX_INPUT_BYTES = 1048576
+MAX_INPUT_BYTES = _engine.MAX_INPUT_BYTES
 
 #: A body: the request's JSON as bytes or str, or the request as a JSON value.
 Body = Union[bytes, bytearray, memoryview, str, Mapping[str, Any], Any]

@@ -35,8 +35,10 @@ T = TypeVar("T")
 HELLO, CHECK, BATCH, QUOTES, ANNOTATIONS = 0, 1, 2, 3, 4
 EXECUTE, ALL, EXPLAIN = 0, 1, 2
 SHARED = 0x80  # with a check's mode: the body is in the shared memory, the payload its length
-# The shared memory's size: max_input_bytes + 1, enough to show a longer body is too long.
-SHARED_SIZE = 1048576 + 1
+# The contract's max_input_bytes (citecheck.MAX_INPUT_BYTES), and the shared
+# memory's size: one byte more, enough to show a longer body is too long.
+MAX_INPUT_BYTES = 1048576
+SHARED_SIZE = MAX_INPUT_BYTES + 1
 BROKEN = 255
 PROTOCOL = b"citecheck-pipe 1\n"
 # How long a new engine may take to say hello: a binary that says nothing
