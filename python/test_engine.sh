@@ -27,6 +27,6 @@ python=${PYTHON:-python3}
 # shellcheck source=python/venv.sh
 . "$root/python/venv.sh"
 installed_wheel "${2:-}" "$root/python/requirements-$engine.txt"
-CITECHECK_REPO=$root CITECHECK_GO_CLI=$scratch/citecheck-go \
+CITECHECK_REPO=$root CITECHECK_GO_CLI=$scratch/citecheck-go CITECHECK_WHEELS=$wheels \
   "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$root/python/tests_engines" "$root/python/tests_engines/test_$engine.py"
 echo "python/test_engine.sh: $engine passes"

@@ -5,9 +5,9 @@
 #
 # makes $scratch (removed on exit) holding: the host's wheel from DIST, or
 # built into it when DIST is empty (CITECHECK_WHEEL_TARGETS=host
-# python/build.sh); $venv, with the wheel installed as a user installs it
-# (pip install --no-index --find-links DIST citecheck-engine, the name
-# python/wheel_version.py --name prints) and the tools
+# python/build.sh), that folder named by $wheels; $venv, with the wheel
+# installed as a user installs it (pip install --no-index --find-links DIST
+# citecheck-engine, the name python/wheel_version.py --name prints) and the tools
 # locked with hashes in REQUIREMENTS; the Go CLI built from this tree at
 # $scratch/citecheck-go. It then changes to an empty folder, so the
 # package imported is the installed one. Needs $root and $python.
@@ -21,6 +21,7 @@ installed_wheel() {
     dist=$scratch/dist
     CITECHECK_WHEEL_TARGETS=host "$root/python/build.sh" "$dist"
   fi
+  wheels=$dist
   "$python" -m venv "$scratch/venv"
   venv=$scratch/venv
   "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$dist" \

@@ -1,10 +1,13 @@
-"""docs/deploy.md's spark recipes, run as written on pyspark in local mode.
+"""docs/deploy.md's spark recipes, run as written on a one-machine Spark cluster.
 
-python/test_engine.sh spark runs this against the installed wheel, with
-CITECHECK_REPO (the tree) and CITECHECK_GO_CLI (the Go CLI built from it),
-on the machine's JDK. The recipes are the Python blocks of deploy.md's
-"## spark" section, executed here; their answers are held to one
-`citecheck run … --jsonl` of the Go CLI over the same lines, row for row.
+python/test_engine.sh spark runs this with CITECHECK_REPO (the tree),
+CITECHECK_GO_CLI (the Go CLI built from it) and CITECHECK_WHEELS (the folder
+holding the host's wheel), on the machine's JDK. The recipes are deploy.md's
+"## spark" section: its shell block packs the executors' environment from the
+wheel, its Python blocks are executed here, on `local-cluster[2,1,1024]`
+(two executors, each its own JVM and working folder, as on a cluster); their
+answers are held to one `citecheck run … --jsonl` of the Go CLI over the same
+lines, row for row.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ import os
 import re
 import signal
 import subprocess
+import shutil
 import sys
-import sysconfig
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
@@ -72,12 +75,15 @@ def bodies() -> List[bytes]:
     return [kept[i % len(kept)] for i in range(N)]
 
 
+def section() -> str:
+    text = (REPO / "docs" / "deploy.md").read_text(encoding="utf-8")
+    return text.split("\n## spark\n", 1)[1].split("\n## ", 1)[0]
+
+
 def recipes() -> Dict[str, Any]:
     """The Python blocks of docs/deploy.md's "## spark" section, executed: its functions by name."""
-    text = (REPO / "docs" / "deploy.md").read_text(encoding="utf-8")
-    section = text.split("\n## spark\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert len(blocks) == 2, "deploy.md's spark section has the Arrow and the pipe recipe"
+    blocks = re.findall(r"```python\n(.*?)```", section(), re.S)
+    assert len(blocks) == 3, "deploy.md's spark section has the session, the Arrow and the pipe recipe"
     ns: Dict[str, Any] = {"__name__": "deploy_md_spark"}
     for b in blocks:
         exec(compile(b, "docs/deploy.md#spark", "exec"), ns)
@@ -101,23 +107,36 @@ def one_run(lines: List[bytes]) -> List[bytes]:
 
 
 @pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    # The workers run this environment's python, which has the wheel: on one
-    # machine that is how the docs' environment reaches the executors.
-    os.environ["PYSPARK_PYTHON"] = sys.executable
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The docs' session, its executors running the environment the docs' shell block packs."""
+    job = tmp_path_factory.mktemp("job")
+    (script,) = re.findall(r"```sh\n(python -m venv env .*?)```", section(), re.S)
+    # As written, with this venv's python as `python`, the wheel found in
+    # CITECHECK_WHEELS and the other packages pinned to the spark lock's
+    # versions (its hashes would demand one for the wheel too).
+    lock = (REPO / "python" / "requirements-spark.txt").read_text(encoding="utf-8")
+    (job / "constraints.txt").write_text("".join(line.split(" \\")[0] + "\n" for line in lock.splitlines() if "==" in line and not line[0].isspace()))
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    env.update(PIP_FIND_LINKS=os.environ["CITECHECK_WHEELS"], PIP_CONSTRAINT=str(job / "constraints.txt"), PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_QUIET="1")
+    subprocess.run(["sh", "-euc", script], cwd=job, env=env, check=True)
+    # The pipe route's other binary: the Go CLI, shipped with spark.files.
+    shutil.copy(GO_CLI, job / "citecheck")
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    os.environ["SPARK_WORKER_DIR"] = str(tmp_path_factory.mktemp("spark-work"))
+    os.chdir(job)
     from pyspark.sql import SparkSession
 
-    s = (
-        SparkSession.builder.master("local[2,4]")  # 2 task slots; a task may fail 3 times and be retried
+    builder = (
+        SparkSession.builder.master("local-cluster[2,1,1024]")  # 2 executors of 1 core; a task may fail 3 times and be retried
         .appName("citecheck-test")
         .config("spark.ui.enabled", "false")
+        .config("spark.files", "citecheck")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "500")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.driver.host", "127.0.0.1")
-        .getOrCreate()
     )
+    s = recipes()["session"](builder)
     s.sparkContext.setLogLevel("ERROR")
     yield s
     s.stop()
@@ -126,16 +145,21 @@ def spark() -> Iterator[Any]:
 def kill_once(check_batches: Any, marks: str, partition: int) -> Any:
     """check_batches, but the worker of the given partition's first attempt kills itself after its first batch.
 
-    Each attempt leaves a file named for its partition, attempt and process,
-    so the test sees the partitions, the workers and the retry.
+    Each attempt leaves a file named for its partition, attempt, process and
+    executor (its working folder), holding the python and the citecheck it
+    ran, so the test sees the partitions, the executors, the environment
+    shipped to them and the retry.
     """
 
     def wrapped(batches: Iterator[Any]) -> Iterator[Any]:
+        import citecheck
         from pyspark import TaskContext
 
         ctx = TaskContext.get()
         p, a = ctx.partitionId(), ctx.attemptNumber()
-        Path(marks, f"{p}-{a}-{os.getpid()}").touch()
+        Path(marks, f"{p}-{a}-{os.getpid()}-{os.path.basename(os.getcwd())}").write_text(
+            json.dumps({"cwd": os.getcwd(), "python": sys.executable, "citecheck": citecheck.__file__})
+        )
         for i, out in enumerate(check_batches(batches)):
             if p == partition and a == 0 and i == 1:
                 os.kill(os.getpid(), signal.SIGKILL)
@@ -169,11 +193,15 @@ def test_arrow_recipe_answers_as_one_run_with_a_worker_killed(spark: Any, lines:
     assert answers == one_run
 
     attempts = [m.name.split("-") for m in marks.iterdir()]
-    assert len({p for p, _, _ in attempts}) >= 4, "the job spans at least 4 partitions"
-    assert len({pid for _, _, pid in attempts}) >= 2, "at least 2 workers ran"
-    assert ["1", "1"] in [[p, a] for p, a, _ in attempts], "the killed task was retried"
-    retried = sum(1 for _, a, _ in attempts if a != "0")
-    print(f"spark arrow: {len(attempts)} task attempts, {retried} retried")
+    assert len({p for p, _, _, _ in attempts}) >= 4, "the job spans at least 4 partitions"
+    assert len({e for _, _, _, e in attempts}) == 2, "both executors ran tasks"
+    assert ["1", "1"] in [[p, a] for p, a, _, _ in attempts], "the killed task was retried"
+    for m in marks.iterdir():
+        ran = json.loads(m.read_text())
+        shipped = os.path.join(ran["cwd"], "environment", "")
+        assert ran["python"].startswith(shipped) and ran["citecheck"].startswith(shipped), "the executors ran the packed environment"
+    retried = sum(1 for _, a, _, _ in attempts if a != "0")
+    print(f"spark arrow: {len(attempts)} task attempts on 2 executors, {retried} retried")
 
     refused = got.filter(pa.compute.is_valid(got.column("error_code")))
     assert refused.num_rows >= N // 200, "the malformed bodies are rows with their errors"
@@ -181,12 +209,13 @@ def test_arrow_recipe_answers_as_one_run_with_a_worker_killed(spark: Any, lines:
         assert json.loads(answer)["error"]["code"] == code, b
 
 
-def test_pipe_recipe_answers_as_one_run(spark: Any, lines: List[bytes], one_run: List[bytes], tmp_path: Path) -> None:
+@pytest.mark.parametrize("binary", ["packed", "shipped"])
+def test_pipe_recipe_answers_as_one_run(spark: Any, lines: List[bytes], one_run: List[bytes], tmp_path: Path, binary: str) -> None:
+    """The pipe recipe with the engine of the packed environment (its default), and with the binary shipped as ./citecheck."""
     src, dst = tmp_path / "requests.jsonl", tmp_path / "answers"
     src.write_bytes(b"".join(b + b"\n" for b in lines))
     ns = recipes()
-    # The wheel's console script is the binary on the workers here.
-    citecheck_bin = os.path.join(sysconfig.get_path("scripts"), "citecheck")
+    kw = {"citecheck": "./citecheck"} if binary == "shipped" else {}
     sc = spark.sparkContext
     real_text_file = sc.textFile
     parts: List[int] = []
@@ -198,7 +227,7 @@ def test_pipe_recipe_answers_as_one_run(spark: Any, lines: List[bytes], one_run:
 
     sc.textFile = text_file  # the recipe as written, over at least 4 splits of the one file
     try:
-        ns["pipe_requests"](sc, str(src), str(dst), citecheck=citecheck_bin)
+        ns["pipe_requests"](sc, str(src), str(dst), **kw)
     finally:
         del sc.textFile
     assert parts and parts[0] >= 4
