@@ -7,7 +7,7 @@ lists into its own columns.
 from __future__ import annotations
 
 import json
-from typing import Any, List, NamedTuple, Optional, Sequence
+from typing import Any, Hashable, List, NamedTuple, Optional, Sequence
 
 from . import check_many_raw
 
@@ -38,10 +38,13 @@ class Columns(NamedTuple):
     error_code: List[Optional[str]]
 
 
-def clash(existing: Sequence[str], column: str) -> None:
-    """Raises ValueError when the input lacks the body column or already has a column the answers would add."""
-    if column not in existing:
+def clash(existing: Sequence[Hashable], column: Hashable) -> None:
+    """Raises ValueError when the input lacks the body column, has two of that name, or already has a column the answers would add."""
+    n = list(existing).count(column)
+    if n == 0:
         raise ValueError(f"there is no column {column!r} of request bodies; the columns are {list(existing)!r} (name it with column=)")
+    if n > 1:
+        raise ValueError(f"there are {n} columns named {column!r}: name the column of request bodies once")
     taken = [n for n in NAMES if n in existing]
     if taken:
         raise ValueError(f"the input already has the column(s) {taken!r} that the answers are written to; rename or drop them first")

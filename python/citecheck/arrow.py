@@ -23,7 +23,8 @@ from ._columns import NAMES, answer_columns, clash
 __all__ = ["SCHEMA", "SPARK_SCHEMA", "check_batch", "check_batches"]
 
 #: The columns check_batch adds, as a pyarrow schema (answer is
-#: large_string instead when the body column is large_string or large_binary).
+#: large_string instead when the body column's values are large_string or
+#: large_binary).
 SCHEMA = pa.schema(
     [
         pa.field("answer", pa.string()),
@@ -42,16 +43,26 @@ Batch = TypeVar("Batch", "pa.RecordBatch", "pa.Table")
 _INT32_MAX = (1 << 31) - 1
 
 
-def _is_body_type(t: pa.DataType) -> bool:
+def _bytes_type(t: pa.DataType) -> Any:
+    """The binary type t's bodies are read as, or None when t is not a column of bodies.
+
+    A body is a string or binary value, plain, large, a view, dictionary
+    encoded or in an extension type over one (arrow.json); strings are read
+    as their bytes, unchecked, so a value that is not UTF-8 is the engine's
+    to refuse, in its own row, as the command refuses such a line.
+    """
     if pa.types.is_dictionary(t):
         t = t.value_type
-    kinds = [pa.types.is_string, pa.types.is_large_string, pa.types.is_binary, pa.types.is_large_binary, pa.types.is_null]
-    kinds += [getattr(pa.types, k) for k in ("is_string_view", "is_binary_view") if hasattr(pa.types, k)]
-    return any(k(t) for k in kinds)
-
-
-def _is_large(t: pa.DataType) -> bool:
-    return bool(pa.types.is_large_string(t) or pa.types.is_large_binary(t))
+    t = getattr(t, "storage_type", t)
+    if pa.types.is_null(t):
+        return t
+    if pa.types.is_string(t) or pa.types.is_binary(t):
+        return pa.binary()
+    if pa.types.is_large_string(t) or pa.types.is_large_binary(t):
+        return pa.large_binary()
+    if any(getattr(pa.types, k, lambda _: False)(t) for k in ("is_string_view", "is_binary_view")):
+        return pa.binary_view()
+    return None
 
 
 def _strings(values: List[bytes], large: bool) -> pa.Array:
@@ -70,7 +81,8 @@ def check_batch(batch: Batch, *, column: str = "body", all: bool = False) -> Bat
     """The batch with each body's answer and the columns read from it, in the same order.
 
     batch is a pyarrow.RecordBatch or Table; column names its column of
-    request bodies (string or binary: each the request's JSON). The result
+    request bodies (string or binary, plain, large, a view, dictionary
+    encoded or arrow.json: each the request's JSON). The result
     is of the same kind, with the batch's columns (and schema metadata)
     followed by those of SCHEMA:
 
@@ -93,11 +105,12 @@ def check_batch(batch: Batch, *, column: str = "body", all: bool = False) -> Bat
         raise TypeError(f"check_batch takes a pyarrow RecordBatch or Table, not a {type(batch).__name__}")
     clash(batch.schema.names, column)
     col = batch.column(batch.schema.get_field_index(column))
-    if not _is_body_type(col.type):
+    as_bytes = _bytes_type(col.type)
+    if as_bytes is None:
         raise TypeError(f"the column {column!r} holds {col.type} values; a body is a string or binary value: the request's JSON")
-    got = answer_columns(col.to_pylist(), all)
+    got = answer_columns(col.cast(as_bytes).to_pylist(), all)
     added: List[Any] = [
-        _strings(got.answer, _is_large(col.type)),
+        _strings(got.answer, as_bytes == pa.large_binary()),
         pa.array(got.valid, type=pa.bool_()),
         pa.array(got.reason, type=pa.string()),
         pa.array(got.citation_id, type=pa.string()),

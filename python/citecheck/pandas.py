@@ -7,7 +7,7 @@ mapInPandas. Needs pandas: pip install 'citecheck-engine[pandas]'.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+from typing import Any, Hashable, Iterable, Iterator, List, Optional
 
 try:
     import pandas as pd  # type: ignore[import-untyped]
@@ -19,7 +19,7 @@ from ._columns import NAMES, answer_columns, clash
 __all__ = ["check_frame", "check_frames"]
 
 
-def check_frame(df: Any, *, column: str = "body", all: bool = False) -> Any:
+def check_frame(df: Any, *, column: Hashable = "body", all: bool = False) -> Any:
     """A new DataFrame: df's columns and index, then each body's answer and the columns read from it.
 
     The body column holds each request's JSON as a str or bytes (or the
@@ -35,10 +35,12 @@ def check_frame(df: Any, *, column: str = "body", all: bool = False) -> Any:
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"check_frame takes a pandas DataFrame, not a {type(df).__name__}")
-    clash([str(c) for c in df.columns], column)
+    clash(list(df.columns), column)
     series = df[column]
-    missing = series.isna().tolist()
-    bodies = [None if m else v for v, m in zip(series.tolist(), missing)]
+    bodies = _arrow_bodies(series.array)
+    if bodies is None:
+        missing = series.isna().tolist()
+        bodies = [None if m else v for v, m in zip(series.tolist(), missing)]
     got = answer_columns(bodies, all)
     out = df.copy(deep=False)
     values = [
@@ -53,7 +55,25 @@ def check_frame(df: Any, *, column: str = "body", all: bool = False) -> Any:
     return out
 
 
-def check_frames(frames: Iterable[Any], *, column: str = "body", all: bool = False) -> Iterator[Any]:
+def _arrow_bodies(values: Any) -> Optional[List[Any]]:
+    """The bodies of a pyarrow-backed column (string[pyarrow], ArrowDtype) as bytes, else None.
+
+    Read as their bytes, unchecked, as citecheck.arrow reads them: a value
+    that is not UTF-8 (pandas' Parquet reader passes such values through)
+    is then the engine's to refuse in its row, where converting it to str
+    would fail the whole frame.
+    """
+    to_arrow = getattr(values, "__arrow_array__", None)
+    if to_arrow is None:
+        return None
+    from .arrow import _bytes_type
+
+    col = to_arrow()
+    as_bytes = _bytes_type(col.type)
+    return None if as_bytes is None else list(col.cast(as_bytes).to_pylist())
+
+
+def check_frames(frames: Iterable[Any], *, column: Hashable = "body", all: bool = False) -> Iterator[Any]:
     """check_frame of each frame, in order, one at a time: Spark's mapInPandas takes it as it is."""
     for f in frames:
         yield check_frame(f, column=column, all=all)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import array
+import itertools
 import json
 import subprocess
 import sys
@@ -110,6 +112,48 @@ def test_the_columns_types_and_the_batchs_own_columns_and_metadata_are_kept() ->
     assert citecheck.arrow.SPARK_SCHEMA == ", ".join(f"{f.name} {'boolean' if f.type == pa.bool_() else 'string'}" for f in citecheck.arrow.SCHEMA)
 
 
+def not_utf8_string_column(bodies: List[bytes], kind: Any = pa.string) -> Any:
+    """A string column holding bodies that need not be UTF-8, as Spark's, Parquet's and Arrow's readers give it."""
+    large = kind is pa.large_string
+    offsets = array.array("q" if large else "i", itertools.accumulate(map(len, bodies), initial=0))
+    return pa.Array.from_buffers(kind(), len(bodies), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(bodies))])
+
+
+BAD_UTF8 = [VALID, b'{"sources":"\xff"}', b"\xff\xfe", VALID]
+
+
+@pytest.mark.parametrize("kind", [pa.string, pa.large_string])
+def test_a_string_that_is_not_utf8_is_a_row_with_its_error_not_a_failed_batch(kind: Any) -> None:
+    out = citecheck.arrow.check_batch(pa.record_batch({"body": not_utf8_string_column(BAD_UTF8, kind)}))
+    assert [a.encode() for a in out.column("answer").to_pylist()] == citecheck.check_many_raw(BAD_UTF8)
+    assert out.column("error_code").to_pylist() == [None, "invalid_input", "invalid_input", None]
+
+
+def test_every_arrow_kind_of_body_column_is_read_as_its_bytes() -> None:
+    want = citecheck.check_many_raw([VALID, b"{", VALID])
+    text = [VALID.decode(), "{", VALID.decode()]
+    columns = {
+        "string_view": pa.array(text, type=pa.string_view()),
+        "binary_view": pa.array([VALID, b"{", VALID], type=pa.binary_view()),
+        "dictionary": pa.array(text).dictionary_encode(),
+        "dictionary of large_string": pa.array(text, type=pa.large_string()).dictionary_encode(),
+        "json": pa.array(text, type=pa.json_(pa.string())),
+        "sliced": pa.array(["x", *text, "y"])[1:4],
+    }
+    for name, col in columns.items():
+        out = citecheck.arrow.check_batch(pa.record_batch({"body": col}))
+        assert [a.encode() for a in out.column("answer").to_pylist()] == want, name
+    large = citecheck.arrow.check_batch(pa.record_batch({"body": columns["dictionary of large_string"]}))
+    assert large.schema.field("answer").type == pa.large_string()
+
+
+def test_a_pyarrow_backed_frame_with_a_string_that_is_not_utf8_gives_its_row_an_error() -> None:
+    df = pd.DataFrame({"body": pd.Series(pd.arrays.ArrowExtensionArray(not_utf8_string_column(BAD_UTF8)))})
+    out = citecheck.pandas.check_frame(df)
+    assert out["error_code"].tolist() == [None, "invalid_input", "invalid_input", None]
+    assert [a.encode() for a in out["answer"]] == citecheck.check_many_raw(BAD_UTF8)
+
+
 def test_a_table_of_many_chunks_is_a_table_in_the_same_order() -> None:
     chunks = [pa.record_batch({"body": pa.array(BODIES[i : i + 50], type=pa.binary())}) for i in range(0, len(BODIES), 50)]
     table = pa.Table.from_batches(chunks)
@@ -147,9 +191,10 @@ def test_an_over_limit_body_is_a_row_with_its_error() -> None:
         (pa.record_batch({"text": pa.array(["{}"])}), ValueError, "no column 'body'"),
         (pa.record_batch({"body": pa.array(["{}"]), "valid": pa.array([True])}), ValueError, "already has the column(s) ['valid']"),
         (pa.record_batch({"body": pa.array([1])}), TypeError, "holds int64 values"),
+        (pa.RecordBatch.from_arrays([pa.array(["{}"]), pa.array(["{}"]), pa.array([1])], names=["body", "body", "n"]), ValueError, "2 columns named 'body'"),
         ({"body": ["{}"]}, TypeError, "not a dict"),
     ],
-    ids=["no body column", "a column the answers are written to", "a column of numbers", "not a batch"],
+    ids=["no body column", "a column the answers are written to", "a column of numbers", "two body columns", "not a batch"],
 )
 def test_a_batch_that_cannot_be_answered_is_refused_in_plain_words(batch: Any, error: type, words: str) -> None:
     with pytest.raises(error) as e:
@@ -190,6 +235,16 @@ def test_check_frame_missing_bodies_bytes_and_dicts() -> None:
     assert [f["answer"].tolist() for f in citecheck.pandas.check_frames(iter(frames))] == [out["answer"].tolist()[:3], out["answer"].tolist()[3:]]
     with pytest.raises(ValueError, match="no column 'text'"):
         citecheck.pandas.check_frame(df, column="text")
+
+
+def test_check_frame_takes_the_column_label_as_the_frame_has_it() -> None:
+    want = citecheck.check_many_raw([VALID])[0].decode()
+    assert citecheck.pandas.check_frame(pd.DataFrame({0: [VALID]}), column=0)["answer"].tolist() == [want]
+    multi = pd.DataFrame([[VALID, 1]], columns=pd.MultiIndex.from_tuples([("body", ""), ("n", "")]))
+    assert citecheck.pandas.check_frame(multi, column=("body", ""))["answer"].tolist() == [want]
+    twice = pd.DataFrame([[VALID, VALID]], columns=["body", "body"])
+    with pytest.raises(ValueError, match="2 columns named 'body'"):
+        citecheck.pandas.check_frame(twice)
 
 
 def run_python(code: str) -> subprocess.CompletedProcess[str]:

@@ -16,9 +16,9 @@ import base64
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
-import shutil
 import sys
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
@@ -152,8 +152,9 @@ def kill_once(check_batches: Any, marks: str, partition: int) -> Any:
     """
 
     def wrapped(batches: Iterator[Any]) -> Iterator[Any]:
-        import citecheck
         from pyspark import TaskContext
+
+        import citecheck
 
         ctx = TaskContext.get()
         p, a = ctx.partitionId(), ctx.attemptNumber()
