@@ -18,6 +18,7 @@ from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.query_engine import CitationQueryEngine
 from llama_index.core.schema import NodeWithScore, TextNode
+from pydantic import Field
 
 import citecheck
 from citecheck.llamaindex import check_response, sources
@@ -29,7 +30,7 @@ KAFKA = "Als Gregor Samsa eines Morgens aus unruhigen Träumen erwachte, fand er
 # What the worked example's LLM answered (docs/frameworks.md shows it in a comment).
 EXAMPLE_ANSWER = (
     "Austen begins: “It is a truth universally acknowledged, that a single man in possession of a good fortune, "
-    "must be in want of a wife.” [1] The Declaration rests distinctions on “l’utilité commune” [2]. "
+    "must be in want of a wife.” [1] The Declaration rests distinctions on “l\u2019utilité commune” [2]. "
     "“Als Gregor Samsa eines Morgens aus unruhigen Träumen erwachte” [1], and “Er lag auf seinem panzerartig harten Rücken” [4]."
 )
 
@@ -38,7 +39,7 @@ class RecordedLLM(CustomLLM):
     """An LLM that answers what was recorded, and keeps the prompts it was sent."""
 
     answer: str
-    prompts: List[str] = []
+    prompts: List[str] = Field(default_factory=list)
 
     @property
     def metadata(self) -> LLMMetadata:
@@ -90,7 +91,7 @@ def test_the_sources_are_the_chunks_the_model_was_shown() -> None:
         ("It opens: “It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife.” [1]", "verbatim"),
         ("It opens: “It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wive.” [1]", "not_found"),
         ("It opens: “It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a Wife.” [1]", "near"),
-        ("It rests on “l’utilité commune” [2]", "near"),
+        ("It rests on “l\u2019utilité commune” [2]", "near"),
         ("It rests on “l'utilité commune” [2]", "verbatim"),
         ("“Les hommes naissent et demeurent libres et egaux en droits” [2]", "not_found"),
     ],
