@@ -36,7 +36,8 @@ Documents = Union[Sequence[Union[Document, str]], Mapping[str, Union[Document, s
 
 def _text_of(doc: Any, sid: str) -> str:
     if isinstance(doc, Document):
-        return doc.page_content
+        text: str = doc.page_content
+        return text
     if isinstance(doc, str):
         return doc
     raise CitecheckError("invalid_input", f"source {sid} is neither a document nor a text: the context holds LangChain Documents or strings")
@@ -114,7 +115,8 @@ def check_answer(answer: Any, documents: Documents, *, id_key: Optional[str] = N
     return [json.loads(line) for line in out.splitlines()]
 
 
-class QuoteCheck(RunnableSerializable[Dict[str, Any], Dict[str, Any]]):
+# Without langchain-core installed (python/test.sh's mypy) the base is Any.
+class QuoteCheck(RunnableSerializable[Dict[str, Any], Dict[str, Any]]):  # type: ignore[misc, unused-ignore]
     """A Runnable that checks the quotes of the how-to chain's output and passes it through.
 
     Its input is a dict holding the answer (answer_key, "answer") and the
@@ -131,7 +133,8 @@ class QuoteCheck(RunnableSerializable[Dict[str, Any], Dict[str, Any]]):
     explain: bool = True
 
     def invoke(self, input: Dict[str, Any], config: Optional[RunnableConfig] = None, **kwargs: Any) -> Dict[str, Any]:
-        return self._call_with_config(self._check, input, config, run_type="parser")
+        out: Dict[str, Any] = self._call_with_config(self._check, input, config, run_type="parser")
+        return out
 
     def _check(self, input: Dict[str, Any]) -> Dict[str, Any]:
         if not isinstance(input, Mapping):
