@@ -109,8 +109,25 @@ def _encode(body: Body) -> Union[bytes, CitecheckError]:
     return b[: MAX_INPUT_BYTES + 1] if len(b) > MAX_INPUT_BYTES else b
 
 
+def _model_value(value: Any) -> Any:
+    """A Pydantic v2 model (an SDK's Message, a content block, a QuotedAnswer) as the JSON value it stands for.
+
+    Models are recognised by their model_dump method, so the core imports
+    no SDK. The value is model_dump(mode="json", by_alias=True,
+    exclude_unset=True): the API's names for the fields (what the Anthropic
+    SDK's to_dict gives) and only the fields the response or the user set,
+    so a model built with model_construct dumps what it holds; a field
+    left None is null, which quotes reads as absent. Other values raise
+    TypeError, as json.dumps's default must.
+    """
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and not isinstance(value, type):
+        return dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
 def _text(value: Union[str, bytes, Any], what: str) -> bytes:
-    """A text argument of quotes and annotations as UTF-8; JSON values are written as JSON."""
+    """A text argument of quotes and annotations as UTF-8; JSON values (and Pydantic models, anywhere in them) are written as JSON."""
     if isinstance(value, bytes):
         return value
     if isinstance(value, str):
@@ -119,7 +136,7 @@ def _text(value: Union[str, bytes, Any], what: str) -> bytes:
         except UnicodeEncodeError as e:
             raise CitecheckError("invalid_input", f"{what} holds a lone surrogate at index {e.start}, which is not Unicode text") from None
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_model_value).encode("utf-8")
     except (TypeError, ValueError, RecursionError, UnicodeEncodeError) as e:
         raise CitecheckError("invalid_input", f"{what} {_json_words(e)}") from None
 
@@ -231,10 +248,10 @@ def check_many(bodies: Iterable[Body], *, all: bool = False) -> Union[List[Envel
 
 
 def quotes(
-    text: Union[str, bytes, Mapping[str, Any]],
+    text: Union[str, bytes, Mapping[str, Any], Any],
     *,
     sources: Optional[Mapping[str, str]] = None,
-    request: Union[str, bytes, Mapping[str, Any], None] = None,
+    request: Union[str, bytes, Mapping[str, Any], Any, None] = None,
     explain: bool = False,
     format: Literal["json", "text"] = "json",
 ) -> str:
@@ -242,9 +259,14 @@ def quotes(
 
     text is a report (Markdown or plain text), a structured answer
     ({"citations": [{"source_id", "quote"}]}) or an Anthropic Messages
-    response, as a str, UTF-8 bytes or a JSON value; sources maps each
-    source's id to its text; request is the Anthropic request the response
-    answered, whose documents are the sources "0", "1", …. The answer is
+    response, as a str, UTF-8 bytes or a JSON value, or a Pydantic model
+    of one (an Anthropic SDK Message, as messages.create returns it or a
+    stream's get_final_message accumulates it; a QuotedAnswer); sources
+    maps each source's id to its text; request is the Anthropic request
+    the response answered, whose documents are the sources "0", "1", …:
+    its JSON, or the keyword arguments given to messages.create, of which
+    only messages is read (timeout and the other client options are not
+    JSON, and hold no documents). The answer is
     one JSON line per quotation (format="json") or the text report. Input
     the command refuses raises CitecheckError with its message and code;
     its lines are what was written before it.
@@ -255,6 +277,8 @@ def quotes(
         raise CitecheckError("invalid_input", "sources maps each source's id to its text: a dict")
     if not sources and request is None:
         raise CitecheckError("invalid_input", "quotes needs sources, or for an Anthropic response the request")
+    if isinstance(request, Mapping) and "messages" in request:
+        request = {"messages": request["messages"]}
     options = json.dumps({"format": format, "explain": bool(explain), "request": request is not None}).encode()
     parts = [options, _text(text, "text"), b"" if request is None else _text(request, "request")]
     for sid, stext in (sources or {}).items():
