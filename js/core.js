@@ -350,13 +350,7 @@ export function annotations(exportText, options = {}) {
   const sources = options.sources ?? {};
   const onNotice = options.onNotice;
   if (onNotice !== undefined && typeof onNotice !== 'function') throw argError(`citecheck: onNotice is a function, not ${kindOf(onNotice)}`);
-  // A Map is read by its entries; any other object but a plain one (an
-  // array, a class's instance) would be read by its own enumerable keys
-  // only, silently, so it is refused.
-  let entries;
-  if (sources instanceof Map) entries = [...sources.entries()];
-  else if (sources !== null && typeof sources === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(sources))) entries = Object.entries(sources);
-  else throw argError(`citecheck: sources is an object {IRI: text} or a Map, not ${kindOf(sources)}`);
+  const entries = sourceEntries(sources, '{IRI: text}');
   // Every argument is checked before any reaches the engine, which keeps
   // the sources it is given until the next check.
   const list = entries.map(([iri, v]) => {
@@ -415,6 +409,93 @@ export function annotations(exportText, options = {}) {
   // (sources named twice, an export that stops being JSON or UTF-8, as a
   // string with a lone surrogate does).
   throw new CitecheckError('citecheck: ' + answer.message, lines, { code: 'invalid_input' });
+}
+
+/**
+ * The JSON lines `citecheck quotes` prints for text (a report, a
+ * structured answer {citations: [{source_id, quote}]} or an Anthropic
+ * Messages response, as a string, bytes or an object sent as
+ * JSON.stringify writes it), checked against options.sources ({id: text}
+ * or a Map) and, for an Anthropic response, the documents of
+ * options.request (the Messages request it answered: the sources "0",
+ * "1", …, before options.sources); options.explain gives each failing
+ * quotation its fix. Input the command refuses throws a CitecheckError
+ * with its message ("citecheck: text: …", the input called "text" as the
+ * Python package calls it) and code, its .lines what was written before.
+ *
+ * The module holds the text, the request, the sources (their UTF-8), the
+ * quotations and one batch of 256 results and their lines; the lines are
+ * gathered outside it into the string returned. Cost: the CLI's
+ * (docs/quotes.md#cost), and each string's length once to encode it.
+ */
+export function quotes(text, options = {}) {
+  if (options === null || typeof options !== 'object') throw argError(`citecheck: the options are an object {sources, request, explain}, not ${kindOf(options)}`);
+  const explainFlag = options.explain ?? false;
+  if (typeof explainFlag !== 'boolean') throw argError(`citecheck: explain is a boolean, not ${kindOf(explainFlag)}`);
+  const entries = sourceEntries(options.sources ?? {}, '{id: text}');
+  const request = options.request ?? null;
+  if (entries.length === 0 && request === null) throw argError('citecheck: quotes needs sources, or for an Anthropic response the request');
+  const list = entries.map(([id, v]) => {
+    if (typeof id !== 'string') throw argError(`citecheck: a source's id is a string, not ${kindOf(id)}`);
+    if (typeof v !== 'string') throw argError(`citecheck: source ${JSON.stringify(id)}: its text is a string, not ${kindOf(v)}`);
+    if (!wellFormed(id)) throw notUnicode(`source ${JSON.stringify(id)}: its id`, id);
+    return [id, v];
+  });
+  const input = quotesArg(text, 'text');
+  const req = request === null ? null : quotesArg(request, 'request');
+  const { x } = need();
+  const pieces = [];
+  let answer;
+  try {
+    answer = guarded(() => {
+      for (const [id, v] of list) {
+        // The text's bytes exactly, a lone surrogate as the bytes it
+        // stands for, so that the engine refuses it as the command
+        // refuses a source file that is not UTF-8, naming the byte.
+        const bytes = wellFormed(v) ? encoder.encode(v) : (() => { const b = new Uint8Array(v.length * 3); return b.subarray(0, encodeText(v, b)); })();
+        const ptr = x.citecheck_text(bytes.length);
+        new Uint8Array(engine.memory.buffer, ptr, bytes.length).set(bytes);
+        x.citecheck_source(putString(1, id), 0);
+      }
+      const n = typeof input === 'string' ? putString(0, input) : putBytes(0, input);
+      const m = req === null ? 0 : typeof req === 'string' ? putString(2, req) : putBytes(2, req);
+      host.write = (b) => { pieces.push(decoder.decode(b)); };
+      try {
+        return JSON.parse(output(x.citecheck_quotes(n, m, (req === null ? 0 : QUOTES_REQUEST) | (explainFlag ? QUOTES_EXPLAIN : 0))));
+      } finally {
+        host.write = null;
+      }
+    });
+  } catch (e) {
+    if (e instanceof CitecheckError && e.lines === undefined) e.lines = pieces.join('');
+    throw e;
+  }
+  const lines = pieces.join('');
+  if (answer.status !== 2) return lines;
+  throw new CitecheckError('citecheck: ' + answer.message, lines, { code: answer.code });
+}
+
+// The flags of citecheck_quotes (wasm/exports_wasip1.go).
+const QUOTES_REQUEST = 1;
+const QUOTES_EXPLAIN = 2;
+
+// quotesArg is a text or request as the module takes it: a string, or
+// bytes (an object as JSON.stringify writes it).
+function quotesArg(v, what) {
+  if (typeof v === 'string') return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  if (v !== null && typeof v === 'object') return JSON.stringify(v);
+  throw argError(`citecheck: the ${what} is a string, a Uint8Array or an object, not ${kindOf(v)}`);
+}
+
+// sourceEntries are the entries of sources, a Map or a plain object. Any
+// other object (an array, a class's instance) would be read by its own
+// enumerable keys only, silently, so it is refused.
+function sourceEntries(sources, shape) {
+  if (sources instanceof Map) return [...sources.entries()];
+  if (sources !== null && typeof sources === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(sources))) return Object.entries(sources);
+  throw argError(`citecheck: sources is an object ${shape} or a Map, not ${kindOf(sources)}`);
 }
 
 /** The most bytes of an export annotations hands the module at a time. */
