@@ -28,9 +28,9 @@ func LookupTool(id, version string) error {
 	if id == ToolID && version == ToolVersion {
 		return nil
 	}
-	what := "tool " + Echo(id).quoted()
+	what := "tool " + Echo(id).Quoted()
 	if id == ToolID {
-		what = "version " + Echo(version).quoted() + " of " + id
+		what = "version " + Echo(version).Quoted() + " of " + id
 	}
 	return &Error{Code: CodeNotFound, Path: "",
 		Message: "no " + what + "; available: " + ToolID + " " + ToolVersion}

@@ -308,7 +308,7 @@ func (d *decoder) sourceRules(i int, l loc, req *Request) {
 	s := req.Sources[i]
 	if j, ok := d.sourceIDs.add([2]string{s.SourceID, s.Version}, hashPair(s.SourceID, s.Version), i); !ok {
 		path := l.path()
-		d.noteRule(invalid(path, path[1:]+": sources/"+strconv.Itoa(j)+" has the same (source_id, version) pair "+Echo(s.SourceID).quoted()+", "+Echo(s.Version).quoted()+"; each pair must be unique"))
+		d.noteRule(invalid(path, path[1:]+": sources/"+strconv.Itoa(j)+" has the same (source_id, version) pair "+Echo(s.SourceID).Quoted()+", "+Echo(s.Version).Quoted()+"; each pair must be unique"))
 	}
 }
 
@@ -420,7 +420,7 @@ func (d *decoder) requiredMissing(l loc, name string) *fault {
 func (d *decoder) unknown(l loc) *fault {
 	name := d.s.lastName()
 	p := l.member(jsonenc.EscapePointer(name))
-	return d.fail(p, where(p)+": member "+Echo(name).quoted()+" is not allowed")
+	return d.fail(p, where(p)+": member "+Echo(name).Quoted()+" is not allowed")
 }
 
 // The member names of each object the walk knows, by index: the order of
@@ -762,7 +762,7 @@ func (d *decoder) citationRules(l loc, c *Citation, quoteSeen bool) {
 	}
 	if j, ok := d.citeIDs.add(c.CitationID, hashString(c.CitationID), l.item); !ok {
 		path := l.path()
-		d.noteRule(invalid(path+"/citation_id", path[1:]+"/citation_id: another citation (citations/"+strconv.Itoa(j)+") has the same citation_id "+Echo(c.CitationID).quoted()))
+		d.noteRule(invalid(path+"/citation_id", path[1:]+"/citation_id: another citation (citations/"+strconv.Itoa(j)+") has the same citation_id "+Echo(c.CitationID).Quoted()))
 	}
 }
 
@@ -834,7 +834,7 @@ func (d *decoder) selector(l loc, s *Selector) *fault {
 		if seen&(1<<selectorType) == 0 {
 			return d.fail(l.path(), l.path()[1:]+": required member \"type\" is missing (TextPositionSelector or TextQuoteSelector)")
 		}
-		return d.fail(l.path()+"/type", l.path()[1:]+"/type: "+Echo(typ).quoted()+" is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"")
+		return d.fail(l.path()+"/type", l.path()[1:]+"/type: "+Echo(typ).Quoted()+" is neither \"TextPositionSelector\" nor \"TextQuoteSelector\"")
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ func TestEchoCutsInputOverMaxEchoBytes(t *testing.T) {
 			if got := fmt.Sprintf("%q", Echo(c.in)); got != c.q {
 				t.Errorf("%%q: %q, want %q", got, c.q)
 			}
-			if got := Echo(c.in).quoted(); got != c.q {
+			if got := Echo(c.in).Quoted(); got != c.q {
 				t.Errorf("quoted: %q, want %q", got, c.q)
 			}
 			if !utf8.ValidString(Echo(c.in).String()) {

@@ -88,7 +88,7 @@ type Echo string
 // Format implements fmt.Formatter for %s, %v and %q.
 func (e Echo) Format(f fmt.State, verb rune) {
 	if verb == 'q' {
-		io.WriteString(f, e.quoted())
+		io.WriteString(f, e.Quoted())
 	} else {
 		io.WriteString(f, e.String())
 	}
@@ -100,8 +100,9 @@ func (e Echo) String() string {
 	return s + after
 }
 
-// quoted is the %q form.
-func (e Echo) quoted() string {
+// Quoted is the %q form, for messages built without fmt (the
+// WebAssembly module links no fmt printer; docs/javascript.md, "Size").
+func (e Echo) Quoted() string {
 	s, after := e.cut()
 	return strconv.Quote(s) + after
 }

@@ -350,13 +350,7 @@ export function annotations(exportText, options = {}) {
   const sources = options.sources ?? {};
   const onNotice = options.onNotice;
   if (onNotice !== undefined && typeof onNotice !== 'function') throw argError(`citecheck: onNotice is a function, not ${kindOf(onNotice)}`);
-  // A Map is read by its entries; any other object but a plain one (an
-  // array, a class's instance) would be read by its own enumerable keys
-  // only, silently, so it is refused.
-  let entries;
-  if (sources instanceof Map) entries = [...sources.entries()];
-  else if (sources !== null && typeof sources === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(sources))) entries = Object.entries(sources);
-  else throw argError(`citecheck: sources is an object {IRI: text} or a Map, not ${kindOf(sources)}`);
+  const entries = sourceEntries(sources, '{IRI: text}');
   // Every argument is checked before any reaches the engine, which keeps
   // the sources it is given until the next check.
   const list = entries.map(([iri, v]) => {
@@ -415,6 +409,203 @@ export function annotations(exportText, options = {}) {
   // (sources named twice, an export that stops being JSON or UTF-8, as a
   // string with a lone surrogate does).
   throw new CitecheckError('citecheck: ' + answer.message, lines, { code: 'invalid_input' });
+}
+
+/**
+ * The JSON lines `citecheck quotes` prints for text (a report, a
+ * structured answer {citations: [{source_id, quote}]} or an Anthropic
+ * Messages response, as a string, bytes or an object sent as
+ * JSON.stringify writes it), checked against options.sources ({id: text}
+ * or a Map) and, for an Anthropic response, the documents of
+ * options.request (the Messages request it answered: the sources "0",
+ * "1", …, before options.sources); options.explain gives each failing
+ * quotation its fix. Input the command refuses throws a CitecheckError
+ * with its message ("citecheck: text: …", the input called "text" as the
+ * Python package calls it) and code, its .lines what was written before.
+ *
+ * The module holds the text, the request, the sources (their UTF-8), the
+ * quotations and one batch of 256 results and their lines; the lines are
+ * gathered outside it into the string returned. Cost: the CLI's
+ * (docs/quotes.md#cost), and each string's length once to encode it.
+ */
+export function quotes(text, options = {}) {
+  if (options === null || typeof options !== 'object') throw argError(`citecheck: the options are an object {sources, request, explain}, not ${kindOf(options)}`);
+  const explainFlag = options.explain ?? false;
+  if (typeof explainFlag !== 'boolean') throw argError(`citecheck: explain is a boolean, not ${kindOf(explainFlag)}`);
+  const entries = sourceEntries(options.sources ?? {}, '{id: text}');
+  const request = options.request ?? null;
+  if (entries.length === 0 && request === null) throw argError('citecheck: quotes needs sources, or for an Anthropic response the request');
+  const list = entries.map(([id, v]) => {
+    if (typeof id !== 'string') throw argError(`citecheck: a source's id is a string, not ${kindOf(id)}`);
+    if (typeof v !== 'string') throw argError(`citecheck: source ${JSON.stringify(id)}: its text is a string, not ${kindOf(v)}`);
+    if (!wellFormed(id)) throw notUnicode(`source ${JSON.stringify(id)}: its id`, id);
+    return [id, v];
+  });
+  const input = quotesArg(text, 'text');
+  const req = request === null ? null : quotesArg(request, 'request');
+  const { x } = need();
+  const pieces = [];
+  let answer;
+  try {
+    answer = guarded(() => {
+      for (const [id, v] of list) {
+        // The text's bytes exactly, a lone surrogate as the bytes it
+        // stands for, so that the engine refuses it as the command
+        // refuses a source file that is not UTF-8, naming the byte.
+        const bytes = wellFormed(v) ? encoder.encode(v) : (() => { const b = new Uint8Array(v.length * 3); return b.subarray(0, encodeText(v, b)); })();
+        const ptr = x.citecheck_text(bytes.length);
+        new Uint8Array(engine.memory.buffer, ptr, bytes.length).set(bytes);
+        x.citecheck_source(putString(1, id), 0);
+      }
+      const n = typeof input === 'string' ? putString(0, input) : putBytes(0, input);
+      const m = req === null ? 0 : typeof req === 'string' ? putString(2, req) : putBytes(2, req);
+      host.write = (b) => { pieces.push(decoder.decode(b)); };
+      try {
+        return JSON.parse(output(x.citecheck_quotes(n, m, (req === null ? 0 : QUOTES_REQUEST) | (explainFlag ? QUOTES_EXPLAIN : 0))));
+      } finally {
+        host.write = null;
+      }
+    });
+  } catch (e) {
+    if (e instanceof CitecheckError && e.lines === undefined) e.lines = pieces.join('');
+    throw e;
+  }
+  const lines = pieces.join('');
+  if (answer.status !== 2) return lines;
+  throw new CitecheckError('citecheck: ' + answer.message, lines, { code: answer.code });
+}
+
+/**
+ * verbatimQuote returns a refinement for a Zod schema (Zod 3 and 4, as
+ * `.superRefine(verbatimQuote(sources))`; the Vercel AI SDK's
+ * generateObject runs it when it validates the model's object) that
+ * holds quotes verbatim in sources ({id: text} or a Map). It refines a
+ * quote string (checked against options.source, or without it against
+ * every source), a citation {source_id, quote}, or an answer with a
+ * citations array of them (LangChain's QuotedAnswer shape). Each quote
+ * that is not verbatim gets one issue, at its path, whose message
+ * names it, says why in the words of explain's findings, and gives the
+ * fix where the checks find one: a message a model can correct itself
+ * from. It never rewrites or drops a quote; a value of another shape is
+ * left to the schema. The outcomes are quotes' for the structured answer
+ * {citations: [{source_id, quote}]} (explain on). The sources are
+ * checked when it is made (a TypeError, as quotes throws) and sent to
+ * the engine on each call: a call costs quotes' on those sources.
+ */
+export function verbatimQuote(sources, options = {}) {
+  if (options === null || typeof options !== 'object') throw argError(`citecheck: the options are an object {source}, not ${kindOf(options)}`);
+  const source = options.source;
+  if (source !== undefined && typeof source !== 'string') throw argError(`citecheck: source is a source's id (a string), not ${kindOf(source)}`);
+  const entries = sourceEntries(sources ?? {}, '{id: text}');
+  if (entries.length === 0) throw argError('citecheck: verbatimQuote needs the sources the quotes are from');
+  for (const [id, v] of entries) {
+    if (typeof id !== 'string') throw argError(`citecheck: a source's id is a string, not ${kindOf(id)}`);
+    if (typeof v !== 'string') throw argError(`citecheck: source ${JSON.stringify(id)}: its text is a string, not ${kindOf(v)}`);
+  }
+  const ids = entries.map(([id]) => id);
+  return (value, ctx) => {
+    const cites = []; // [path, {source_id, quote}]
+    const cite = (path, c) => {
+      if (c !== null && typeof c === 'object' && typeof c.quote === 'string' &&
+          (c.source_id == null || typeof c.source_id === 'string' || Number.isSafeInteger(c.source_id))) {
+        cites.push([[...path, 'quote'], c.source_id == null ? { quote: c.quote } : { source_id: c.source_id, quote: c.quote }]);
+      }
+    };
+    if (typeof value === 'string') cites.push([[], source === undefined ? { quote: value } : { source_id: source, quote: value }]);
+    else if (value !== null && typeof value === 'object' && Array.isArray(value.citations)) value.citations.forEach((c, i) => cite(['citations', i], c));
+    else cite([], value);
+    if (cites.length === 0) return;
+    const lines = quotes({ citations: cites.map(([, c]) => c) }, { sources, explain: true });
+    let i = 0;
+    for (const line of lines.split('\n')) {
+      if (line === '') continue;
+      const r = JSON.parse(line);
+      const [path] = cites[i++];
+      if (r.outcome !== 'verbatim') ctx.addIssue({ code: 'custom', path, message: quoteProblem(r, ids) });
+    }
+  };
+}
+
+// The folds of explain's findings (explain.schema.json), in words.
+const foldWords = {
+  whitespace: 'white space',
+  nfc: 'Unicode composition',
+  nfkc: 'Unicode compatibility forms',
+  typography: 'quotation marks, apostrophes, dashes or ligatures',
+  case: 'letter case',
+};
+
+// MESSAGE_QUOTE is how many code points of a quote an issue's message
+// repeats (the fix, the source's words, is given whole).
+const MESSAGE_QUOTE = 80;
+
+// shortQuote is q quoted, cut to MESSAGE_QUOTE code points.
+function shortQuote(q) {
+  const cps = [...q];
+  return JSON.stringify(cps.length > MESSAGE_QUOTE ? cps.slice(0, MESSAGE_QUOTE).join('') + '…' : q);
+}
+
+/**
+ * quoteProblem says, in a sentence or two a model can act on, why a
+ * quote whose line (one of quotes' with explain) is not verbatim failed,
+ * and its fix: the source's words for `near`, the source that has it
+ * for `elsewhere`. ids are the sources given, named for `no_source`.
+ */
+export function quoteProblem(r, ids) {
+  const q = `quote ${shortQuote(r.quote)}`;
+  const src = (id) => `source ${JSON.stringify(id)}`;
+  const findings = r.findings ?? [];
+  switch (r.outcome) {
+    case 'verbatim':
+      return `${q} is verbatim in ${src(r.source)}`;
+    case 'no_source':
+      return `${q} cites ${src(r.marker)}, which is not given; the sources are ${ids.map((id) => JSON.stringify(id)).join(', ')}`;
+    case 'elsewhere':
+      return `${q} is not in ${src(r.marker)} but is verbatim in ${src(r.source)}: cite ${src(r.fix?.marker ?? r.source)}`;
+    case 'near': {
+      const where = `in ${src(r.source)}`;
+      const n = findings.find((f) => f.kind === 'normalized');
+      if (n) {
+        const folds = n.folds.map((f) => foldWords[f] ?? f).join(' and ');
+        const words = r.fix?.quote ?? n.source_text;
+        return `${q} is not verbatim ${where}: it differs in ${folds}. The source reads ${JSON.stringify(words)}; quote it exactly`;
+      }
+      return `${q} is not verbatim ${where}: its parts are there only with words left out between them (an elision); quote one passage exactly, without an ellipsis`;
+    }
+    case 'not_found': {
+      const where = r.marker === null ? 'is in none of the sources' : `is not in ${src(r.marker)} nor verbatim in another source`;
+      const p = findings.find((f) => f.kind === 'partial');
+      const part = p ? `; only its first ${p.length} characters are there` : '';
+      return `${q} ${where}, not even under a fold${part}. Quote the source's words exactly, or leave the quote out`;
+    }
+    case 'not_checked':
+      return `${q} was not checked: ${r.why ?? `over ${r.limit?.name}`}`;
+    default: // moved (an Anthropic citation)
+      return `${q} is ${r.outcome}`;
+  }
+}
+
+// The flags of citecheck_quotes (wasm/exports_wasip1.go).
+const QUOTES_REQUEST = 1;
+const QUOTES_EXPLAIN = 2;
+
+// quotesArg is a text or request as the module takes it: a string, or
+// bytes (an object as JSON.stringify writes it).
+function quotesArg(v, what) {
+  if (typeof v === 'string') return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  if (v !== null && typeof v === 'object') return JSON.stringify(v);
+  throw argError(`citecheck: the ${what} is a string, a Uint8Array or an object, not ${kindOf(v)}`);
+}
+
+// sourceEntries are the entries of sources, a Map or a plain object. Any
+// other object (an array, a class's instance) would be read by its own
+// enumerable keys only, silently, so it is refused.
+function sourceEntries(sources, shape) {
+  if (sources instanceof Map) return [...sources.entries()];
+  if (sources !== null && typeof sources === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(sources))) return Object.entries(sources);
+  throw argError(`citecheck: sources is an object ${shape} or a Map, not ${kindOf(sources)}`);
 }
 
 /** The most bytes of an export annotations hands the module at a time. */

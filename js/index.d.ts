@@ -253,6 +253,70 @@ export type AnnotationsNotice =
  */
 export function annotations(exportText: string | Uint8Array | ArrayBuffer | object, options?: AnnotationsOptions): string;
 
+export interface QuotesOptions {
+  /** Each source's text by its id (what a marker names): a plain object or a Map. */
+  sources?: Record<string, string> | Map<string, string>;
+  /**
+   * For an Anthropic Messages response (an Anthropic TypeScript SDK
+   * Message, created or a stream's finalMessage()): the request it
+   * answered, whose documents are the sources "0", "1", … (before sources).
+   */
+  request?: string | Uint8Array | ArrayBuffer | object;
+  /** Give each failing quotation its findings' fix. */
+  explain?: boolean;
+}
+
+/** The outcome of one quotation (docs/quotes.md). */
+export type QuoteOutcome = 'no_source' | 'verbatim' | 'moved' | 'elsewhere' | 'near' | 'not_found' | 'not_checked';
+
+/** One line of quotes' answer, parsed. */
+export interface QuoteLine {
+  index: number;
+  line?: number;
+  column?: number;
+  block?: number;
+  type?: string;
+  quote: string;
+  marker: string | null;
+  source: string | null;
+  outcome: QuoteOutcome;
+  span?: { start: number; end: number };
+  findings?: Finding[];
+  fix?: { marker?: string; quote?: string; start_char_index?: number; end_char_index?: number; start_block_index?: number; end_block_index?: number };
+  why?: string;
+  limit?: { name: string; max: number; actual: number };
+}
+
+/**
+ * The JSON lines `citecheck quotes` prints for text: a report (Markdown or
+ * plain text), a structured answer {citations: [{source_id, quote}]} or an
+ * Anthropic Messages response, as a string, bytes or an object (sent as
+ * JSON.stringify writes it). Input the command refuses throws a
+ * CitecheckError with its message and code; arguments of the wrong type,
+ * or neither sources nor a request, a TypeError.
+ */
+export function quotes(text: string | Uint8Array | ArrayBuffer | object, options: QuotesOptions): string;
+
+/** What a Zod refinement is given: Zod 3's and 4's superRefine context. */
+export interface RefinementContext {
+  addIssue(issue: { code: 'custom'; message: string; path?: (string | number)[] }): void;
+}
+
+/**
+ * A refinement for `.superRefine` (Zod 3 and 4) holding quotes verbatim
+ * in sources: a quote string (against options.source, or every source), a
+ * citation {source_id, quote}, or an answer with citations of them. Each
+ * quote not verbatim gets one issue at its path, its message
+ * quoteProblem's.
+ */
+export function verbatimQuote(
+  sources: Record<string, string> | Map<string, string>,
+  options?: { source?: string },
+): (value: unknown, ctx: RefinementContext) => void;
+
+/** Why a quote (one of quotes' lines, with explain) is not verbatim, and its fix, in words a model can act on. */
+export function quoteProblem(line: QuoteLine, sourceIds: string[]): string;
+
 /**
  * An error of the package's use (init not awaited, an export that is not
  * JSON, a string that is not Unicode text) or a call the engine failed
@@ -260,12 +324,13 @@ export function annotations(exportText: string | Uint8Array | ArrayBuffer | obje
  * not a refusal.
  */
 export class CitecheckError extends Error {
-  /** From annotations: the lines written for the items before the failure. */
+  /** From annotations and quotes: the lines written before the failure. */
   lines?: string;
   /**
    * 'invalid_input' for a source's IRI, text or version with a lone
    * surrogate, and for an annotations run refused (an export that is not
-   * JSON or not Unicode text, sources named twice).
+   * JSON or not Unicode text, sources named twice); from quotes, the
+   * command's code for what it refuses.
    */
-  code?: 'invalid_input';
+  code?: string;
 }

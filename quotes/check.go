@@ -3,7 +3,6 @@ package quotes
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,7 +219,7 @@ func overQuotations(max, n int, early bool) *citecheck.Error {
 	}
 	return &citecheck.Error{Code: citecheck.CodeLimitExceeded, Limit: citecheck.LimitCitations,
 		Max: int64(max), Actual: int64(n),
-		Message: fmt.Sprintf("%s quotations to check, over %s %d; check the draft in parts", count, citecheck.LimitCitations, max)}
+		Message: count + " quotations to check, over " + citecheck.LimitCitations + " " + strconv.Itoa(max) + "; check the draft in parts"}
 }
 
 // limits are the Options' limits, the contract's when they are zero.
@@ -318,10 +317,10 @@ func NewChecker(sources []Source, opts Options) (*Checker, error) {
 	}
 	for i, s := range sources {
 		if _, dup := c.byID[s.ID]; dup {
-			return nil, invalid("source %q is supplied twice", citecheck.Echo(s.ID))
+			return nil, invalid("source " + citecheck.Echo(s.ID).Quoted() + " is supplied twice")
 		}
 		if !utf8.ValidString(s.Text) {
-			return nil, invalid("source %q is not UTF-8", citecheck.Echo(s.ID))
+			return nil, invalid("source " + citecheck.Echo(s.ID).Quoted() + " is not UTF-8")
 		}
 		c.byID[s.ID] = i
 		c.units += utf16Len(s.Text)
@@ -359,7 +358,7 @@ func (c *Checker) Check(ctx context.Context, qs []Quotation) ([]Result, error) {
 		r := &res[i]
 		*r = Result{Index: c.next + i, Quotation: q, Source: -1, Outcome: NotChecked}
 		if loc := q.Location; loc != nil && loc.Type != CharLocation && loc.Type != PageLocation && loc.Type != ContentBlockLocation {
-			r.Why = fmt.Sprintf("a %s citation points into no document of the request", loc.Type)
+			r.Why = "a " + loc.Type + " citation points into no document of the request"
 			continue
 		}
 		p := &plan{r: r, primary: -1}
@@ -377,7 +376,7 @@ func (c *Checker) Check(ctx context.Context, qs []Quotation) ([]Result, error) {
 		}
 		switch {
 		case !utf8.ValidString(q.Text):
-			return nil, invalid("quotation %d is not UTF-8", c.next+i)
+			return nil, invalid("quotation " + strconv.Itoa(c.next+i) + " is not UTF-8")
 		case q.Text == "":
 			r.Why = "the quotation is empty"
 			continue
@@ -674,8 +673,8 @@ func (p *plan) decide(sources []Source, explain bool) {
 		for i, k := range kinds {
 			names[i] = k.String()
 		}
-		r.Why = fmt.Sprintf("not exactly in any source, and the search for it under folds and elisions in source %q was cut by the work budget (not searched: %s)",
-			citecheck.Echo(sources[j.src].ID), strings.Join(names, ", "))
+		r.Why = "not exactly in any source, and the search for it under folds and elisions in source " + citecheck.Echo(sources[j.src].ID).Quoted() +
+			" was cut by the work budget (not searched: " + strings.Join(names, ", ") + ")"
 		return
 	}
 	r.Outcome = NotFound

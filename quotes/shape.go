@@ -2,7 +2,6 @@ package quotes
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -51,8 +50,10 @@ const (
 )
 
 // invalid is the error of an input that is not one of the shapes.
-func invalid(format string, args ...any) *citecheck.Error {
-	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: fmt.Sprintf(format, args...)}
+// Messages are built without fmt, whose printer the WebAssembly module
+// does not link (docs/javascript.md, "Size").
+func invalid(msg string) *citecheck.Error {
+	return &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: msg}
 }
 
 var bom = []byte("\uFEFF")
@@ -67,7 +68,7 @@ func parseJSON(b []byte, base int, what string, w *workCounter) (node, error) {
 	case w != nil && w.err != nil:
 		return node{}, w.err
 	case err != nil:
-		return node{}, invalid("%s: %s", what, err)
+		return node{}, invalid(what + ": " + err.String())
 	}
 	return node{raw: bytes.Trim(b, " \t\r\n"), r: &walker{w: w}}, nil
 }
@@ -140,7 +141,7 @@ func detect(input []byte, w *workCounter) (Shape, node, error) {
 		return 0, node{}, invalid(`a JSON array is not an input quotes reads: a structured answer is an object {"citations": [...]}`)
 	}
 	if !utf8.Valid(b) {
-		return 0, node{}, invalid("not UTF-8: invalid byte 0x%02X at byte offset %d", b[utext.InvalidAt(b)], utext.InvalidAt(b)+base)
+		return 0, node{}, invalid(notUTF8(b, utext.InvalidAt(b), base))
 	}
 	return Report, node{}, nil
 }
@@ -204,15 +205,15 @@ func readStructured(top node, emit func(Quotation) error) error {
 	}
 	return cits.items(func(i int, c node) error {
 		if c.kind() != '{' {
-			return invalid(`the structured answer: %s is %s, not a citation {"source_id", "quote"}`, c.ptr(), c.kindName())
+			return invalid("the structured answer: " + c.ptr() + " is " + c.kindName() + `, not a citation {"source_id", "quote"}`)
 		}
 		m := c.pick("quote", "source_id")
 		quote := m[0]
 		if !quote.has() {
-			return invalid(`the structured answer: %s has no "quote" string`, c.ptr())
+			return invalid("the structured answer: " + c.ptr() + ` has no "quote" string`)
 		}
 		if quote.kind() != '"' {
-			return invalid(`the structured answer: %s is %s, not a string`, quote.ptr(), quote.kindName())
+			return invalid("the structured answer: " + quote.ptr() + " is " + quote.kindName() + ", not a string")
 		}
 		q := Quotation{Text: quote.text()}
 		if sid := m[1]; sid.has() {
@@ -222,11 +223,11 @@ func readStructured(top node, emit func(Quotation) error) error {
 			case '0':
 				m, why := marker(sid.raw)
 				if why != "" {
-					return invalid("the structured answer: %s is %s, which %s; a source_id is a string or an integer", sid.ptr(), citecheck.Echo(sid.raw), why)
+					return invalid("the structured answer: " + sid.ptr() + " is " + citecheck.Echo(sid.raw).String() + ", which " + why + "; a source_id is a string or an integer")
 				}
 				q.Marker, q.Marked = m, true
 			default:
-				return invalid("the structured answer: %s is %s, not a string or an integer", sid.ptr(), sid.kindName())
+				return invalid("the structured answer: " + sid.ptr() + " is " + sid.kindName() + ", not a string or an integer")
 			}
 		}
 		return emit(q)
@@ -267,18 +268,18 @@ var anthropicNumbers = [...]string{"document_index", "start_char_index", "end_ch
 // read, and its first error stops the reading and is returned.
 func readAnthropic(top node, emit func(Quotation) error) error {
 	if top.kind() != '{' {
-		return invalid("the Anthropic response is %s, not an object", top.kindName())
+		return invalid("the Anthropic response is " + top.kindName() + ", not an object")
 	}
 	content, ok := top.member("content")
 	if !ok {
 		return nil
 	}
 	if content.kind() != '[' {
-		return invalid("the Anthropic response: %s is %s, not an array of content blocks", content.ptr(), content.kindName())
+		return invalid("the Anthropic response: " + content.ptr() + " is " + content.kindName() + ", not an array of content blocks")
 	}
 	return content.items(func(bi int, block node) error {
 		if block.kind() != '{' {
-			return invalid("the Anthropic response: %s is %s, not a content block (an object)", block.ptr(), block.kindName())
+			return invalid("the Anthropic response: " + block.ptr() + " is " + block.kindName() + ", not a content block (an object)")
 		}
 		if typ, err := stringMember(block, "type", "the Anthropic response"); err != nil || typ != "text" {
 			return err
@@ -288,7 +289,7 @@ func readAnthropic(top node, emit func(Quotation) error) error {
 			return nil
 		}
 		if cits.kind() != '[' {
-			return invalid("the Anthropic response: %s is %s, not an array of citations", cits.ptr(), cits.kindName())
+			return invalid("the Anthropic response: " + cits.ptr() + " is " + cits.kindName() + ", not an array of citations")
 		}
 		return cits.items(func(_ int, c node) error {
 			q, err := anthropicCitation(c, bi)
@@ -312,7 +313,7 @@ func stringValue(v node, what string) (string, error) {
 	case !v.has():
 		return "", nil
 	case v.kind() != '"':
-		return "", invalid("%s: %s is %s, not a string", what, v.ptr(), v.kindName())
+		return "", invalid(what + ": " + v.ptr() + " is " + v.kindName() + ", not a string")
 	}
 	return v.text(), nil
 }
@@ -321,7 +322,7 @@ func stringValue(v node, what string) (string, error) {
 func anthropicCitation(c node, bi int) (Quotation, error) {
 	const what = "the Anthropic response"
 	if c.kind() != '{' {
-		return Quotation{}, invalid("%s: %s is %s, not a citation (an object)", what, c.ptr(), c.kindName())
+		return Quotation{}, invalid(what + ": " + c.ptr() + " is " + c.kindName() + ", not a citation (an object)")
 	}
 	m := c.pick(append([]string{"type", "cited_text"}, anthropicNumbers[:]...)...)
 	typ, err := stringValue(m[0], what)
@@ -330,7 +331,7 @@ func anthropicCitation(c node, bi int) (Quotation, error) {
 	}
 	text, hasText := m[1], m[1].has()
 	if hasText && text.kind() != '"' {
-		return Quotation{}, invalid("%s: %s is %s, not a string", what, text.ptr(), text.kindName())
+		return Quotation{}, invalid(what + ": " + text.ptr() + " is " + text.kindName() + ", not a string")
 	}
 	var nums [len(anthropicNumbers)]int
 	var has [len(anthropicNumbers)]bool
@@ -340,11 +341,11 @@ func anthropicCitation(c node, bi int) (Quotation, error) {
 			continue
 		}
 		if v.kind() != '0' {
-			return Quotation{}, invalid("%s: %s is %s, not an integer", what, v.ptr(), v.kindName())
+			return Quotation{}, invalid(what + ": " + v.ptr() + " is " + v.kindName() + ", not an integer")
 		}
 		n, why := citecheck.Integer(v.raw)
 		if why != "" {
-			return Quotation{}, invalid("%s: %s is %s, which %s; it must be an integer from 0 to 2^53−1", what, v.ptr(), citecheck.Echo(v.raw), why)
+			return Quotation{}, invalid(what + ": " + v.ptr() + " is " + citecheck.Echo(v.raw).String() + ", which " + why + "; it must be an integer from 0 to 2^53−1")
 		}
 		nums[k], has[k] = n, true
 	}
@@ -362,16 +363,16 @@ func anthropicCitation(c node, bi int) (Quotation, error) {
 	case PageLocation:
 		pair = 5
 	case "":
-		return q, invalid(`%s: %s has no "type"`, what, c.ptr())
+		return q, invalid(what + ": " + c.ptr() + ` has no "type"`)
 	default:
 		return q, nil
 	}
 	if !hasText {
-		return q, invalid(`%s: %s (%s) has no "cited_text"`, what, c.ptr(), typ)
+		return q, invalid(what + ": " + c.ptr() + " (" + typ + `) has no "cited_text"`)
 	}
 	for _, k := range []int{0, pair, pair + 1} {
 		if !has[k] {
-			return q, invalid(`%s: %s (%s) has no %q`, what, c.ptr(), typ, anthropicNumbers[k])
+			return q, invalid(what + ": " + c.ptr() + " (" + typ + ") has no " + strconv.Quote(anthropicNumbers[k]))
 		}
 	}
 	loc.Document, loc.Start, loc.End = nums[0], nums[pair], nums[pair+1]
@@ -411,8 +412,8 @@ func (d *Document) NoText() string {
 	if d.HasText {
 		return ""
 	}
-	return fmt.Sprintf("document %s is %s, from which citecheck reads no text; give its text as source %s "+
-		"(the command: --source %s=FILE; the check_quotes tool: a source {\"id\": %q, \"text\": ...})", d.ID, d.Carries, strconv.Quote(d.ID), d.ID, d.ID)
+	return "document " + d.ID + " is " + d.Carries + ", from which citecheck reads no text; give its text as source " + strconv.Quote(d.ID) +
+		" (the command: --source " + d.ID + "=FILE; the check_quotes tool: a source {\"id\": " + strconv.Quote(d.ID) + ", \"text\": ...})"
 }
 
 // ReadRequest returns the documents of a Messages request, in order: the
@@ -439,7 +440,7 @@ func ReadRequest(request []byte) ([]Document, error) {
 	var docs []Document
 	err = msgs.items(func(_ int, m node) error {
 		if m.kind() != '{' {
-			return invalid("%s: %s is %s, not a message (an object)", what, m.ptr(), m.kindName())
+			return invalid(what + ": " + m.ptr() + " is " + m.kindName() + ", not a message (an object)")
 		}
 		content, ok := m.member("content")
 		if !ok || content.kind() != '[' { // a string, or absent: no documents
@@ -447,7 +448,7 @@ func ReadRequest(request []byte) ([]Document, error) {
 		}
 		return content.items(func(_ int, blk node) error {
 			if blk.kind() != '{' {
-				return invalid("%s: %s is %s, not a content block (an object)", what, blk.ptr(), blk.kindName())
+				return invalid(what + ": " + blk.ptr() + " is " + blk.kindName() + ", not a content block (an object)")
 			}
 			if typ, err := stringMember(blk, "type", what); err != nil || typ != "document" {
 				return err
@@ -468,11 +469,11 @@ func readDocument(d *Document, blk node) error {
 	const what = "the Messages request"
 	src, ok := blk.member("source")
 	if !ok {
-		return invalid(`%s: %s is a document without a "source"`, what, blk.ptr())
+		return invalid(what + ": " + blk.ptr() + ` is a document without a "source"`)
 	}
 	d.Path = src.rawPtr()
 	if src.kind() != '{' {
-		return invalid("%s: %s is %s, not an object", what, src.ptr(), src.kindName())
+		return invalid(what + ": " + src.ptr() + " is " + src.kindName() + ", not an object")
 	}
 	typ, err := stringMember(src, "type", what)
 	if err != nil {
@@ -482,13 +483,13 @@ func readDocument(d *Document, blk node) error {
 	case "text":
 		data, ok := src.member("data")
 		if !ok || data.kind() != '"' {
-			return invalid(`%s: %s/data is not a string`, what, src.ptr())
+			return invalid(what + ": " + src.ptr() + "/data is not a string")
 		}
 		d.Text, d.HasText, d.Path = data.text(), true, data.rawPtr()
 	case "content":
 		content, ok := src.member("content")
 		if !ok {
-			return invalid(`%s: %s has no "content"`, what, src.ptr())
+			return invalid(what + ": " + src.ptr() + ` has no "content"`)
 		}
 		d.Path = content.rawPtr()
 		if err := readContentSource(d, content); err != nil {
@@ -504,7 +505,7 @@ func readDocument(d *Document, blk node) error {
 	case "file":
 		d.Carries = "a file of the Files API"
 	default:
-		d.Carries = fmt.Sprintf("a source of type %q", citecheck.Echo(typ))
+		d.Carries = "a source of type " + citecheck.Echo(typ).Quoted()
 	}
 	return nil
 }
@@ -523,11 +524,11 @@ func readContentSource(d *Document, v node) error {
 		return nil
 	case '[':
 	default:
-		return invalid("%s: %s is %s, not a string or an array of content blocks", what, v.ptr(), v.kindName())
+		return invalid(what + ": " + v.ptr() + " is " + v.kindName() + ", not a string or an array of content blocks")
 	}
 	err := v.items(func(i int, b node) error {
 		if b.kind() != '{' {
-			return invalid("%s: %s is %s, not a content block (an object)", what, b.ptr(), b.kindName())
+			return invalid(what + ": " + b.ptr() + " is " + b.kindName() + ", not a content block (an object)")
 		}
 		d.Blocks = append(d.Blocks, cp)
 		if typ, err := stringMember(b, "type", what); err != nil || typ != "text" {
@@ -535,7 +536,7 @@ func readContentSource(d *Document, v node) error {
 		}
 		text, ok := b.member("text")
 		if !ok || text.kind() != '"' {
-			return invalid(`%s: %s is a text block without a "text" string`, what, b.ptr())
+			return invalid(what + ": " + b.ptr() + ` is a text block without a "text" string`)
 		}
 		s := text.text()
 		sb.WriteString(s)
@@ -548,4 +549,13 @@ func readContentSource(d *Document, v node) error {
 	d.Blocks = append(d.Blocks, cp)
 	d.Text = sb.String()
 	return nil
+}
+
+// notUTF8 is the message for b, not UTF-8 from byte at on, in the words
+// every command uses for a file that is not UTF-8: the byte, in
+// hexadecimal, and its offset plus base.
+func notUTF8(b []byte, at, base int) string {
+	const hex = "0123456789ABCDEF"
+	c := b[at]
+	return "not UTF-8: invalid byte 0x" + string([]byte{hex[c>>4], hex[c&15]}) + " at byte offset " + strconv.Itoa(at+base)
 }

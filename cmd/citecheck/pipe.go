@@ -458,28 +458,15 @@ func pipeQuotesRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []byte) 
 	refuse := func(code, msg string) (uint8, []byte) {
 		return exitError, appendField(appendField(appendField(dst, nil), []byte(code)), []byte(msg))
 	}
-	input := f[1]
-	shape, err := quotes.Detect(input)
-	if err != nil {
-		return refuse(citecheck.AsError(err).Code, "text: "+message(err))
-	}
-	q := quotesRun{shape: shape, input: input, name: "text", explain: o.Explain, text: o.Format == "text"}
-	if o.Request {
-		if shape != quotes.Anthropic {
-			return refuse(citecheck.CodeInvalidInput, fmt.Sprintf("request is the request an Anthropic response answered; the text is a %s", shape))
-		}
-		if q.docs, err = quotes.ReadRequest(f[2]); err != nil {
-			return refuse(citecheck.AsError(err).Code, "request: "+message(err))
-		}
-		q.sources = quotes.Sources(q.docs)
-	}
+	raw := make([]quotes.RawSource, 0, (len(f)-3)/2)
 	for i := 3; i < len(f); i += 2 {
-		text, e := sourceText(f[i+1])
-		if e != nil {
-			return refuse(e.Code, fmt.Sprintf("source %q: %s", f[i], e.Message))
-		}
-		q.sources = append(q.sources, quotes.Source{ID: string(f[i]), Text: text})
+		raw = append(raw, quotes.RawSource{ID: string(f[i]), Text: f[i+1]})
 	}
+	run, e := quotes.NewRun(f[1], f[2], o.Request, raw, o.Explain)
+	if e != nil {
+		return refuse(e.Code, e.Message)
+	}
+	q := quotesRun{Run: *run, text: o.Format == "text"}
 	var out bytes.Buffer
 	counts, stopped := q.write(ctx, &out)
 	if stopped != nil {
@@ -504,7 +491,7 @@ func pipeAnnotationsRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []b
 	for i := 1; i < len(f); i += 3 {
 		// A text that is not UTF-8 fails the targets on it, as an
 		// unreadable source file does.
-		text, e := sourceText(f[i+1])
+		text, e := quotes.SourceText(f[i+1])
 		sources = append(sources, annotation.Source{IRI: string(f[i]), Text: text, Version: string(f[i+2]), Err: e})
 	}
 	var lines []byte
@@ -514,13 +501,4 @@ func pipeAnnotationsRun(ctx context.Context, dst []byte, f [][]byte) (uint8, []b
 		status = exitError
 	}
 	return status, appendField(appendField(appendField(dst, lines), []byte(msg)), notices)
-}
-
-// sourceText is a source's text as the commands read a source file:
-// UTF-8 exactly, and one byte order mark at its start is not text.
-func sourceText(b []byte) (string, *citecheck.Error) {
-	if v, bad := validPrefix(b, true); bad {
-		return "", &citecheck.Error{Code: citecheck.CodeInvalidInput, Message: fmt.Sprintf("not UTF-8: invalid byte 0x%02X at byte offset %d", b[v], v)}
-	}
-	return string(bytes.TrimPrefix(b, []byte("\uFEFF"))), nil
 }

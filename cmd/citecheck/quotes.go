@@ -119,7 +119,8 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	text := o.format == "text"
 	q := quotesRun{
-		shape: shape, input: input, name: name, docs: docs, sources: sources, explain: o.explain, text: text,
+		Run:   quotes.Run{Shape: shape, Input: input, Name: name, Documents: docs, Sources: sources, Explain: o.explain},
+		text:  text,
 		color: text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),
 	}
 	counts, stopped := q.write(ctx, stdout)
@@ -133,75 +134,37 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	return exitValid
 }
 
-// quotesRun is one run of `quotes` over inputs held in memory: by the
-// command, from its files; by the pipe (pipe.go), from a Python call.
+// quotesRun is one run of `quotes` over inputs held in memory (the
+// checks and the lines are quotes.Run's, shared with the pipe and the
+// JavaScript package), written as JSON lines or the text report.
 type quotesRun struct {
-	shape   quotes.Shape
-	input   []byte
-	name    string            // the input's name in messages
-	docs    []quotes.Document // an Anthropic request's documents, or nil
-	sources []quotes.Source   // the request's documents' sources first
-	explain bool
-	text    bool // the text report instead of JSON lines
-	color   bool // colour the text report
+	quotes.Run
+	text  bool // the text report instead of JSON lines
+	color bool // colour the text report
 }
 
 // write checks every quotation of the input and writes what `quotes`
 // prints on standard output, returning the counts per outcome (indexed
 // by quotes.Outcome). An error is why the run stopped, its message the
 // command's words after "citecheck: ": what was checked before it is
-// written. Cost: the quotes checker's, batch by batch; the
-// run holds its input, its quotations and one batch's results.
+// written. Cost: quotes.Run.Each's; the run holds its input, its
+// quotations and one batch's results and output.
 func (q *quotesRun) write(ctx context.Context, stdout io.Writer) ([]int, *citecheck.Error) {
-	stop := func(err error, prefix string) *citecheck.Error {
-		e := *citecheck.AsError(err)
-		e.Message = prefix + message(err)
-		return &e
-	}
-	qs, err := quotes.Read(q.input, q.shape)
-	if err != nil {
-		return nil, stop(err, q.name+": ")
-	}
-	lim := citecheck.DefaultLimits()
-	// A local command: the user's own files, of any size and count.
-	lim.ScanUnits, lim.Citations = citecheck.NoLimit, citecheck.NoLimit
-	checker, err := quotes.NewChecker(q.sources, quotes.Options{Limits: lim, Explain: q.explain, Documents: q.docs})
-	if err != nil {
-		return nil, stop(err, "")
-	}
-	// Streamed as annotations is: each batch is checked, written and
-	// dropped, so what the run holds beyond its input and quotations is
-	// one batch's (docs/quotes.md#cost).
 	ropts := reportpkg.Options{Color: q.color}
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	counts := make([]int, len(quotes.Outcomes()))
 	var buf []byte
-	for len(qs) > 0 {
-		n := min(len(qs), quotes.BatchQuotations)
-		res, err := checker.Check(ctx, qs[:n])
-		if err != nil {
-			// What was checked is written; the error says why the rest is not.
-			out.Flush()
-			if ctx.Err() != nil { // a signal (SIGINT, SIGTERM) ended the run
-				return counts, &citecheck.Error{Code: citecheck.CodeUnavailable, Message: fmt.Sprintf("stopped by an interrupt after %d of %d quotations (their results are written)", sum(counts), sum(counts)+len(qs))}
-			}
-			return counts, stop(err, "")
-		}
-		a := &quotes.Answer{Shape: q.shape, Sources: q.sources, Results: res}
-		for i := range res {
-			counts[res[i].Outcome]++
-		}
+	counts, stopped := q.Each(ctx, func(a *quotes.Answer) {
 		if q.text {
 			buf = a.AppendTextResults(buf[:0], ropts)
-			out.Write(buf)
 		} else {
-			for i := range res {
-				buf = append(a.AppendJSON(buf[:0], i), '\n')
-				out.Write(buf)
-			}
+			buf = a.AppendLines(buf[:0])
 		}
-		clear(qs[:n]) // their texts go with the batch
-		qs = qs[n:]
+		out.Write(buf)
+	})
+	if stopped != nil {
+		// What was checked is written; the error says why the rest is not.
+		out.Flush()
+		return counts, stopped
 	}
 	if q.text {
 		out.Write(quotes.AppendTextVerdict(nil, counts, ropts))

@@ -17,11 +17,12 @@ const scratch = mkdtempSync(join(tmpdir(), 'citecheck-api-'));
 test('every function refuses to run before init', () => {
   // A fresh process: this one inits below.
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', `
-    import { checkRaw, annotations } from ${JSON.stringify(join(jsDir, 'node.js'))};
-    for (const f of [() => checkRaw('{}'), () => annotations('[]')]) {
+    import { checkRaw, annotations, quotes, verbatimQuote } from ${JSON.stringify(join(jsDir, 'node.js'))};
+    const refine = verbatimQuote({ 1: 'x' });
+    for (const f of [() => checkRaw('{}'), () => annotations('[]'), () => quotes('x', { sources: { 1: 'x' } }), () => refine('x', {})]) {
       try { f(); console.log('ran'); } catch (e) { console.log(e.name + ': ' + e.message); }
     }`]);
-  assert.equal(r.stdout.toString(), 'CitecheckError: citecheck: call and await init() first\n'.repeat(2));
+  assert.equal(r.stdout.toString(), 'CitecheckError: citecheck: call and await init() first\n'.repeat(4));
 });
 
 test('init takes nothing, bytes, a path, a file URL, a Response or a WebAssembly.Module', async () => {
@@ -183,7 +184,7 @@ test('warm refuses to run before init, holds on its own body, and changes no ans
 test('the types compile against a use of every function', () => {
   const file = join(scratch, 'use.mts');
   writeFileSync(file, `
-import { init, warm, checkRaw, check, checkAll, explain, annotations, MAX_INPUT_BYTES, CitecheckError, type Request, type Reason, type Finding } from ${JSON.stringify(join(jsDir, 'index.js'))};
+import { init, warm, checkRaw, check, checkAll, explain, annotations, quotes, verbatimQuote, quoteProblem, MAX_INPUT_BYTES, CitecheckError, type Request, type Reason, type Finding, type QuoteLine } from ${JSON.stringify(join(jsDir, 'index.js'))};
 await init();
 const warmed: Promise<void> = warm();
 await warmed;
@@ -198,6 +199,11 @@ const f: Finding[] = ex.all ? ex.all.citations.flatMap((c) => c.findings) : [];
 const lines: string = annotations('[]', { sources: { 'https://e.org/': 'text', 'https://e.org/v': { text: 't', version: '1' } } });
 const max: 1048576 = MAX_INPUT_BYTES;
 try { annotations('{'); } catch (e) { if (e instanceof CitecheckError) console.log(e.lines, reason, n, f, lines, max); }
+const ql: string = quotes('“x” [1]', { sources: { '1': 'x' }, request: { messages: [] }, explain: true });
+const refine = verbatimQuote(new Map([['1', 'x']]), { source: '1' });
+refine('x', { addIssue: (i) => console.log(i.message, i.path) });
+const why: string = quoteProblem(JSON.parse(ql) as QuoteLine, ['1']);
+console.log(why);
 `);
   writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: false }, files: ['use.mts'] }));
   const tsc = join(jsDir, 'node_modules', '.bin', 'tsc');

@@ -14,6 +14,8 @@ import (
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/annotation"
+	"github.com/citecheck/citecheck/internal/jsonenc"
+	"github.com/citecheck/citecheck/quotes"
 )
 
 // The answers the package's functions give, by the mode the JavaScript
@@ -76,6 +78,43 @@ func errorEnvelope(code, message string) []byte {
 func annotations(r io.Reader, sources []annotation.Source, put func([]byte)) (msg string, notices []byte) {
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	return annotation.Lines(context.Background(), r, sources, put)
+}
+
+// quoteLines is `citecheck quotes` over a call's inputs (quotes.NewRun:
+// the input, the request when withRequest, the sources), its JSON lines
+// handed to put a batch at a time as they are written, and its answer
+// {"status"} with the command's exit status (0 every quotation
+// verbatim, 1 not), or {"status": 2, "code", "message"} with the error
+// (the command's words after "citecheck: ") when the run is refused or
+// stops. The lines are the command's standard output byte for byte: the
+// checks and the writing are quotes.Run's, which the command and the
+// pipe run too. Cost: quotes.Run.Each's; the module holds the input,
+// the request, the sources (their UTF-8 twice while NewRun reads them,
+// once after), the quotations and one batch's results and lines. The
+// sources' entries are cleared once read, so that the bytes that brought
+// them can go.
+func quoteLines(input, request []byte, withRequest bool, sources []quotes.RawSource, explain bool, put func([]byte)) []byte {
+	run, e := quotes.NewRun(input, request, withRequest, sources, explain)
+	if e == nil {
+		clear(sources) // their bytes are the Run's strings now
+		var buf []byte
+		var counts []int
+		counts, e = run.Each(context.Background(), func(a *quotes.Answer) {
+			buf = a.AppendLines(buf[:0])
+			put(buf)
+		})
+		if e == nil {
+			status := "0"
+			for o, n := range counts {
+				if n > 0 && quotes.Outcome(o) != quotes.Verbatim {
+					status = "1"
+				}
+			}
+			return []byte(`{"status":` + status + "}")
+		}
+	}
+	out := jsonenc.AppendString([]byte(`{"status":2,"code":`), e.Code)
+	return append(jsonenc.AppendString(append(out, `,"message":`...), e.Message), '}')
 }
 
 func main() {}

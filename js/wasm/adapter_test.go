@@ -14,6 +14,7 @@ import (
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/annotation"
 	"github.com/citecheck/citecheck/internal/testkit"
+	"github.com/citecheck/citecheck/quotes"
 	"github.com/citecheck/citecheck/server"
 )
 
@@ -238,10 +239,62 @@ func TestAnnotationsDuplicateSourcesAreRefused(t *testing.T) {
 	}
 }
 
+// runQuotes is quoteLines' lines, gathered, and its answer parsed.
+func runQuotes(t testing.TB, input, request []byte, withRequest bool, sources []quotes.RawSource, explain bool) (lines []byte, pieces int, status int, code, message string) {
+	ans := quoteLines(input, request, withRequest, sources, explain, func(b []byte) {
+		pieces++
+		lines = append(lines, b...)
+	})
+	var v struct {
+		Status  *int   `json:"status"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(ans, &v); err != nil || v.Status == nil {
+		t.Fatalf("answer %s: %v", ans, err)
+	}
+	return lines, pieces, *v.Status, v.Code, v.Message
+}
+
+// The statuses are the command's exit statuses: 0 when every quotation
+// is verbatim (or there is none), 1 when one is not, 2 with the error for
+// input the command refuses; the lines come a batch at a time.
+func TestQuoteLinesStatusesAreTheCommands(t *testing.T) {
+	src := func() []quotes.RawSource { return []quotes.RawSource{{ID: "1", Text: []byte("The quick brown fox.")}} }
+	many := bytes.Repeat([]byte("“quick brown” [1]\n"), 2*quotes.BatchQuotations+1)
+	for _, c := range []struct {
+		name           string
+		input          string
+		request        bool
+		status, pieces int
+		code, message  string
+	}{
+		{name: "verbatim", input: `“quick brown” [1]`, status: 0, pieces: 1},
+		{name: "one character off", input: `“quick browne” [1]`, status: 1, pieces: 1},
+		{name: "none", input: `no quotation`, status: 0},
+		{name: "batches", input: string(many), status: 0, pieces: 3},
+		{name: "not JSON", input: `{"citations": [}`, status: 2, code: citecheck.CodeInvalidInput, message: "text: not JSON: "},
+		{name: "request for a report", input: `“quick brown” [1]`, request: true, status: 2, code: citecheck.CodeInvalidInput,
+			message: "request is the request an Anthropic response answered; the text is a report"},
+	} {
+		lines, pieces, status, code, msg := runQuotes(t, []byte(c.input), nil, c.request, src(), false)
+		if status != c.status || pieces != c.pieces || code != c.code || !strings.HasPrefix(msg, c.message) || (c.message == "") != (msg == "") {
+			t.Errorf("%s: status %d, %d pieces, %q %q; want %d, %d, %q %q…", c.name, status, pieces, code, msg, c.status, c.pieces, c.code, c.message)
+		}
+		if status == 2 && len(lines) != 0 {
+			t.Errorf("%s: lines %q before a refusal", c.name, lines)
+		}
+	}
+	_, _, status, code, msg := runQuotes(t, []byte(`“quick” [1]`), nil, false, []quotes.RawSource{{ID: "1", Text: []byte("a\xedb")}}, false)
+	if status != 2 || code != citecheck.CodeInvalidInput || msg != `source "1": not UTF-8: invalid byte 0xED at byte offset 1` {
+		t.Errorf("a source not UTF-8: %d %q %q", status, code, msg)
+	}
+}
+
 // FuzzAdapter: whatever the bytes, every mode answers one envelope and
 // never panics; the execute answer is the route's, refusals are alike in
-// every mode, and an annotation export of the same bytes is checked or
-// refused with a message.
+// every mode, an annotation export of the same bytes is checked or
+// refused with a message, and so is a quotes input.
 func FuzzAdapter(f *testing.F) {
 	for _, c := range testkit.Conformance(f)[:40] {
 		f.Add(c.Body)
@@ -274,6 +327,15 @@ func FuzzAdapter(f *testing.F) {
 		}
 		if msg != "" && !strings.HasPrefix(msg, "reading the annotations after ") {
 			t.Fatalf("annotations: message %q", msg)
+		}
+		qlines, _, status, _, qmsg := runQuotes(t, body, body, false, []quotes.RawSource{{ID: "1", Text: []byte("the quick brown fox")}}, true)
+		for l := range bytes.Lines(qlines) {
+			if !json.Valid(l) {
+				t.Fatalf("quotes: not a JSON line: %q", l)
+			}
+		}
+		if (status == 2) != (qmsg != "") || status == 2 && len(qlines) != 0 {
+			t.Fatalf("quotes: status %d, message %q after %d bytes of lines", status, qmsg, len(qlines))
 		}
 	})
 }

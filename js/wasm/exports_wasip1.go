@@ -8,6 +8,7 @@ import (
 
 	"github.com/citecheck/citecheck/annotation"
 	"github.com/citecheck/citecheck/internal/jsonenc"
+	"github.com/citecheck/citecheck/quotes"
 )
 
 // The JavaScript side writes inputs into buffers that Go allocates
@@ -157,5 +158,33 @@ func checkAnnotations() int32 {
 		output = append(jsonenc.AppendString(append(output, `"message":`...), msg), ',')
 	}
 	output = append(append(append(output, `"notices":`...), notices...), '}')
+	return int32(len(output))
+}
+
+// The flags of citecheck_quotes.
+const (
+	quotesRequest = 1 // buffer 2 holds the request an Anthropic response answered
+	quotesExplain = 2 // give failing quotations their fix
+)
+
+// citecheck_quotes checks the input in buffer 0 (inputLen bytes) against
+// the sources added since the last call (each source's id as its IRI),
+// after the documents of the request in buffer 2 (requestLen bytes) when
+// flags say so, writing its JSON lines through write_lines a batch at a
+// time, and returns the length of the answer at citecheck_output
+// (quoteLines'). The sources and the buffers that brought them are let
+// go whatever happens.
+//
+//go:wasmexport citecheck_quotes
+func checkQuotes(inputLen, requestLen, flags int32) int32 {
+	raw := make([]quotes.RawSource, len(sources))
+	for i, s := range sources {
+		raw[i] = quotes.RawSource{ID: s.IRI, Text: unsafe.Slice(unsafe.StringData(s.Text), len(s.Text))}
+	}
+	in, req := input(0, inputLen), input(2, requestLen)
+	sources, text = nil, nil
+	inputs[1], inputs[2], inputs[3] = nil, nil, nil
+	output = quoteLines(in, req, flags&quotesRequest != 0, raw, flags&quotesExplain != 0,
+		func(b []byte) { hostWrite(unsafe.Pointer(&b[0]), int32(len(b))) })
 	return int32(len(output))
 }
