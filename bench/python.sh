@@ -15,5 +15,5 @@ mkdir -p "$out"
 rm -rf "$out/dist" "$out/venv"
 CITECHECK_WHEEL_TARGETS=host python/build.sh "$out/dist" >/dev/null
 python3 -m venv "$out/venv"
-"$out/venv/bin/pip" install -q --no-index --find-links "$out/dist" citecheck
+"$out/venv/bin/pip" install -q --no-index --find-links "$out/dist" "$(python3 python/wheel_version.py --name)"
 "$out/venv/bin/python" bench/python.py --md docs/performance.md "$@"

@@ -4,7 +4,7 @@ check_many_raw on the same bodies: what the columns cost over the answers.
     python bench/python_arrow.py [REPO]      (about 15 s)
 
 Run with the interpreter of an environment where the wheel and the
-extras are installed (pip install citecheck[arrow,pandas] from a
+extras are installed (pip install 'citecheck-engine[arrow,pandas]' from a
 python/build.sh folder). The bodies are testdata/conformance.jsonl's under
 100 kB (valid, failing and refused ones), repeated to 20,000 rows, in one
 batch (binary column) and one frame; each figure is the fastest of 7 runs.

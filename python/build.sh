@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # python/build.sh DIST: the Python package's wheels, into DIST (created if
-# missing; the citecheck-*.whl it holds are replaced).
+# missing; the citecheck_engine-*.whl it holds are replaced).
 #
 #   python/build.sh dist/python
 #   CITECHECK_WHEEL_TARGETS=host python/build.sh dist/python    # only this machine's wheel
 #   CITECHECK_VERSION=v1.2.0 python/build.sh dist/python        # as release v1.2.0
 #
-# One wheel per platform, py3-none-PLATFORM, each carrying the citecheck
-# command as its script (pip puts it on PATH) beside the Python package.
+# One wheel per platform, citecheck_engine-VERSION-py3-none-PLATFORM.whl,
+# each carrying the citecheck command as its script (pip puts it on PATH)
+# beside the Python package citecheck. The distribution is citecheck-engine
+# (python/wheel_version.py: PyPI's citecheck is another project).
 # The platforms, and the GOOS/GOARCH each wheel's command is built for,
 # are listed once, in python/wheel_platforms.py (`python3
 # python/wheel_platforms.py` prints them): Linux (manylinux2014 and
@@ -108,6 +110,7 @@ if [ -z "$tag" ]; then
 fi
 tag=${tag:-v0.0.0-dev}
 version=$("$python" python/wheel_version.py "$tag")
+wheel_name=$("$python" python/wheel_version.py --wheel-name)
 
 mtime=${SOURCE_DATE_EPOCH:-}
 if [ -z "$mtime" ]; then
@@ -139,7 +142,7 @@ cp -R python/citecheck "$stage/citecheck"
 find "$stage/citecheck" -name __pycache__ -prune -exec rm -rf {} +
 find "$stage/citecheck" -name '*.pyc' -exec rm -f {} +
 
-rm -f "$dist"/citecheck-*.whl
+rm -f "$dist/$wheel_name"-*.whl
 built=" "
 for platform in "${platforms[@]}"; do
   target=$(target_of "$platform")
@@ -155,7 +158,7 @@ for platform in "${platforms[@]}"; do
   CITECHECK_WHEEL_VERSION=$version CITECHECK_WHEEL_PLATFORM=$platform CITECHECK_WHEEL_BINARY=$binary \
     "$tools" -m build --wheel --no-isolation --outdir "$dist" "$stage" >"$work/build.log" 2>&1 ||
     { cat "$work/build.log" >&2; echo "python/build.sh: the $platform wheel failed" >&2; exit 1; }
-  echo "$dist/citecheck-$version-py3-none-$platform.whl"
+  echo "$dist/$wheel_name-$version-py3-none-$platform.whl"
 done
 
 "$python" python/check_wheels.py --tag "$tag" --platforms "${platforms[*]}" "$dist"

@@ -3,29 +3,34 @@
     python3 python/check_wheels.py [--tag v1.2.0] [--platforms "TAG ..."] DIST
 
 For each expected platform (all eight unless --platforms names some) DIST
-must hold exactly one citecheck wheel of the version, and each wheel:
+must hold exactly one wheel of the version, named for the distribution
+(citecheck_engine-VERSION-py3-none-PLATFORM.whl: wheel_version.WHEEL_NAME),
+and each wheel:
 
 - its name and its WHEEL file say py3-none-PLATFORM (every tag a
   compressed platform tag expands to, and no other), Root-Is-Purelib false;
 - it holds the package exactly as python/citecheck holds it (every file
   but compiled ones, byte for byte, py.typed among them), the licence, the
-  metadata, and the command at citecheck-VERSION.data/scripts/citecheck (citecheck.exe on
+  metadata (in citecheck_engine-VERSION.dist-info), and the command at
+  citecheck_engine-VERSION.data/scripts/citecheck (citecheck.exe on
   Windows), and nothing else;
 - the command is an executable for the platform, read from its header:
   static ELF (no program interpreter) for x86-64 or aarch64, Mach-O for
   x86_64 or arm64, a PE console program for amd64 or arm64; outside
   Windows its mode in the zip is executable (pip copies that bit); with
   --tag it holds the tag it was stamped with (`citecheck version`);
-- METADATA names citecheck, the version, License-Expression Apache-2.0,
-  Requires-Python >=3.9, no Requires-Dist but an extra's (`; extra ==
-  'NAME'`, NAME a Provides-Extra), and License-File LICENSE, held
-  under .dist-info/licenses/ with the repository's LICENSE bytes;
+- METADATA names the distribution (citecheck-engine, wheel_version's
+  DISTRIBUTION; PyPI's citecheck is another project), the version,
+  License-Expression Apache-2.0, Requires-Python >=3.9, no Requires-Dist
+  but an extra's (`; extra == 'NAME'`, NAME a Provides-Extra), and
+  License-File LICENSE, held under .dist-info/licenses/ with the
+  repository's LICENSE bytes;
 - no console script called citecheck competes with the command;
 - RECORD lists every file once, with its size and valid sha256.
 
 It prints each problem on its own line and exits 1 if there are any.
 Standard library only; it reads each wheel once into memory (a wheel is a
-few MB), so its cost is linear in the size of DIST's citecheck wheels.
+few MB), so its cost is linear in the size of DIST's citecheck-engine wheels.
 """
 
 import argparse
@@ -41,7 +46,7 @@ import zipfile
 from typing import Dict, List, Optional, Sequence
 
 import wheel_platforms
-from wheel_version import DEV_TAG, TagError, pep440
+from wheel_version import DEV_TAG, DISTRIBUTION, WHEEL_NAME, TagError, pep440, wheel_file
 
 # A requirement an extra alone installs: its whole marker is extra == 'NAME'.
 _EXTRA_MARKER = re.compile(r"""^[^;]*;\s*extra\s*==\s*['"]([a-z0-9-]+)['"]\s*$""")
@@ -171,8 +176,8 @@ def check_wheel(
             problem("the archive holds the same name twice")
         info = {i.filename: i for i in infos}
 
-    distinfo = f"citecheck-{version}.dist-info"
-    data_dir = f"citecheck-{version}.data"
+    distinfo = f"{WHEEL_NAME}-{version}.dist-info"
+    data_dir = f"{WHEEL_NAME}-{version}.data"
     windows = wheel_platforms.of(platform).goos == "windows"
     script = f"{data_dir}/scripts/{wheel_platforms.script_name(platform)}"
     license_entry = f"{distinfo}/licenses/LICENSE"
@@ -228,7 +233,7 @@ def check_wheel(
     if metadata is not None:
         m = email.parser.BytesParser().parsebytes(metadata)
         for field, want in (
-            ("Name", "citecheck"),
+            ("Name", DISTRIBUTION),
             ("Version", version),
             ("License-Expression", "Apache-2.0"),
             ("Requires-Python", ">=3.9"),
@@ -238,7 +243,7 @@ def check_wheel(
         mv = m.get("Metadata-Version", "")
         if tuple(int(x) for x in re.findall(r"\d+", mv)[:2]) < (2, 4):
             problem(f"METADATA is version {mv}; License-Expression needs 2.4")
-        # Only an extra (citecheck[arrow]) may require a package: a
+        # Only an extra (citecheck-engine[arrow]) may require a package: a
         # requirement without a marker, or with any other, would be
         # installed with the command itself.
         extras = m.get_all("Provides-Extra") or []
@@ -305,17 +310,17 @@ def check(
     package_dir: str = os.path.join(HERE, "citecheck"),
     license_path: Optional[str] = os.path.join(os.path.dirname(HERE), "LICENSE"),
 ) -> List[str]:
-    """Every problem of the citecheck wheels in dist. With tag, the version
+    """Every problem of the citecheck-engine wheels in dist. With tag, the version
     is its PEP 440 form and each command must hold the tag; else version
     (or, if None, the one version the wheels' names agree on)."""
     problems: List[str] = []
     if tag is not None:
         version = pep440(tag)
-    wheels = sorted(f for f in os.listdir(dist) if f.startswith("citecheck-") and f.endswith(".whl"))
+    wheels = sorted(f for f in os.listdir(dist) if f.startswith(f"{WHEEL_NAME}-") and f.endswith(".whl"))
     if version is None:
         versions = sorted({w.split("-")[1] for w in wheels if w.count("-") == 4})
         if len(versions) != 1:
-            return [f"{dist}: the citecheck wheels should share one version; they have {versions or 'none'}"]
+            return [f"{dist}: the {WHEEL_NAME} wheels should share one version; they have {versions or 'none'}"]
         version = versions[0]
     package = package_files(package_dir)
     if not package:
@@ -324,7 +329,7 @@ def check(
     if license_path is not None and os.path.isfile(license_path):
         with open(license_path, "rb") as f:
             license_bytes = f.read()
-    names = {f"citecheck-{version}-py3-none-{p}.whl": p for p in platforms}
+    names = {wheel_file(version, p): p for p in platforms}
     for w in wheels:
         if w not in names:
             problems.append(f"{w}: not one of this build's wheels (version {version}, platforms {' '.join(platforms)}); pip might pick it")
@@ -338,7 +343,7 @@ def check(
 
 
 def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(description="Checks the citecheck wheels in DIST.")
+    parser = argparse.ArgumentParser(description=f"Checks the {DISTRIBUTION} wheels in DIST.")
     parser.add_argument("dist", metavar="DIST")
     parser.add_argument("--tag", help=f"the tag the wheels were built as (e.g. v1.2.0, {DEV_TAG})")
     parser.add_argument("--platforms", help="the platform tags expected, separated by spaces (default: all eight)")

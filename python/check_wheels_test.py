@@ -15,6 +15,7 @@ import zipfile
 import check_wheels
 import wheel_platforms
 from check_wheels import PLATFORMS, check, record_hash
+from wheel_version import DISTRIBUTION, WHEEL_NAME, wheel_file
 
 TAG = "v1.2.0-rc.1"
 VERSION = "1.2.0rc1"
@@ -68,13 +69,13 @@ class Wheel:
 
     def __init__(self, platform: str):
         self.platform = platform
-        self.distinfo = f"citecheck-{VERSION}.dist-info"
-        self.script = f"citecheck-{VERSION}.data/scripts/{wheel_platforms.script_name(platform)}"
+        self.distinfo = f"{WHEEL_NAME}-{VERSION}.dist-info"
+        self.script = f"{WHEEL_NAME}-{VERSION}.data/scripts/{wheel_platforms.script_name(platform)}"
         tags = "".join(f"Tag: py3-none-{p}\n" for p in platform.split("."))
         self.files = dict(PACKAGE)
         self.files[self.script] = binary_for(platform)
         self.files[f"{self.distinfo}/METADATA"] = (
-            "Metadata-Version: 2.4\nName: citecheck\n"
+            f"Metadata-Version: 2.4\nName: {DISTRIBUTION}\n"
             f"Version: {VERSION}\nLicense-Expression: Apache-2.0\nLicense-File: LICENSE\n"
             "Requires-Python: >=3.9\n\nlong description\n"
         ).encode()
@@ -85,7 +86,7 @@ class Wheel:
         self.modes = {f: 0o100644 for f in self.files}
         self.modes[self.script] = 0o100755
         self.record_edit = None
-        self.name = f"citecheck-{VERSION}-py3-none-{platform}.whl"
+        self.name = f"{WHEEL_NAME}-{VERSION}-py3-none-{platform}.whl"
 
     def replace(self, path: str, old: bytes, new: bytes) -> None:
         assert old in self.files[path], (path, old)
@@ -152,6 +153,7 @@ class TestCheckWheels(unittest.TestCase):
             ("one tag of two", linux, spoil_file(wheel_file("WHEEL"), b"Tag: py3-none-manylinux2014_x86_64\n", b""), "WHEEL's tags"),
             ("tag of another platform", mac, spoil_file(wheel_file("WHEEL"), b"macosx_12_0_arm64", b"macosx_11_0_arm64"), "WHEEL's tags"),
             ("abi tag", win, spoil_file(wheel_file("WHEEL"), b"py3-none-", b"cp311-cp311-"), "WHEEL's tags"),
+            ("name of PyPI's other citecheck", linux, spoil_file(wheel_file("METADATA"), f"Name: {DISTRIBUTION}\n".encode(), b"Name: citecheck\n"), f"Name: citecheck, not {DISTRIBUTION}"),
             ("version", linux, spoil_file(wheel_file("METADATA"), b"Version: 1.2.0rc1", b"Version: 1.2.0"), "Version: 1.2.0, not 1.2.0rc1"),
             ("licence expression", linux, spoil_file(wheel_file("METADATA"), b"Apache-2.0", b"MIT"), "License-Expression: MIT"),
             ("licence file named", linux, spoil_file(wheel_file("METADATA"), b"License-File: LICENSE\n", b""), "License-File entries"),
@@ -161,13 +163,13 @@ class TestCheckWheels(unittest.TestCase):
             ("extra marker joined to another", linux, spoil_file(wheel_file("METADATA"), b"Requires-Python", b"Provides-Extra: arrow\nRequires-Dist: wasmtime; extra == 'arrow' or python_version >= '3'\nRequires-Python"), "no runtime dependency"),
             ("extra not declared", linux, spoil_file(wheel_file("METADATA"), b"Requires-Python", b"Requires-Dist: pyarrow>=11; extra == 'arrow'\nRequires-Python"), "no Provides-Extra declares"),
             ("licence text", linux, spoil_file(wheel_file("licenses/LICENSE"), b"2004", b"2005"), "differs from the repository's LICENSE"),
-            ("licence missing", linux, lambda w: w.files.pop(f"{w.distinfo}/licenses/LICENSE"), "lacks citecheck-1.2.0rc1.dist-info/licenses/LICENSE"),
+            ("licence missing", linux, lambda w: w.files.pop(f"{w.distinfo}/licenses/LICENSE"), f"lacks {WHEEL_NAME}-1.2.0rc1.dist-info/licenses/LICENSE"),
             ("package file missing", linux, lambda w: w.files.pop("citecheck/py.typed"), "lacks citecheck/py.typed"),
             ("package file stale", linux, lambda w: w.replace("citecheck/__init__.py", b"citecheck.", b"old."), "citecheck/__init__.py differs"),
             ("extra file", linux, lambda w: w.files.update({"citecheck/__pycache__/x.pyc": b"compiled"}), "holds citecheck/__pycache__/x.pyc"),
             ("path outside", linux, lambda w: w.files.update({"../evil": b""}), "a path outside"),
-            ("binary missing", mac, lambda w: w.files.pop(w.script), "lacks citecheck-1.2.0rc1.data/scripts/citecheck"),
-            ("windows binary without .exe", win, lambda w: w.files.update({w.script[:-4]: w.files.pop(w.script)}), "lacks citecheck-1.2.0rc1.data/scripts/citecheck.exe"),
+            ("binary missing", mac, lambda w: w.files.pop(w.script), f"lacks {WHEEL_NAME}-1.2.0rc1.data/scripts/citecheck"),
+            ("windows binary without .exe", win, lambda w: w.files.update({w.script[:-4]: w.files.pop(w.script)}), f"lacks {WHEEL_NAME}-1.2.0rc1.data/scripts/citecheck.exe"),
             ("not executable", linux, lambda w: w.modes.update({w.script: 0o100644}), "not executable in the archive"),
             ("dynamic ELF", linux, lambda w: w.files.update({w.script: elf(0x3E, interp=True)}), "dynamically linked"),
             ("ELF for the wrong machine", "musllinux_1_2_aarch64", lambda w: w.files.update({w.script: elf(0x3E) + TAG.encode()}), "ELF for x86-64, not ELF for aarch64"),
@@ -209,17 +211,33 @@ class TestCheckWheels(unittest.TestCase):
         for p in PLATFORMS[1:]:
             Wheel(p).write(self.dist)
         stray = Wheel("win_amd64")
-        stray.name = "citecheck-1.1.0-py3-none-win_amd64.whl"
+        stray.name = f"{WHEEL_NAME}-1.1.0-py3-none-win_amd64.whl"
         stray.write(self.dist)
         problems = self.run_check()
-        self.assertIn(f"citecheck-{VERSION}-py3-none-{PLATFORMS[0]}.whl: missing", problems)
-        self.assertTrue(any(p.startswith("citecheck-1.1.0-py3-none-win_amd64.whl: not one of this build's wheels") for p in problems), problems)
+        self.assertIn(f"{WHEEL_NAME}-{VERSION}-py3-none-{PLATFORMS[0]}.whl: missing", problems)
+        self.assertTrue(any(p.startswith(f"{WHEEL_NAME}-1.1.0-py3-none-win_amd64.whl: not one of this build's wheels") for p in problems), problems)
         self.assertEqual(len(problems), 2, problems)
+
+    def test_wheels_of_the_name_citecheck_are_not_these(self):
+        # PyPI's citecheck is another project: wheels built under that name
+        # (as from pyproject.toml's name = "citecheck") are not the
+        # build's, and its wheels are missing.
+        for p in PLATFORMS:
+            w = Wheel(p)
+            w.replace(f"{w.distinfo}/METADATA", f"Name: {DISTRIBUTION}\n".encode(), b"Name: citecheck\n")
+            for f in list(w.files):
+                if f.startswith(f"{WHEEL_NAME}-"):
+                    w.files["citecheck-" + f[len(WHEEL_NAME) + 1 :]] = w.files.pop(f)
+                    w.modes["citecheck-" + f[len(WHEEL_NAME) + 1 :]] = w.modes.pop(f)
+            w.distinfo = f"citecheck-{VERSION}.dist-info"
+            w.name = f"citecheck-{VERSION}-py3-none-{p}.whl"
+            w.write(self.dist)
+        self.assertEqual(self.run_check(), [f"{wheel_file(VERSION, p)}: missing" for p in PLATFORMS])
 
     def test_a_file_that_is_not_a_zip_is_named(self):
         for p in PLATFORMS:
             Wheel(p).write(self.dist)
-        with open(os.path.join(self.dist, f"citecheck-{VERSION}-py3-none-win_arm64.whl"), "wb") as f:
+        with open(os.path.join(self.dist, f"{WHEEL_NAME}-{VERSION}-py3-none-win_arm64.whl"), "wb") as f:
             f.write(b"not a zip")
         problems = self.run_check()
         self.assertEqual(len(problems), 1, problems)

@@ -7,7 +7,7 @@ python/build.sh builds the citecheck command for each platform
     CITECHECK_WHEEL_PLATFORM  the platform tag, e.g. manylinux_2_17_x86_64.manylinux2014_x86_64
     CITECHECK_WHEEL_BINARY    the command built for that platform
 
-The binary goes in as the wheel's script (citecheck-VERSION.data/scripts/),
+The binary goes in as the wheel's script (citecheck_engine-VERSION.data/scripts/),
 so pip puts the Go command itself on PATH; the wheel holds no Python
 extension, so it is tagged py3-none-PLATFORM: one wheel serves every
 Python 3 on that platform. The platforms are python/wheel_platforms.py's,

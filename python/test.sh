@@ -9,7 +9,7 @@
 #    DIST is given.
 # 2. A fresh virtual environment in a temporary folder, the wheel installed
 #    as a user installs it (pip install --no-index --find-links DIST
-#    citecheck), and the test tools locked with hashes in
+#    citecheck-engine), and the test tools locked with hashes in
 #    python/requirements-test.txt (pytest, mypy, ruff, and pyarrow and
 #    pandas for the extras' modules; the first run
 #    downloads them, pip's cache serves the next).

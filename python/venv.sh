@@ -6,7 +6,8 @@
 # makes $scratch (removed on exit) holding: the host's wheel from DIST, or
 # built into it when DIST is empty (CITECHECK_WHEEL_TARGETS=host
 # python/build.sh); $venv, with the wheel installed as a user installs it
-# (pip install --no-index --find-links DIST citecheck) and the tools
+# (pip install --no-index --find-links DIST citecheck-engine, the name
+# python/wheel_version.py --name prints) and the tools
 # locked with hashes in REQUIREMENTS; the Go CLI built from this tree at
 # $scratch/citecheck-go. It then changes to an empty folder, so the
 # package imported is the installed one. Needs $root and $python.
@@ -22,7 +23,8 @@ installed_wheel() {
   fi
   "$python" -m venv "$scratch/venv"
   venv=$scratch/venv
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$dist" citecheck
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links "$dist" \
+    "$("$python" "$root/python/wheel_version.py" --name)"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check --require-hashes -r "$requirements"
   (cd "$root" && go build -o "$scratch/citecheck-go" ./cmd/citecheck)
   mkdir "$scratch/cwd"

@@ -1,4 +1,12 @@
-"""The wheels' version: the Go module's release tag in its PEP 440 form.
+"""The wheels' name and version: the distribution's name on PyPI, and the
+Go module's release tag in its PEP 440 form.
+
+The distribution is citecheck-engine (pip install citecheck-engine): the
+name citecheck on PyPI is another project's. The import package and the
+command it installs are both citecheck. The name is written here for the
+tooling (build.sh, venv.sh, check_wheels.py and the tests read it), and in
+pyproject.toml, which hatchling reads and a test holds to this one; wheel
+file names and their .dist-info and .data folders carry it as WHEEL_NAME.
 
 The Go module is released by a tag vX.Y.Z (build/release.sh), and the
 wheels of that commit are X.Y.Z, as the npm package's are
@@ -8,6 +16,8 @@ is 1.2.0+ci.7, which PyPI refuses to host but pip installs from a folder).
 Between releases the tag is v0.0.0-dev and the version 0.0.0.dev0.
 
     python3 python/wheel_version.py v1.2.0-rc.1     prints 1.2.0rc1
+    python3 python/wheel_version.py --name          prints citecheck-engine, the name pip installs
+    python3 python/wheel_version.py --wheel-name    prints citecheck_engine, the name in wheel file names
 
 Standard library only: python/build.sh and python/check_wheels.py run it
 before any build tool is installed.
@@ -15,6 +25,19 @@ before any build tool is installed.
 
 import re
 import sys
+
+# The distribution's name: what pip installs and METADATA's Name.
+DISTRIBUTION = "citecheck-engine"
+# The name as the binary distribution format writes it in a wheel's file
+# name and its NAME-VERSION.dist-info and NAME-VERSION.data folders
+# (normalized, runs of - _ . as one _), as hatchling writes it.
+WHEEL_NAME = re.sub(r"[-_.]+", "_", DISTRIBUTION).lower()
+
+
+def wheel_file(version: str, platform: str) -> str:
+    """The file name of the wheel of version for platform (a platform tag)."""
+    return f"{WHEEL_NAME}-{version}-py3-none-{platform}.whl"
+
 
 # The tag the wheels of an untagged commit are built as.
 DEV_TAG = "v0.0.0-dev"
@@ -68,8 +91,14 @@ def pep440(tag: str) -> str:
 
 
 def main(argv: "list[str]") -> int:
-    if len(argv) != 1:
-        print("usage: wheel_version.py TAG   (e.g. v1.2.0)", file=sys.stderr)
+    if argv == ["--name"]:
+        print(DISTRIBUTION)
+        return 0
+    if argv == ["--wheel-name"]:
+        print(WHEEL_NAME)
+        return 0
+    if len(argv) != 1 or argv[0].startswith("--"):
+        print("usage: wheel_version.py TAG | --name | --wheel-name   (TAG e.g. v1.2.0)", file=sys.stderr)
         return 2
     try:
         print(pep440(argv[0]))

@@ -1,8 +1,61 @@
 """Tests of wheel_version: python3 -m unittest discover -s python -p '*_test.py'."""
 
+import os
+import re
+import subprocess
+import sys
 import unittest
 
-from wheel_version import DEV_TAG, TagError, pep440
+from wheel_version import DEV_TAG, DISTRIBUTION, WHEEL_NAME, TagError, pep440, wheel_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def pyproject_name() -> str:
+    """[project] name in python/pyproject.toml (read without tomllib, which
+    Python 3.10 lacks)."""
+    with open(os.path.join(HERE, "pyproject.toml"), encoding="utf-8") as f:
+        text = f.read()
+    section = re.search(r"^\[project\]\n(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    assert section is not None, "pyproject.toml has no [project]"
+    name = re.search(r'^name\s*=\s*"([^"]*)"\s*$', section.group(1), re.M)
+    assert name is not None, "pyproject.toml's [project] has no name"
+    return name.group(1)
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, os.path.join(HERE, "wheel_version.py"), *args], capture_output=True, text=True)
+
+
+class TestDistributionName(unittest.TestCase):
+    def test_pyproject_names_the_distribution_the_tooling_expects(self):
+        # hatchling reads the name from pyproject.toml; build.sh, venv.sh
+        # and check_wheels from wheel_version.
+        self.assertEqual(pyproject_name(), DISTRIBUTION)
+
+    def test_the_name_is_not_pypis_other_citecheck(self):
+        # `pip install citecheck` installs another project (citecheck 0.3.0,
+        # "Run-time protection of citation chains"), whose version beats
+        # ours from any index or --find-links folder pip also searches.
+        # The test above holds pyproject.toml to this name.
+        self.assertNotEqual(WHEEL_NAME, "citecheck")
+
+    def test_wheel_names_are_the_normalized_name(self):
+        # As hatchling names them: citecheck-engine is citecheck_engine in
+        # file names and the .dist-info and .data folders.
+        self.assertEqual(WHEEL_NAME, DISTRIBUTION.replace("-", "_"))
+        self.assertEqual(wheel_file("1.2.0rc1", "win_amd64"), f"{WHEEL_NAME}-1.2.0rc1-py3-none-win_amd64.whl")
+        self.assertEqual(wheel_file("1.2.0", "win_amd64").count("-"), 4)
+
+    def test_cli_prints_the_names(self):
+        self.assertEqual(cli("--name").stdout, DISTRIBUTION + "\n")
+        self.assertEqual(cli("--wheel-name").stdout, WHEEL_NAME + "\n")
+        self.assertEqual(cli("v1.2.0-rc.1").stdout, "1.2.0rc1\n")
+        for args in [(), ("--names",), ("--name", "v1.2.0")]:
+            with self.subTest(args=args):
+                r = cli(*args)
+                self.assertEqual((r.returncode, r.stdout), (2, ""))
+                self.assertIn("usage:", r.stderr)
 
 
 class TestTagToPEP440(unittest.TestCase):

@@ -315,8 +315,10 @@ def annotations(
 def __getattr__(name: str) -> Any:
     # The version is the installed distribution's, read when asked: it
     # costs an import of importlib.metadata that `import citecheck` skips.
+    # The distribution is citecheck-engine (PyPI's citecheck is another
+    # project's), whose import package this is.
     if name == "__version__":
         from importlib.metadata import version
 
-        return version("citecheck")
+        return version("citecheck-engine")
     raise AttributeError(f"module 'citecheck' has no attribute {name!r}")

@@ -4,7 +4,7 @@ check_batch takes a pyarrow.RecordBatch or Table and gives it back with the
 answers beside the bodies; check_batches does so for an iterator of them.
 They plug unchanged into Spark's mapInArrow (check_batches), Ray Data's
 map_batches(batch_format="pyarrow") (check_batch) and any engine that maps
-Arrow batches. Needs pyarrow: pip install citecheck[arrow].
+Arrow batches. Needs pyarrow: pip install 'citecheck-engine[arrow]'.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, Iterable, Iterator, List, TypeVar
 try:
     import pyarrow as pa  # type: ignore[import-untyped]
 except ImportError as e:  # pragma: no cover - the tests import it both ways
-    raise ImportError("citecheck.arrow needs pyarrow: pip install citecheck[arrow]") from e
+    raise ImportError("citecheck.arrow needs pyarrow: pip install 'citecheck-engine[arrow]'") from e
 
 from ._columns import NAMES, answer_columns, clash
 

@@ -2,7 +2,7 @@
 
 check_frame is citecheck.arrow.check_batch for a DataFrame: it plugs
 unchanged into Dask's map_partitions, and check_frames into Spark's
-mapInPandas. Needs pandas: pip install citecheck[pandas].
+mapInPandas. Needs pandas: pip install 'citecheck-engine[pandas]'.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 try:
     import pandas as pd  # type: ignore[import-untyped]
 except ImportError as e:  # pragma: no cover - the tests import it both ways
-    raise ImportError("citecheck.pandas needs pandas: pip install citecheck[pandas]") from e
+    raise ImportError("citecheck.pandas needs pandas: pip install 'citecheck-engine[pandas]'") from e
 
 from ._columns import NAMES, answer_columns, clash
 

@@ -204,4 +204,4 @@ def test_the_core_imports_neither_pyarrow_nor_pandas() -> None:
 @pytest.mark.parametrize("module,needs", [("arrow", "pyarrow"), ("pandas", "pandas")])
 def test_without_the_extra_the_import_says_what_to_install(module: str, needs: str) -> None:
     r = run_python(f"import sys; sys.modules[{needs!r}] = None\ntry:\n    import citecheck.{module}\nexcept ImportError as e:\n    print(e)")
-    assert r.stdout == f"citecheck.{module} needs {needs}: pip install citecheck[{module}]\n", r.stderr
+    assert r.stdout == f"citecheck.{module} needs {needs}: pip install 'citecheck-engine[{module}]'\n", r.stderr
