@@ -2,7 +2,8 @@
 
 verbatim() makes a validator for a quote field (a str, or a list of str)
 that reads the sources from the validation context, as Instructor passes
-it (create(..., validation_context={"sources": …})), and checks the quotes
+it (create(..., context={"sources": …}); validation_context= in older
+Instructor releases), and checks the quotes
 with citecheck.quotes(..., explain=True), exactly. A quote that is not
 verbatim is refused with a message a model can correct itself from: the
 quote, why it failed (curly against straight quotation marks, an
@@ -109,7 +110,7 @@ def sources_of(context: Any, key: str = "sources") -> Dict[str, str]:
     that is not a mapping, or no key, raises ContextError.
     Cost: linear in the number of sources.
     """
-    example = f'validation_context={{"{key}": {{"0": "the source\'s text"}}}} (Instructor) or model_validate(..., context={{"{key}": …}})'
+    example = f'context={{"{key}": {{"0": "the source\'s text"}}}} to Instructor\'s create() or to model_validate()'
     if context is None:
         raise ContextError(f"no sources to check the quotes against: the validation context is empty; pass them as {example}")
     if not isinstance(context, Mapping):
