@@ -15,9 +15,8 @@ import instructor
 import openai
 import pytest
 from conftest import REPO, go_quotes, worked_example
-from pydantic import BaseModel
-
 from instructor.core import InstructorRetryException
+from pydantic import BaseModel
 
 from citecheck.pydantic import ContextError, QuestionAnswer, VerbatimQuotes
 
