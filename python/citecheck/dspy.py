@@ -53,8 +53,8 @@ class VerbatimReward:
 
     sources names the input field holding the sources: a dict of id to
     text (integer ids read as their decimal string), a list of texts (the
-    sources "1", "2", … in order, as a prompt numbers them for [1], [2]),
-    or one text (source "1"). answer names the output field read as the
+    sources "0", "1", … in order, as every adapter of the package numbers a
+    list, and Anthropic its documents), or one text (source "0"). answer names the output field read as the
     answer: a str is a report (quotations in marks or blockquotes, [N]
     after each naming its source; docs/quotes.md), a Pydantic model or a
     dict is a structured answer ({"citations": [{"source_id", "quote"}]}).
@@ -85,7 +85,7 @@ class VerbatimReward:
     def _sources(self, args: Mapping[str, Any]) -> Dict[str, str]:
         value = _field(args, self.sources, "inputs", "sources")
         if isinstance(value, str):
-            return {"1": value}
+            return {"0": value}
         if isinstance(value, Mapping):
             out: Dict[str, str] = {}
             for k, v in value.items():
@@ -98,10 +98,10 @@ class VerbatimReward:
                 out[str(k)] = v
             return out
         if isinstance(value, (list, tuple)):
-            for i, v in enumerate(value, start=1):
+            for i, v in enumerate(value):
                 if not isinstance(v, str):
                     raise CitecheckError("invalid_input", f"source {i} in {self.sources!r} is not text: a source is a string")
-            return {str(i): v for i, v in enumerate(value, start=1)}
+            return {str(i): v for i, v in enumerate(value)}
         raise CitecheckError("invalid_input", f"the field {self.sources!r} holds no sources: give a dict of id to text, a list of texts or one text")
 
     def _answer(self, pred: Any) -> Union[str, Mapping[str, Any]]:

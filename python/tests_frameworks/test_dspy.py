@@ -108,12 +108,13 @@ def test_a_structured_answer_is_scored_by_its_citations(reward: VerbatimReward, 
     [
         ({"1": AUSTEN, "2": DECLARATION}, 1.0),
         ({1: AUSTEN, 2: DECLARATION}, 1.0),
-        ([AUSTEN, DECLARATION], 1.0),
-        ((DECLARATION, AUSTEN), 0.0),  # numbered from 1 in order: [2] is Austen, the quote is elsewhere
-        (DECLARATION, 0.0),  # one text is source "1"
+        (["", AUSTEN, DECLARATION], 1.0),  # numbered from 0 in order: [2] is the third
+        ((AUSTEN, DECLARATION), 0.0),  # [2] names no source
+        ((AUSTEN, AUSTEN, AUSTEN), 0.0),  # [2] is Austen, the quote is not there
+        (DECLARATION, 0.0),  # one text is source "0"
     ],
 )
-def test_the_sources_are_numbered_from_1(sources: Any, want: float) -> None:
+def test_a_list_of_sources_is_numbered_from_0(sources: Any, want: float) -> None:
     assert verbatim_reward({"sources": sources}, dspy.Prediction(answer=EXACT)) == want
 
 
