@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -88,10 +89,12 @@ type replica struct {
 	stderr   testkit.SyncBuffer
 }
 
-func startReplica(t *testing.T, bin string) *replica {
+// startReplica starts `citecheck serve` on a free loopback port, with
+// flags added to its command line.
+func startReplica(t *testing.T, bin string, flags ...string) *replica {
 	t.Helper()
 	r := &replica{stopping: make(chan struct{}), exited: make(chan struct{})}
-	r.cmd = bare(t, bin, nil, "serve", "--addr", "127.0.0.1:0")
+	r.cmd = bare(t, bin, nil, append([]string{"serve", "--addr", "127.0.0.1:0"}, flags...)...)
 	out, err := r.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +146,8 @@ func freeLoopbackAddr(t *testing.T) string {
 // startNginx runs nginx in the foreground with conf as its http-level
 // configuration, everything it writes under dir, as an unprivileged user
 // (nobody) when the test runs as root. It returns nginx's process; the
-// caller stops it.
+// caller stops it (SIGQUIT, for a complete log), or the cleanup kills it
+// and its worker.
 func startNginx(t *testing.T, bin, dir, conf string) (*exec.Cmd, *testkit.SyncBuffer) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, "citecheck.conf"), []byte(conf), 0o644); err != nil {
@@ -164,6 +168,10 @@ func startNginx(t *testing.T, bin, dir, conf string) (*exec.Cmd, *testkit.SyncBu
 	cmd := exec.Command(bin, "-p", dir, "-c", mainConf, "-e", "stderr")
 	var stderr testkit.SyncBuffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	// Its own process group, so that the cleanup ends the worker with the
+	// master: a killed master leaves its worker running, holding the
+	// output pipe that Wait waits on.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if os.Geteuid() == 0 {
 		const nobody = 65534
 		if err := filepath.WalkDir(dir, func(p string, _ os.DirEntry, err error) error {
@@ -174,13 +182,67 @@ func startNginx(t *testing.T, bin, dir, conf string) (*exec.Cmd, *testkit.SyncBu
 		}); err != nil {
 			t.Fatal(err)
 		}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: nobody, Gid: nobody}
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil { // not stopped and waited for by the test
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+		}
+	})
 	return cmd, &stderr
+}
+
+// nginxDir is a folder for nginx's configuration, logs and temporary
+// files, readable by the unprivileged user startNginx runs it as.
+func nginxDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "citecheck-nginx-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// waitForNginx returns once nginx at base answers /healthz 200 (through a
+// replica); its first answer is bounded by the tries, not by a clock.
+func waitForNginx(t *testing.T, client *http.Client, base string, ngxLog *testkit.SyncBuffer) {
+	t.Helper()
+	for try := 0; ; try++ {
+		resp, err := client.Get(base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if try == 300 {
+			t.Fatalf("nginx did not answer /healthz: %v\n%s", err, ngxLog.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// stopNginx stops nginx gracefully (SIGQUIT), so that its access log is
+// complete. The client's idle connections are closed first: nginx closes
+// kept-alive ones at once, but waits out client_header_timeout (60 s) on
+// one that never carried a request, which Go's transport can leave in its
+// pool (a connection it dialed for a request that an older one, freed
+// meanwhile, then took).
+func stopNginx(t *testing.T, ngx *exec.Cmd, ngxLog *testkit.SyncBuffer, client *http.Client) {
+	t.Helper()
+	client.CloseIdleConnections()
+	ngx.Process.Signal(syscall.SIGQUIT)
+	if err := ngx.Wait(); err != nil {
+		t.Errorf("nginx on SIGQUIT: %v\n%s", err, ngxLog.String())
+	}
 }
 
 // nginxCase is a conformance request and the answer the engine gives it in
@@ -268,14 +330,7 @@ func (p *answerCount) reach(more int) <-chan struct{} {
 func TestNginxRetriesAKilledReplicaAndWaitsOnADrainedOne(t *testing.T) {
 	nginx := nginxBinary(t)
 	bin := builtBinary(t)
-	dir, err := os.MkdirTemp("", "citecheck-nginx-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := nginxDir(t)
 
 	var reps [3]*replica
 	var addrs [3]string
@@ -289,21 +344,7 @@ func TestNginxRetriesAKilledReplicaAndWaitsOnADrainedOne(t *testing.T) {
 
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	defer client.CloseIdleConnections()
-	// nginx is ready when it answers; its first answer is bounded by the
-	// tries, not by a clock.
-	for try := 0; ; try++ {
-		resp, err := client.Get(base + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if try == 300 {
-			t.Fatalf("nginx did not answer /healthz: %v\n%s", err, ngxLog.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForNginx(t, client, base, ngxLog)
 
 	cases := nginxCases(t)
 	posts := 0
@@ -421,10 +462,7 @@ func TestNginxRetriesAKilledReplicaAndWaitsOnADrainedOne(t *testing.T) {
 		t.Error(w)
 	}
 
-	ngx.Process.Signal(syscall.SIGQUIT) // graceful: the log is complete
-	if err := ngx.Wait(); err != nil {
-		t.Errorf("nginx on SIGQUIT: %v\n%s", err, ngxLog.String())
-	}
+	stopNginx(t, ngx, ngxLog, client)
 	log, err := os.ReadFile(filepath.Join(dir, "citecheck.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -448,4 +486,207 @@ func TestNginxRetriesAKilledReplicaAndWaitsOnADrainedOne(t *testing.T) {
 		t.Errorf("no request was retried after a replica was killed: the test did not test the retry\n%s", log)
 	}
 	t.Logf("%d requests through nginx, %d of them retried on another replica", posts+sent, retried)
+}
+
+// nginxAnswer is how an answer through nginx reached the client.
+type nginxAnswer int
+
+const (
+	answerOK         nginxAnswer = iota // 200, the service's answer
+	answerOverloaded                    // the service's own 503 overloaded, with Retry-After
+	answerWrong                         // anything else: nginx's 502 page, a broken connection
+)
+
+// classifyThrough posts body to path through nginx at base and says how
+// the answer came back; what describes a wrong one. want, when not nil, is
+// the 200 answer's exact body.
+func classifyThrough(client *http.Client, base, path string, body, want []byte) (nginxAnswer, string) {
+	resp, err := client.Post(base+path, "application/json", bytes.NewReader(body))
+	if err != nil {
+		return answerWrong, err.Error()
+	}
+	got, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return answerWrong, fmt.Sprintf("status %d, body cut: %v", resp.StatusCode, err)
+	}
+	isJSON := strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
+	switch {
+	case resp.StatusCode == http.StatusOK && isJSON && (want == nil || bytes.Equal(got, want)):
+		return answerOK, ""
+	case resp.StatusCode == http.StatusServiceUnavailable && isJSON && resp.Header.Get("Retry-After") == "1":
+		var e struct {
+			Error struct{ Code string } `json:"error"`
+		}
+		if json.Unmarshal(got, &e) == nil && e.Error.Code == citecheck.CodeOverloaded {
+			return answerOverloaded, ""
+		}
+	}
+	return answerWrong, fmt.Sprintf("status %d %q (Retry-After %q) %.200q", resp.StatusCode,
+		resp.Header.Get("Content-Type"), resp.Header.Get("Retry-After"), got)
+}
+
+// TestNginxPassesOverloadThroughAndEjectsNoBusyReplica runs docs/deploy.md's
+// nginx configuration in front of three replicas made easy to saturate
+// (--max-in-flight 2, so one dear check at a time, and --queue-wait 20ms),
+// and sends bursts of dear requests (explains of 1 MiB, about 10 ms of CPU
+// each) 24 at a time, with a client sending cheap ones throughout, until
+// every replica has answered overloaded. Every answer must be the
+// service's own: 200, or 503 overloaded JSON with Retry-After, never
+// nginx's 502 page. Then, at once, cheap requests one at a time: each must
+// be the engine's 200 at the first try, and between them they must reach
+// every replica. A configuration whose nginx counts a 503 as a failed
+// attempt (proxy_next_upstream http_503 with max_fails) fails here: it
+// takes the busy replicas out for fail_timeout and answers with its own
+// "no live upstreams" page meanwhile. Counted, not timed: a burst or two
+// and 30 requests, 0.2 to 3 s on a busy 2-core machine.
+func TestNginxPassesOverloadThroughAndEjectsNoBusyReplica(t *testing.T) {
+	nginx := nginxBinary(t)
+	bin := builtBinary(t)
+	dir := nginxDir(t)
+
+	var reps [3]*replica
+	var addrs [3]string
+	for i := range reps {
+		reps[i] = startReplica(t, bin, "--max-in-flight", "2", "--queue-wait", "20ms")
+		addrs[i] = reps[i].addr
+	}
+	listen := freeLoopbackAddr(t)
+	ngx, ngxLog := startNginx(t, nginx, dir, docsNginxConfig(t, listen, addrs, dir))
+	base := "http://" + listen
+
+	const burst = 24
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: burst + 1}}
+	defer client.CloseIdleConnections()
+	waitForNginx(t, client, base, ngxLog)
+
+	var cheap nginxCase
+	for _, c := range nginxCases(t) {
+		if c.status == http.StatusOK {
+			cheap = c
+			break
+		}
+	}
+	dear := testkit.HostileRequest("alphabet2", 1, testkit.HostileShape{}).Body()
+	explainPath := "/v1/tools/" + citecheck.ToolID + "/versions/" + citecheck.ToolVersion + "/explain"
+
+	overloaded := func() (n [3]int) {
+		for i, r := range reps {
+			n[i] = strings.Count(r.stderr.String(), `"outcome":"overloaded"`)
+		}
+		return n
+	}
+	everyOverloaded := func() bool {
+		n := overloaded()
+		return n[0] > 0 && n[1] > 0 && n[2] > 0
+	}
+
+	var (
+		mu           sync.Mutex
+		dearAnswers  [3]int // by nginxAnswer
+		cheapAnswers [3]int
+		wrong        []string
+	)
+	record := func(counts *[3]int, kind nginxAnswer, what, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		counts[kind]++
+		if kind == answerWrong && len(wrong) < 10 {
+			wrong = append(wrong, what+": "+msg)
+		}
+	}
+	rounds := 0
+	for ; !everyOverloaded(); rounds++ {
+		// The replicas log an answer after writing it: a few more rounds
+		// for the log lines to arrive, but not forever.
+		if rounds == 10 {
+			for _, w := range wrong {
+				t.Error(w)
+			}
+			t.Fatalf("%d bursts of %d overloaded the replicas %v times: the test did not test overload", rounds, burst, overloaded())
+		}
+		stopCheap := make(chan struct{})
+		var cheapDone, dearDone sync.WaitGroup
+		cheapDone.Go(func() {
+			for {
+				kind, msg := classifyThrough(client, base, executePathForNginx, cheap.body, cheap.answer)
+				record(&cheapAnswers, kind, "cheap request during a burst", msg)
+				select {
+				case <-stopCheap:
+					return
+				default:
+				}
+			}
+		})
+		for range burst {
+			dearDone.Go(func() {
+				kind, msg := classifyThrough(client, base, explainPath, dear, nil)
+				record(&dearAnswers, kind, "dear request", msg)
+			})
+		}
+		dearDone.Wait()
+		close(stopCheap)
+		cheapDone.Wait()
+	}
+	for _, w := range wrong {
+		t.Error(w)
+	}
+	if dearAnswers[answerOverloaded]+cheapAnswers[answerOverloaded] == 0 {
+		t.Errorf("no request was answered overloaded through nginx (dear %v, cheap %v), though the replicas refused %v", dearAnswers, cheapAnswers, overloaded())
+	}
+
+	// The burst is over: cheap requests one at a time, at once.
+	const after = 30
+	for i := range after {
+		if kind, msg := classifyThrough(client, base, executePathForNginx, cheap.body, cheap.answer); kind != answerOK {
+			t.Errorf("cheap request %d after the burst: %s", i, msg)
+		}
+	}
+
+	stopNginx(t, ngx, ngxLog, client)
+	log, err := os.ReadFile(filepath.Join(dir, "citecheck.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var posts []string
+	for _, line := range strings.Split(string(log), "\n") {
+		if strings.Contains(line, `"POST `) {
+			posts = append(posts, line)
+		}
+	}
+	if len(posts) < after {
+		t.Fatalf("access log has %d POST lines, want at least %d:\n%s", len(posts), after, log)
+	}
+	// Each line of the requests after the burst names one replica (no
+	// retry), and between them every replica: none was left out.
+	upstream := regexp.MustCompile(` upstream=(.*) upstream_status=(.*)$`)
+	served := map[string]int{}
+	for _, line := range posts[len(posts)-after:] {
+		m := upstream.FindStringSubmatch(line)
+		if m == nil || m[2] != "200" {
+			t.Errorf("after the burst: %s", line)
+			continue
+		}
+		served[m[1]]++
+	}
+	for _, a := range addrs {
+		if served[a] == 0 {
+			t.Errorf("after the burst, %d cheap requests went to %v and none to %s: a busy replica was taken out", after, served, a)
+		}
+	}
+	// No replica failed here, so a request nginx sent to a second one
+	// would be a 503 it did not pass through.
+	retried := 0
+	for _, line := range posts {
+		if m := upstream.FindStringSubmatch(line); m != nil && strings.Contains(m[1], ",") {
+			retried++
+			if retried <= 3 {
+				t.Errorf("retried, though no replica failed: %s", line)
+			}
+		}
+	}
+	t.Logf("%d bursts of %d dear requests: %d answered 200, %d 503 overloaded, %d otherwise; cheap requests meanwhile: %d, %d, %d; replicas refused %v; %d of %d requests retried by nginx; after the burst, %d cheap requests went to %v",
+		rounds, burst, dearAnswers[answerOK], dearAnswers[answerOverloaded], dearAnswers[answerWrong],
+		cheapAnswers[answerOK], cheapAnswers[answerOverloaded], cheapAnswers[answerWrong],
+		overloaded(), retried, len(posts), after, served)
 }
