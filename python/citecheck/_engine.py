@@ -176,15 +176,18 @@ class _Child:
                 while mv:
                     mv = mv[self.stdin.write(mv) or 0 :]
                 return
+            # An index past the views written, not list.pop(0): a request of
+            # many sources is many parts, and popping each would be quadratic.
             views = [memoryview(p) for p in parts if p]
             fd = self.stdin.fileno()
-            while views:
-                w = _writev(fd, views[:_IOV_MAX])
-                while views and w >= len(views[0]):
-                    w -= len(views[0])
-                    views.pop(0)
+            i = 0
+            while i < len(views):
+                w = _writev(fd, views[i : i + _IOV_MAX])
+                while i < len(views) and w >= len(views[i]):
+                    w -= len(views[i])
+                    i += 1
                 if w:
-                    views[0] = views[0][w:]
+                    views[i] = views[i][w:]
         except (OSError, ValueError) as e:  # ValueError: the pipe was closed here
             raise self._gone(str(e)) from None
 
