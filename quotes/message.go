@@ -9,12 +9,16 @@ import (
 	"github.com/citecheck/citecheck/internal/fold"
 )
 
-// MessageExcerpt is the most code points of any piece of input a
-// message repeats (a quote, a source id, the source's words, a citation
-// type): a longer piece is cut there and ends in "…" inside its quotation
-// marks, so that a message is at most a few hundred code points whatever
-// the quotation or the sources hold, and never a whole source.
+// MessageExcerpt is the most code points a message shows of any piece
+// of input it repeats (a quote, a source id, the source's words, a
+// citation type), escapes included, between the piece's quotation
+// marks: a longer piece is cut there and ends in "…" inside them.
 const MessageExcerpt = 100
+
+// MessageMax is the most code points a message has, whatever the
+// quotation and the sources hold: at most seven pieces of MessageExcerpt
+// and the words around them. It never repeats a whole source.
+const MessageMax = 900
 
 // whyExcerpt is the most code points of a not_checked result's Why a
 // message repeats: the sentence the check wrote, which names a document
@@ -46,7 +50,7 @@ const emptyWhy = "the quotation is empty"
 // exact words, the source to cite, the span). "" for a verbatim result.
 // It starts with "quote " and the quote. Each piece of input it repeats
 // is cut to MessageExcerpt code points (show); a no_source message lists
-// at most 5 source ids.
+// at most 5 source ids; the whole is at most MessageMax code points.
 //
 // Written by concatenation, without fmt, whose printer the WebAssembly
 // module does not link. Cost: linear in the pieces it repeats, plus, for
@@ -110,12 +114,12 @@ func nearWords(r *Result, src string) string {
 			if r.Fix != nil && r.Fix.Quote != nil {
 				words = *r.Fix.Quote
 			}
-			s, cut := clip(words)
+			shown, cut := showCut(words)
 			copyWords := "; copy the source's exact words: "
 			if cut {
 				copyWords = "; copy the source's exact words, which begin "
 			}
-			return src + " has it only with " + foldsWords(f.Folds) + copyWords + quoted(s)
+			return src + " has it only with " + foldsWords(f.Folds) + copyWords + shown
 		case citecheck.FindingElided:
 			also := ""
 			if f.Folds != 0 {
@@ -238,8 +242,7 @@ func (a *Answer) notCheckedWords(r *Result) string {
 	case r.Text == "" && r.Why == emptyWhy:
 		return not + "it is empty; quote the source's words"
 	case r.Why != "":
-		s, _ := clipAt(r.Why, whyExcerpt)
-		return not + s
+		return not + clipAt(r.Why, whyExcerpt)
 	}
 	return " was not checked"
 }
@@ -257,28 +260,70 @@ func cutShort(fs []citecheck.Finding) bool {
 	return false
 }
 
-// show is s as a message repeats it: quoted as strconv.Quote quotes (so
-// that curly and straight marks, and invisible characters, read apart),
-// cut to MessageExcerpt code points and then ending in "…".
+// show is s as a message repeats it, a JSON string (showCut).
 func show(s string) string {
-	c, _ := clip(s)
-	return quoted(c)
+	q, _ := showCut(s)
+	return q
 }
 
-// clip is s cut to MessageExcerpt code points (clipAt).
-func clip(s string) (string, bool) { return clipAt(s, MessageExcerpt) }
+// showCut is s as a message repeats it: a JSON string whose escapes also
+// show what a reader could not see (every code point strconv.IsPrint
+// does not print, a no-break space or a soft hyphen among them, as
+// \uXXXX), so that curly and straight marks and invisible characters
+// read apart; at most MessageExcerpt code points between its marks, then
+// "…" when s goes on (cut reports it). Cost: linear in MessageExcerpt,
+// not in s.
+func showCut(s string) (q string, cut bool) {
+	b := make([]byte, 0, 2+min(len(s), 4*MessageExcerpt)+len("…"))
+	b = append(b, '"')
+	n := 0
+	for _, r := range s {
+		var esc [12]byte
+		e := escapeRune(esc[:0], r)
+		w := utf8.RuneCount(e)
+		if n+w > MessageExcerpt {
+			b, cut = append(b, "…"...), true
+			break
+		}
+		b, n = append(b, e...), n+w
+	}
+	return string(append(b, '"')), cut
+}
 
-// clipAt is s cut to n code points with "…" after them, and whether it
-// was cut. Cost: linear in n, not in s.
-func clipAt(s string, n int) (string, bool) {
+// escapeRune appends r as a JSON string holds it, escaping as well every
+// code point that strconv.IsPrint does not print.
+func escapeRune(dst []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	u := func(dst []byte, v rune) []byte {
+		return append(dst, '\\', 'u', hex[v>>12&15], hex[v>>8&15], hex[v>>4&15], hex[v&15])
+	}
+	switch {
+	case r == '"' || r == '\\':
+		return append(dst, '\\', byte(r))
+	case r == '\n':
+		return append(dst, '\\', 'n')
+	case r == '\t':
+		return append(dst, '\\', 't')
+	case r == '\r':
+		return append(dst, '\\', 'r')
+	case strconv.IsPrint(r):
+		return utf8.AppendRune(dst, r)
+	case r > 0xFFFF:
+		r -= 0x10000
+		return u(u(dst, 0xD800+r>>10), 0xDC00+r&0x3FF)
+	}
+	return u(dst, r)
+}
+
+// clipAt is s cut to n code points with "…" after them. Cost: linear
+// in n, not in s.
+func clipAt(s string, n int) string {
 	head, rest := splitRunes(s, n)
 	if rest == "" {
-		return s, false
+		return s
 	}
-	return head + "…", true
+	return head + "…"
 }
-
-func quoted(s string) string { return strconv.Quote(s) }
 
 // splitRunes splits s after its first n code points (all of s when it
 // has fewer). Cost: linear in those n code points.

@@ -12,10 +12,11 @@ import (
 
 // cite is a structured answer of one citation; id "" gives no source_id.
 func cite(id, quote string) string {
+	q := string(appendString(nil, quote))
 	if id == "" {
-		return `{"citations":[{"quote":` + strconv.Quote(quote) + `}]}`
+		return `{"citations":[{"quote":` + q + `}]}`
 	}
-	return `{"citations":[{"source_id":` + strconv.Quote(id) + `,"quote":` + strconv.Quote(quote) + `}]}`
+	return `{"citations":[{"source_id":` + string(appendString(nil, id)) + `,"quote":` + q + `}]}`
 }
 
 // The message of a failing quotation (docs/quotes.md, "message"): one
@@ -145,26 +146,33 @@ func TestMessageOfAQuotationNotChecked(t *testing.T) {
 }
 
 // Every piece of input a message repeats is cut to MessageExcerpt code
-// points, so that a message is short whatever the quotation, the ids
-// and the sources hold.
+// points as it is shown, escapes included, and the whole to MessageMax,
+// whatever the quotation, the ids and the sources hold.
 func TestMessageRepeatsAtMostAnExcerptOfEachPiece(t *testing.T) {
 	t.Parallel()
 	x := func(n int) string { return strings.Repeat("x", n) }
-	clipped := `"` + x(MessageExcerpt) + `…"`
 	longID := strings.Repeat("i", 300)
 	many := []Source{}
 	for i := range 8 {
 		many = append(many, Source{ID: longID + strconv.Itoa(i), Text: "abc"})
 	}
+	nul := strings.Repeat("\x00", 300)
 	cases := []struct {
 		name    string
 		input   string
 		sources []Source
+		shows   []string // pieces the message must show, cut
 	}{
-		{"near: a long quote and the source's long words", cite("0", strings.ToUpper(x(300))), []Source{{ID: "0", Text: x(300)}}},
-		{"not_found: a long quote, a long rest of the source", cite("0", x(300)+"y"), []Source{{ID: "0", Text: x(301) + x(5000)}}},
-		{"no_source: long ids, many sources", cite(x(300), "abc"), many},
-		{"elsewhere: long ids", cite(longID+"0", x(300)), []Source{{ID: longID + "0", Text: "abc"}, {ID: longID + "1", Text: x(300)}}},
+		{"near: a long quote and the source's long words", cite(longID, strings.ToUpper(x(300))), []Source{{ID: longID, Text: x(300)}},
+			[]string{`"` + strings.Repeat("X", 100) + `…"`, `, which begin "` + x(100) + `…"`, `source "` + strings.Repeat("i", 100) + `…"`}},
+		{"not_found: a long quote, a long rest of the source", cite(longID, x(300)+"y"), []Source{{ID: longID, Text: x(300) + strings.Repeat("z", 5000)}},
+			[]string{`("` + x(100) + `…")`, `goes on "` + strings.Repeat("z", 100) + `…"`, `and the quote "y"`}},
+		{"not_found: escapes count as they are shown", cite("0", nul+"y"), []Source{{ID: "0", Text: nul + nul}},
+			[]string{`quote "` + strings.Repeat(`\u0000`, 16) + `…"`}},
+		{"no_source: long ids, many sources", cite(x(300), x(300)), many,
+			[]string{`cites source "` + x(100) + `…"`, `"` + strings.Repeat("i", 100) + `…" and 3 more`}},
+		{"elsewhere: long ids", cite(longID+"0", x(300)), []Source{{ID: longID + "0", Text: "abc"}, {ID: longID + "1", Text: x(300)}},
+			[]string{`cite source "` + strings.Repeat("i", 100) + `…"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -173,21 +181,53 @@ func TestMessageRepeatsAtMostAnExcerptOfEachPiece(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := a.Message(0)
-			if a.Results[0].Outcome == Verbatim || m == "" {
-				t.Fatalf("outcome %s", a.Results[0].Outcome)
+			if a.Results[0].Outcome == Verbatim {
+				t.Fatalf("verbatim")
 			}
-			if strings.Contains(m, x(MessageExcerpt+1)) || strings.Contains(m, strings.Repeat("i", MessageExcerpt+1)) {
-				t.Errorf("a piece over %d code points: %s", MessageExcerpt, m)
+			for _, piece := range []string{x(MessageExcerpt + 1), strings.Repeat("i", MessageExcerpt+1), strings.Repeat("z", MessageExcerpt+1), strings.Repeat(`\u0000`, 17)} {
+				if strings.Contains(m, piece) {
+					t.Errorf("a piece over %d code points: %s", MessageExcerpt, m)
+				}
 			}
-			if !strings.Contains(m, clipped) && !strings.Contains(m, `"`+strings.Repeat("i", MessageExcerpt)+`…"`) {
-				t.Errorf("no piece is cut with …: %s", m)
+			for _, want := range c.shows {
+				if !strings.Contains(m, want) {
+					t.Errorf("does not show %s: %s", want, m)
+				}
 			}
-			// At most six pieces of MessageExcerpt code points, and the
-			// words around them.
-			if n := utf8.RuneCountInString(m); n > 6*(MessageExcerpt+3)+400 {
-				t.Errorf("%d code points: %s", n, m)
+			if n := utf8.RuneCountInString(m); n > MessageMax {
+				t.Errorf("%d code points, over %d: %s", n, MessageMax, m)
 			}
 		})
+	}
+}
+
+// The longest messages (every fold, every piece at its bound) stay
+// within MessageMax.
+func TestMessageIsAtMostMessageMax(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("é", 300)
+	ids := []Source{}
+	for i := range 8 {
+		ids = append(ids, Source{ID: strings.Repeat("\x01", 300) + strconv.Itoa(i), Text: "abc"})
+	}
+	all := citecheck.FoldWhitespace | citecheck.FoldNFC | citecheck.FoldNFKC | citecheck.FoldTypography | citecheck.FoldCase
+	mk := func(o Outcome, fs ...citecheck.Finding) *Answer {
+		return &Answer{Sources: ids, Explain: true, Results: []Result{{Quotation: Quotation{Text: long, Marker: long, Marked: true},
+			Outcome: o, Source: 0, Findings: fs, drawn: &job{src: 0, findings: fs}}}}
+	}
+	for name, a := range map[string]*Answer{
+		"near, every fold":                        mk(Near, citecheck.Finding{Kind: citecheck.FindingNormalized, Folds: all, SourceText: long}),
+		"near, elided under every fold":           mk(Near, citecheck.Finding{Kind: citecheck.FindingElided, Folds: all, SourceText: long}),
+		"no_source, many long ids":                mk(NoSource),
+		"not_found, a long partial":               mk(NotFound, citecheck.Finding{Kind: citecheck.FindingPartial, Start: 0, End: 1, Length: 150}),
+		"not_checked, cut in a long-named source": mk(NotChecked, citecheck.Finding{Kind: citecheck.FindingPartial, NotSearched: []citecheck.FindingKind{citecheck.FindingNormalized}}),
+	} {
+		m := a.Message(0)
+		n := utf8.RuneCountInString(m)
+		t.Logf("%s: %d code points", name, n)
+		if n > MessageMax || n == 0 {
+			t.Errorf("%s: %d code points, over %d: %s", name, n, MessageMax, m)
+		}
 	}
 }
 
