@@ -5,7 +5,7 @@ import { initFrom } from './core.js';
 
 export {
   MAX_INPUT_BYTES, CitecheckError, checkRaw, check, checkAllRaw, checkAll,
-  explainRaw, explain, annotations, quotes, verbatimQuote, quoteProblem, warm,
+  explainRaw, explain, annotations, quotes, verbatimQuote, warm,
 } from './core.js';
 
 /**

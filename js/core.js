@@ -483,9 +483,9 @@ export function quotes(text, options = {}) {
  * quote string (checked against options.source, or without it against
  * every source), a citation {source_id, quote}, or an answer with a
  * citations array of them (LangChain's QuotedAnswer shape). Each quote
- * that is not verbatim gets one issue, at its path, whose message
- * names it, says why in the words of explain's findings, and gives the
- * fix where the checks find one: a message a model can correct itself
+ * that is not verbatim gets one issue, at its path, whose message is its
+ * explain line's `message` (the engine's words, docs/quotes.md): the
+ * quote, why it failed and the fix, a message a model can correct itself
  * from. It never rewrites or drops a quote; a value of another shape is
  * left to the schema. The outcomes are quotes' for the structured answer
  * {citations: [{source_id, quote}]} (explain on). The sources are
@@ -502,7 +502,6 @@ export function verbatimQuote(sources, options = {}) {
     if (typeof id !== 'string') throw argError(`citecheck: a source's id is a string, not ${kindOf(id)}`);
     if (typeof v !== 'string') throw argError(`citecheck: source ${JSON.stringify(id)}: its text is a string, not ${kindOf(v)}`);
   }
-  const ids = entries.map(([id]) => id);
   return (value, ctx) => {
     const cites = []; // [path, {source_id, quote}]
     const cite = (path, c) => {
@@ -521,68 +520,9 @@ export function verbatimQuote(sources, options = {}) {
       if (line === '') continue;
       const r = JSON.parse(line);
       const [path] = cites[i++];
-      if (r.outcome !== 'verbatim') ctx.addIssue({ code: 'custom', path, message: quoteProblem(r, ids) });
+      if (r.outcome !== 'verbatim') ctx.addIssue({ code: 'custom', path, message: r.message });
     }
   };
-}
-
-// The folds of explain's findings (explain.schema.json), in words.
-const foldWords = {
-  whitespace: 'white space',
-  nfc: 'Unicode composition',
-  nfkc: 'Unicode compatibility forms',
-  typography: 'quotation marks, apostrophes, dashes or ligatures',
-  case: 'letter case',
-};
-
-// MESSAGE_QUOTE is how many code points of a quote an issue's message
-// repeats (the fix, the source's words, is given whole).
-const MESSAGE_QUOTE = 80;
-
-// shortQuote is q quoted, cut to MESSAGE_QUOTE code points.
-function shortQuote(q) {
-  const cps = [...q];
-  return JSON.stringify(cps.length > MESSAGE_QUOTE ? cps.slice(0, MESSAGE_QUOTE).join('') + '…' : q);
-}
-
-/**
- * quoteProblem says, in a sentence or two a model can act on, why a
- * quote whose line (one of quotes' with explain) is not verbatim failed,
- * and its fix: the source's words for `near`, the source that has it
- * for `elsewhere`. ids are the sources given, named for `no_source`.
- */
-export function quoteProblem(r, ids) {
-  const q = `quote ${shortQuote(r.quote)}`;
-  const src = (id) => `source ${JSON.stringify(id)}`;
-  const findings = r.findings ?? [];
-  switch (r.outcome) {
-    case 'verbatim':
-      return `${q} is verbatim in ${src(r.source)}`;
-    case 'no_source':
-      return `${q} cites ${src(r.marker)}, which is not given; the sources are ${ids.map((id) => JSON.stringify(id)).join(', ')}`;
-    case 'elsewhere':
-      return `${q} is not in ${src(r.marker)} but is verbatim in ${src(r.source)}: cite ${src(r.fix?.marker ?? r.source)}`;
-    case 'near': {
-      const where = `in ${src(r.source)}`;
-      const n = findings.find((f) => f.kind === 'normalized');
-      if (n) {
-        const folds = n.folds.map((f) => foldWords[f] ?? f).join(' and ');
-        const words = r.fix?.quote ?? n.source_text;
-        return `${q} is not verbatim ${where}: it differs in ${folds}. The source reads ${JSON.stringify(words)}; quote it exactly`;
-      }
-      return `${q} is not verbatim ${where}: its parts are there only with words left out between them (an elision); quote one passage exactly, without an ellipsis`;
-    }
-    case 'not_found': {
-      const where = r.marker === null ? 'is in none of the sources' : `is not in ${src(r.marker)} nor verbatim in another source`;
-      const p = findings.find((f) => f.kind === 'partial');
-      const part = p ? `; only its first ${p.length} characters are there` : '';
-      return `${q} ${where}, not even under a fold${part}. Quote the source's words exactly, or leave the quote out`;
-    }
-    case 'not_checked':
-      return `${q} was not checked: ${r.why ?? `over ${r.limit?.name}`}`;
-    default: // moved (an Anthropic citation)
-      return `${q} is ${r.outcome}`;
-  }
 }
 
 // The flags of citecheck_quotes (wasm/exports_wasip1.go).

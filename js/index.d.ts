@@ -285,6 +285,12 @@ export interface QuoteLine {
   fix?: { marker?: string; quote?: string; start_char_index?: number; end_char_index?: number; start_block_index?: number; end_block_index?: number };
   why?: string;
   limit?: { name: string; max: number; actual: number };
+  /**
+   * With explain, on every line that is not verbatim: the quote, why it
+   * failed and the fix, in one or two sentences a model can correct
+   * itself from; each piece of input it repeats cut to 100 code points.
+   */
+  message?: string;
 }
 
 /**
@@ -306,16 +312,13 @@ export interface RefinementContext {
  * A refinement for `.superRefine` (Zod 3 and 4) holding quotes verbatim
  * in sources: a quote string (against options.source, or every source), a
  * citation {source_id, quote}, or an answer with citations of them. Each
- * quote not verbatim gets one issue at its path, its message
- * quoteProblem's.
+ * quote not verbatim gets one issue at its path, its message the
+ * `message` of the quote's line (quotes with explain).
  */
 export function verbatimQuote(
   sources: Record<string, string> | Map<string, string>,
   options?: { source?: string },
 ): (value: unknown, ctx: RefinementContext) => void;
-
-/** Why a quote (one of quotes' lines, with explain) is not verbatim, and its fix, in words a model can act on. */
-export function quoteProblem(line: QuoteLine, sourceIds: string[]): string;
 
 /**
  * An error of the package's use (init not awaited, an export that is not

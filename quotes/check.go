@@ -103,6 +103,9 @@ type Answer struct {
 	Shape   Shape
 	Sources []Source
 	Results []Result
+	// Explain: the results were checked with Options.Explain, so that
+	// each failing one's JSON line ends with its Message.
+	Explain bool
 }
 
 // Verbatim reports whether every quotation checked is verbatim (true when
@@ -157,7 +160,7 @@ func Check(ctx context.Context, input []byte, sources []Source, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Answer{Shape: sh, Sources: sources, Results: res}, nil
+	return &Answer{Shape: sh, Sources: sources, Results: res, Explain: opts.Explain}, nil
 }
 
 // reading collects an input's quotations, up to max of them, looking at
@@ -378,7 +381,7 @@ func (c *Checker) Check(ctx context.Context, qs []Quotation) ([]Result, error) {
 		case !utf8.ValidString(q.Text):
 			return nil, invalid("quotation " + strconv.Itoa(c.next+i) + " is not UTF-8")
 		case q.Text == "":
-			r.Why = "the quotation is empty"
+			r.Why = emptyWhy
 			continue
 		case len(q.Text) > c.lim.QuoteBytes:
 			r.Limit = &Limit{citecheck.LimitQuoteBytes, c.lim.QuoteBytes, len(q.Text)}

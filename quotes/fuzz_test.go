@@ -246,7 +246,8 @@ func errorsAs(err error, target any) bool { return errors.As(err, target) }
 // with a plain substring search: verbatim is in the source it names (the
 // marked one, or the first without a marker), elsewhere is not in the
 // marked source but in the one named, and near and not_found are in none
-// it could have been in.
+// it could have been in. Every failing result has a message within
+// MessageMax, and its line is JSON.
 func FuzzCheck(f *testing.F) {
 	for _, s := range extractSeeds {
 		f.Add([]byte(s))
@@ -263,7 +264,15 @@ func FuzzCheck(f *testing.F) {
 		for i, s := range srcs {
 			ids[s.ID] = i
 		}
-		for _, r := range a.Results {
+		for k, r := range a.Results {
+			// The message: one for every failing result, within its
+			// bound, its line still JSON.
+			if m := a.Message(k); (m == "") != (r.Outcome == Verbatim) || utf8.RuneCountInString(m) > MessageMax || !utf8.ValidString(m) {
+				t.Fatalf("%s: message %q", r.Outcome, m)
+			}
+			if line := a.AppendJSON(nil, k); !jsontext.Value(line).IsValid() {
+				t.Fatalf("line is not JSON: %s", line)
+			}
 			in := func(i int) bool { return r.Text != "" && strings.Contains(srcs[i].Text, r.Text) }
 			anyIn := -1
 			for i := range srcs {

@@ -14,7 +14,9 @@ import (
 //	 "outcome":"near","findings":[{"kind":"normalized",…}]}
 //
 // line and column are a report's, block and type an Anthropic citation's;
-// span, findings, limit, why and fix are there only when set.
+// span, findings, limit, why and fix are there only when set; message
+// (Message), last, for a failing result of an Answer checked with
+// Explain.
 func (a *Answer) AppendJSON(dst []byte, i int) []byte {
 	r := &a.Results[i]
 	dst = append(dst, `{"index":`...)
@@ -98,6 +100,10 @@ func (a *Answer) AppendJSON(dst []byte, i int) []byte {
 			dst = appendString(dst, *f.Quote)
 		}
 		dst = append(dst, '}')
+	}
+	if a.Explain && r.Outcome != Verbatim {
+		dst = append(dst, `,"message":`...)
+		dst = appendString(dst, a.Message(i))
 	}
 	return append(dst, '}')
 }

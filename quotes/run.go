@@ -116,7 +116,7 @@ func (r *Run) Each(ctx context.Context, emit func(*Answer)) ([]int, *citecheck.E
 		for i := range res {
 			counts[res[i].Outcome]++
 		}
-		emit(&Answer{Shape: r.Shape, Sources: r.Sources, Results: res})
+		emit(&Answer{Shape: r.Shape, Sources: r.Sources, Results: res, Explain: r.Explain})
 		done += n
 		clear(qs[:n]) // their texts go with the batch
 		qs = qs[n:]

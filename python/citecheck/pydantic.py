@@ -5,11 +5,11 @@ that reads the sources from the validation context, as Instructor passes
 it (create(..., context={"sources": …}); validation_context= in older
 Instructor releases), and checks the quotes
 with citecheck.quotes(..., explain=True), exactly. A quote that is not
-verbatim is refused with a message a model can correct itself from: the
-quote, why it failed (curly against straight quotation marks, an
-elision, the words in another source, not there at all) and the source's
-exact words when the check determines them, each clipped to
-EXCERPT_CHARS. A quote that passes is returned unchanged: nothing is
+verbatim is refused with the message of its line, the engine's words a
+model can correct itself from (docs/quotes.md#outcomes): the quote, why
+it failed (curly against straight quotation marks, an elision, the words
+in another source, not there at all) and the source's exact words when
+the check determines them. A quote that passes is returned unchanged: nothing is
 rewritten, dropped or matched loosely. VerbatimQuote and VerbatimQuotes
 are the annotated types of the default; Fact, QuestionAnswer and
 CitationMixin replace Instructor's exact-citations example and its
@@ -35,9 +35,7 @@ from . import quotes
 from ._errors import CitecheckError
 
 __all__ = [
-    "EXCERPT_CHARS",
     "LISTED_QUOTES",
-    "MESSAGE_CHARS",
     "ContextError",
     "check_quotes",
     "sources_of",
@@ -50,27 +48,8 @@ __all__ = [
     "VerbatimQuotes",
 ]
 
-#: The most characters of a quote, a source's words or a source id that a
-#: message shows, JSON-escaped, before it is cut with "…".
-EXCERPT_CHARS = 100
-
 #: The most failing quotes of one list a message describes; the others are counted.
 LISTED_QUOTES = 3
-
-#: The most characters the message for one quote has: its words (under
-#: 300 characters) and at most five excerpts (the quote, the source id and
-#: the source's words) or the quote and five source ids; a list's message
-#: is at most LISTED_QUOTES of these and a count.
-MESSAGE_CHARS = 900
-
-#: What a fold forgives, as a model can act on it (docs/explain.md#folds).
-_FOLD_WORDS = {
-    "whitespace": "different spacing or line breaks",
-    "nfc": "accents composed differently",
-    "nfkc": "different character forms (ligatures, full-width letters, superscripts)",
-    "typography": "different quotation marks, apostrophes, dashes or ellipses (curly against straight)",
-    "case": "different capitals",
-}
 
 
 class ContextError(TypeError):
@@ -80,25 +59,6 @@ class ContextError(TypeError):
     Instructor does not send it to the model: the caller supplies the
     sources, and no retry of the model can.
     """
-
-
-def _show(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """text as a JSON string (so straight and curly marks read apart), at most limit characters inside the marks, cut with "…".
-
-    Cost: linear in limit, whatever the length of text.
-    """
-    out: List[str] = []
-    used = 0
-    for ch in text[:limit]:
-        esc = json.dumps(ch, ensure_ascii=False)[1:-1]
-        if used + len(esc) > limit:
-            break
-        out.append(esc)
-        used += len(esc)
-    else:
-        if len(text) <= limit:
-            return '"' + "".join(out) + '"'
-    return '"' + "".join(out) + '…"'
 
 
 def sources_of(context: Any, key: str = "sources") -> Dict[str, str]:
@@ -125,7 +85,7 @@ def sources_of(context: Any, key: str = "sources") -> Dict[str, str]:
         out: Dict[str, str] = {}
         for sid, text in held.items():
             if not isinstance(sid, str) or not isinstance(text, str):
-                raise ContextError(f"{shape}; it maps {_show(repr(sid), 40)} to a value that is not a text, or a key that is not a string")
+                raise ContextError(f"{shape}; it maps {_clip(repr(sid))} to a value that is not a text, or a key that is not a string")
             out[sid] = text
     elif isinstance(held, (list, tuple)):
         out = {}
@@ -158,60 +118,33 @@ def check_quotes(quotes_: Sequence[str], sources: Mapping[str, str], source_id: 
     return [json.loads(line) for line in lines.splitlines()]
 
 
-def _fold_words(folds: List[str]) -> str:
-    return " and ".join(_FOLD_WORDS.get(f, f) for f in folds)
+def _clip(text: str, limit: int = 40) -> str:
+    """text cut to limit characters, then "…"."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _why(line: Mapping[str, Any], sources: Mapping[str, str]) -> str:
-    """Why the quote of a line that is not verbatim failed, and what to write instead, in words a model can act on."""
-    outcome = line.get("outcome")
-    marker = line.get("marker")
-    source = line.get("source")
-    where = f"source {_show(marker)}" if marker is not None else "any source"
-    near = f"source {_show(source)}" if isinstance(source, str) else where
-    findings: List[Dict[str, Any]] = line.get("findings") or []
-    fix: Dict[str, Any] = line.get("fix") or {}
-    if outcome == "elsewhere":
-        other = line.get("source") or ""
-        return f"is not in {where}, but verbatim in source {_show(other)}: cite source {_show(other)}"
-    if outcome == "no_source":
-        ids = list(sources)
-        shown = ", ".join(_show(i, 40) for i in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
-        return f"names {where}, which is not one of the sources given ({shown})"
-    if outcome == "near":
-        for f in findings:
-            if f.get("kind") == "normalized":
-                words = fix.get("quote", f.get("source_text", ""))
-                return f"is not verbatim: {near} has it only with {_fold_words(f.get('folds', []))}; copy the source's exact words: {_show(words)}"
-            if f.get("kind") == "elided":
-                folds = f.get("folds")
-                also = f", and with {_fold_words(folds)}" if folds else ""
-                return f"is not verbatim: it leaves words out with an ellipsis{also}; quote one passage as {near} has it, without an ellipsis, e.g. {_show(f.get('source_text', ''))}"
-        return f"is not verbatim in {near}; it is there only under a fold or an elision"
-    if outcome == "not_found":
-        said = f"is not in {where}, exactly or nearly: copy the words from the source as they are"
-        for f in findings:
-            n = f.get("length", 0)
-            if f.get("kind") == "partial" and n > 0 and isinstance(source, str) and source in sources:
-                quote = str(line.get("quote", ""))
-                after = sources[source][f.get("end", 0) : f.get("end", 0) + EXCERPT_CHARS + 1]
-                said += f"; only its first {n} characters are there ({_show(quote[:n])}), where the source goes on {_show(after)} and the quote {_show(quote[n:])}"
-        return said
-    if outcome == "not_checked":
-        why = str(line.get("why", "no reason given"))
-        return f"is not checked, so not accepted: {why[: 2 * EXCERPT_CHARS]}{'…' if len(why) > 2 * EXCERPT_CHARS else ''}"
-    return f"is not verbatim ({outcome})"
+def _refusal(lines: List[Dict[str, Any]], listed: bool) -> Optional[str]:
+    """The message for the lines that are not verbatim, or None when every one is.
 
-
-def _refusal(lines: List[Dict[str, Any]], sources: Mapping[str, str], listed: bool) -> Optional[str]:
-    """The message for the lines that are not verbatim, or None when every one is."""
+    Each line's message is the engine's (at most 900 characters,
+    docs/quotes.md#outcomes), starting "quote " and the quote; a list's
+    names each failing quote by its index ("quote 2 …"), at most
+    LISTED_QUOTES of them, then counts the others.
+    """
     failing = [ln for ln in lines if ln.get("outcome") != "verbatim"]
     if not failing:
         return None
     if not listed:
-        ln = failing[0]
-        return f"quote {_show(str(ln.get('quote', '')))} {_why(ln, sources)}"
-    parts = [f"quote {ln.get('index')} {_show(str(ln.get('quote', '')))} {_why(ln, sources)}" for ln in failing[:LISTED_QUOTES]]
+        return str(failing[0]["message"])
+
+    def indexed(ln: Dict[str, Any]) -> str:
+        message = str(ln["message"])
+        head = "quote "
+        if message.startswith(head):
+            return f"{head}{ln.get('index')} {message[len(head):]}"
+        return f"quote {ln.get('index')}: {message}"
+
+    parts = [indexed(ln) for ln in failing[:LISTED_QUOTES]]
     if len(failing) > LISTED_QUOTES:
         parts.append(f"and {len(failing) - LISTED_QUOTES} more quotes are not verbatim")
     return "; ".join(parts)
@@ -249,7 +182,7 @@ def verbatim(*, context_key: str = "sources", source_id_field: Optional[str] = N
             lines = check_quotes([value] if isinstance(value, str) else list(value), sources, source_id)
         except CitecheckError as e:
             raise ValueError(f"the quote could not be checked: {e.message}") from None
-        message = _refusal(lines, sources, listed)
+        message = _refusal(lines, listed)
         if message is not None:
             raise ValueError(message)
         return value
