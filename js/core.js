@@ -490,7 +490,9 @@ export function annotations(exportText, options = {}) {
  * structured answer {citations: [{source_id, quote}]} or an Anthropic
  * Messages response, as a string, bytes or an object sent as
  * JSON.stringify writes it), checked against options.sources ({id: text}
- * or a Map) and, for an Anthropic response, the documents of
+ * or a Map, in the order given: a Map's, or an object's with integer-like
+ * keys first; an id is not empty) and, for an Anthropic response, the
+ * documents of
  * options.request (the Messages request it answered: the sources "0",
  * "1", …, before options.sources); options.explain gives each failing
  * quotation its fix. Input the command refuses throws a CitecheckError
