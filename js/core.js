@@ -58,7 +58,7 @@ function start(instance, wasi) {
   const x = instance.exports;
   wasi.bind(x.memory);
   x._initialize();
-  engine = { x, memory: x.memory };
+  engine = { x, memory: x.memory, wasi };
   host.memory = x.memory;
 }
 
@@ -194,17 +194,85 @@ export function encodeText(s, dst) {
   return w + encoder.encodeInto(s.substring(from), dst.subarray(w)).written;
 }
 
-// putBody writes a body (string, bytes or an object as JSON) into buffer 0.
-function putBody(body) {
-  if (typeof body === 'string') return putString(0, body, MAX_INPUT_BYTES);
+// bodyArg is a body as it is written into the module: a string (an
+// object as JSON, jsonText) or bytes. It throws, before anything reaches
+// the module, for a body of another kind.
+function bodyArg(body) {
+  if (typeof body === 'string') return body;
   if (body instanceof ArrayBuffer) body = new Uint8Array(body);
   if (ArrayBuffer.isView(body)) {
     const b = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
     // The engine reads no more than one byte past the limit (ReadBody).
-    return putBytes(0, b.length > MAX_INPUT_BYTES ? b.subarray(0, MAX_INPUT_BYTES + 1) : b);
+    return b.length > MAX_INPUT_BYTES ? b.subarray(0, MAX_INPUT_BYTES + 1) : b;
   }
-  if (body !== null && typeof body === 'object') return putString(0, JSON.stringify(body), MAX_INPUT_BYTES);
+  if (body !== null && typeof body === 'object') return jsonText(body, 'body');
   throw argError('citecheck: a body is a string, a Uint8Array or an object');
+}
+
+// putBody writes a body (bodyArg's) into buffer 0.
+function putBody(b) {
+  return typeof b === 'string' ? putString(0, b, MAX_INPUT_BYTES) : putBytes(0, b);
+}
+
+/**
+ * jsonText is v as JSON.stringify writes it, or a CitecheckError
+ * ('invalid_input') in plain words where JSON.stringify would throw a
+ * TypeError or RangeError, silently write null, or give no text: a
+ * number that is not finite (NaN, ±Infinity) or a BigInt, named by its
+ * JSON Pointer in v; v holding itself (a cycle); objects and arrays
+ * nested more than MAX_JSON_DEPTH deep (where the runtime's stack would
+ * overflow); v (its toJSON) being no JSON value. An error
+ * thrown by v's own getters or toJSON methods is theirs, and propagates.
+ * Everything is checked before anything is written into the module.
+ * Cost: linear in v (one replacer call and O(1) of bookkeeping a value).
+ */
+function jsonText(v, what) {
+  // The holders JSON.stringify is inside (depth-first), and the key of
+  // each in its own holder: the path of the value being written, and the
+  // ancestors a cycle would return to.
+  const holders = [];
+  const keys = [];
+  const open = new Set();
+  const pointer = (key) => (holders.length === 1 ? [] : keys.slice(2).concat(key)).map((k) => '/' + String(k).replaceAll('~', '~0').replaceAll('/', '~1')).join('');
+  const s = JSON.stringify(v, function (key, value) {
+    if (holders.length === 0) {
+      holders.push(this);
+      keys.push('');
+    }
+    while (holders[holders.length - 1] !== this) {
+      open.delete(holders.pop());
+      keys.pop();
+    }
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw invalid(`citecheck: the ${what}: ${pointer(key) || 'the value'} is ${value}, which is not a finite number; JSON has no such number`);
+    }
+    if (typeof value === 'bigint') {
+      throw invalid(`citecheck: the ${what}: ${pointer(key) || 'the value'} is a BigInt, which JSON has no number for; give it as a number or a string`);
+    }
+    if (value !== null && typeof value === 'object') {
+      if (holders.length > MAX_JSON_DEPTH) throw invalid(`citecheck: the ${what} is nested more than ${MAX_JSON_DEPTH} deep, which the package does not write as JSON`);
+      if (open.has(value)) throw invalid(`citecheck: the ${what}: ${pointer(key) || 'the value'} holds itself (a cycle), which JSON cannot write`);
+      holders.push(value);
+      keys.push(key);
+      open.add(value);
+    }
+    return value;
+  });
+  if (typeof s !== 'string') throw invalid(`citecheck: the ${what} is not a JSON value: ${typeof v?.toJSON === 'function' ? 'its toJSON gives' : 'it is'} no object, array, string, number, boolean or null`);
+  return s;
+}
+
+/**
+ * The deepest nesting of objects and arrays jsonText writes: as deep as
+ * V8's JSON.stringify goes on any stack a caller leaves it (it overflows
+ * at a few thousand), as Python's recursion limit bounds the Python
+ * package's, and far past any answer or request a model writes.
+ */
+const MAX_JSON_DEPTH = 1000;
+
+// invalid is the refusal of an argument the package cannot send.
+function invalid(message, cause) {
+  return new CitecheckError(message, undefined, { code: 'invalid_input', cause });
 }
 
 // output returns the engine's last answer, n bytes, as a string.
@@ -214,26 +282,33 @@ function output(n) {
   return decoder.decode(new Uint8Array(memory.buffer, x.citecheck_output(), n));
 }
 
-// guarded runs f. If the module traps or its runtime exits (out of
-// memory, or a bug: the engine answers every input), the instance is
-// dropped, since its memory may be half-written, and the call fails with
-// a CitecheckError whose cause is the module's error; the next call gets
-// a new instance, so the package stays usable.
+// guarded runs f, which writes a call's arguments into the module and
+// runs it; every argument was checked before (nothing f does can be the
+// caller's mistake). Whatever f throws, the instance is dropped: its
+// memory may hold half a call (sources added, a buffer half-written, a
+// runtime stopped mid-function), which the next call must never see. The
+// call fails with a CitecheckError, code 'internal', whose cause is what
+// was thrown: out of memory, said so, when the Go runtime said so on
+// standard error, else the module's failure (a trap: a bug, as the
+// engine answers every input). The next call gets a new instance, so
+// the package stays usable.
 function guarded(f) {
+  const { wasi } = need();
   try {
     return f();
   } catch (e) {
-    if (e instanceof TypeError || e instanceof CitecheckError) throw e;
     engine = null;
-    throw new CitecheckError(`citecheck: the engine failed on this call and was reset (${e?.name ?? 'Error'}: ${e?.message ?? e}); later calls work`, undefined, { cause: e });
+    if (e instanceof CitecheckError) throw e;
+    if (/out of memory/.test(wasi.stderr())) {
+      throw new CitecheckError('citecheck: the engine ran out of memory on this call (the module\'s memory is at most 4 GiB, and the runtime may cap it lower) and was reset; later calls work', undefined, { cause: e, code: 'internal' });
+    }
+    throw new CitecheckError(`citecheck: the engine failed on this call and was reset (${e?.name ?? 'Error'}: ${e?.message ?? e}); later calls work`, undefined, { cause: e, code: 'internal' });
   }
 }
 
 function run(mode, body) {
-  return guarded(() => {
-    const n = putBody(body);
-    return output(need().x.citecheck_check(mode, n));
-  });
+  const b = bodyArg(body);
+  return guarded(() => output(need().x.citecheck_check(mode, putBody(b))));
 }
 
 /** The exact body the HTTP execute route answers for body. */
@@ -314,17 +389,17 @@ export function warmBody() {
 
 /** The error envelope for a tool id and version not implemented, or null. */
 export function lookupTool(id, version) {
-  const a = putString(1, String(id));
-  const b = putString(2, String(version));
-  const n = need().x.citecheck_lookup(a, b);
-  return n === 0 ? null : output(n);
+  const [i, v] = [String(id), String(version)];
+  return guarded(() => {
+    const n = need().x.citecheck_lookup(putString(1, i), putString(2, v));
+    return n === 0 ? null : output(n);
+  });
 }
 
 /** {"error": {code, message, path: ""}} as the engine writes it. */
 export function errorEnvelope(code, message) {
-  const a = putString(1, String(code));
-  const b = putString(2, String(message));
-  return output(need().x.citecheck_error(a, b));
+  const [c, m] = [String(code), String(message)];
+  return guarded(() => output(need().x.citecheck_error(putString(1, c), putString(2, m))));
 }
 
 /**
@@ -368,20 +443,19 @@ export function annotations(exportText, options = {}) {
     // A byte order mark at the start is not text (spec §5.12): the CLI
     // drops one at the start of a source file, and readFileSync(…, 'utf8')
     // keeps it as U+FEFF, so the same file gives the same verdicts.
-    return [iri, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, version];
+    return [iri, encoder.encode(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), version];
   });
   let exp = exportText;
   if (exp instanceof ArrayBuffer) exp = new Uint8Array(exp);
   else if (ArrayBuffer.isView(exp)) exp = new Uint8Array(exp.buffer, exp.byteOffset, exp.byteLength);
-  else if (exp !== null && typeof exp === 'object') exp = JSON.stringify(exp);
+  else if (exp !== null && typeof exp === 'object') exp = jsonText(exp, 'export');
   else if (typeof exp !== 'string') throw argError(`citecheck: an export is a string, a Uint8Array or an object, not ${kindOf(exp)}`);
   const { x } = need();
   const pieces = [];
   let answer;
   try {
     answer = guarded(() => {
-      for (const [iri, text, version] of list) {
-        const bytes = encoder.encode(text);
+      for (const [iri, bytes, version] of list) {
         const ptr = x.citecheck_text(bytes.length);
         new Uint8Array(engine.memory.buffer, ptr, bytes.length).set(bytes);
         x.citecheck_source(putString(1, iri), putString(3, version));
@@ -416,7 +490,9 @@ export function annotations(exportText, options = {}) {
  * structured answer {citations: [{source_id, quote}]} or an Anthropic
  * Messages response, as a string, bytes or an object sent as
  * JSON.stringify writes it), checked against options.sources ({id: text}
- * or a Map) and, for an Anthropic response, the documents of
+ * or a Map, in the order given: a Map's, or an object's with integer-like
+ * keys first; an id is not empty) and, for an Anthropic response, the
+ * documents of
  * options.request (the Messages request it answered: the sources "0",
  * "1", …, before options.sources); options.explain gives each failing
  * quotation its fix. Input the command refuses throws a CitecheckError
@@ -432,27 +508,40 @@ export function quotes(text, options = {}) {
   if (options === null || typeof options !== 'object') throw argError(`citecheck: the options are an object {sources, request, explain}, not ${kindOf(options)}`);
   const explainFlag = options.explain ?? false;
   if (typeof explainFlag !== 'boolean') throw argError(`citecheck: explain is a boolean, not ${kindOf(explainFlag)}`);
-  const entries = sourceEntries(options.sources ?? {}, '{id: text}');
+  const list = quoteSources(options.sources ?? {}, false);
   const request = options.request ?? null;
-  if (entries.length === 0 && request === null) throw argError('citecheck: quotes needs sources, or for an Anthropic response the request');
-  const list = entries.map(([id, v]) => {
+  if (list.length === 0 && request === null) throw argError('citecheck: quotes needs sources, or for an Anthropic response the request');
+  return runQuotes(quotesArg(text, 'text'), request === null ? null : quotesArg(request, 'request'), list, explainFlag);
+}
+
+// quoteSources is sources ({id: text} or a Map) as quotes writes them:
+// [id, UTF-8 bytes] (a lone surrogate in a text as the bytes it stands
+// for, so that the engine refuses it as the command refuses a source
+// file that is not UTF-8, naming the byte; with strict, refused here).
+// An id is a string of Unicode text, not empty, as the command's
+// --source ID=FILE gives one. Cost: the texts' length, once.
+function quoteSources(sources, strict) {
+  return sourceEntries(sources, '{id: text}').map(([id, v]) => {
     if (typeof id !== 'string') throw argError(`citecheck: a source's id is a string, not ${kindOf(id)}`);
-    if (typeof v !== 'string') throw argError(`citecheck: source ${JSON.stringify(id)}: its text is a string, not ${kindOf(v)}`);
+    if (id === '') throw invalid('citecheck: a source\'s id is empty; an id is at least one character, as the command\'s --source ID=FILE needs');
     if (!wellFormed(id)) throw notUnicode(`source ${JSON.stringify(id)}: its id`, id);
-    return [id, v];
+    if (typeof v !== 'string') throw argError(`citecheck: source ${JSON.stringify(id)}: its text is a string, not ${kindOf(v)}`);
+    if (wellFormed(v)) return [id, encoder.encode(v)];
+    if (strict) throw notUnicode(`source ${JSON.stringify(id)}: its text`, v);
+    const b = new Uint8Array(v.length * 3);
+    return [id, b.subarray(0, encodeText(v, b))];
   });
-  const input = quotesArg(text, 'text');
-  const req = request === null ? null : quotesArg(request, 'request');
+}
+
+// runQuotes is quotes on arguments already checked (quotesArg's, and
+// quoteSources'): the only part that writes into the module.
+function runQuotes(input, req, list, explainFlag) {
   const { x } = need();
   const pieces = [];
   let answer;
   try {
     answer = guarded(() => {
-      for (const [id, v] of list) {
-        // The text's bytes exactly, a lone surrogate as the bytes it
-        // stands for, so that the engine refuses it as the command
-        // refuses a source file that is not UTF-8, naming the byte.
-        const bytes = wellFormed(v) ? encoder.encode(v) : (() => { const b = new Uint8Array(v.length * 3); return b.subarray(0, encodeText(v, b)); })();
+      for (const [id, bytes] of list) {
         const ptr = x.citecheck_text(bytes.length);
         new Uint8Array(engine.memory.buffer, ptr, bytes.length).set(bytes);
         x.citecheck_source(putString(1, id), 0);
@@ -479,50 +568,99 @@ export function quotes(text, options = {}) {
  * verbatimQuote returns a refinement for a Zod schema (Zod 3 and 4, as
  * `.superRefine(verbatimQuote(sources))`; the Vercel AI SDK's
  * generateObject runs it when it validates the model's object) that
- * holds quotes verbatim in sources ({id: text} or a Map). It refines a
- * quote string (checked against options.source, or without it against
- * every source), a citation {source_id, quote}, or an answer with a
- * citations array of them (LangChain's QuotedAnswer shape). Each quote
- * that is not verbatim gets one issue, at its path, whose message is its
- * explain line's `message` (the engine's words, docs/quotes.md): the
- * quote, why it failed and the fix, a message a model can correct itself
- * from. It never rewrites or drops a quote; a value of another shape is
- * left to the schema. The outcomes are quotes' for the structured answer
- * {citations: [{source_id, quote}]} (explain on). The sources are
- * checked when it is made (a TypeError, as quotes throws) and sent to
- * the engine on each call: a call costs quotes' on those sources.
+ * holds quotes verbatim in sources ({id: text} or a Map). It checks a
+ * value of one of four shapes: a quote (a string, checked against
+ * options.source, or without it against every source); a citation
+ * {source_id?, quote}; an array of citations; an answer {citations:
+ * [...]} (LangChain's QuotedAnswer shape). Each quote that is not
+ * verbatim gets one issue, at its path, whose message is its explain
+ * line's `message` (the engine's words, docs/quotes.md): the quote, why
+ * it failed and the fix, a message a model can correct itself from.
+ * What it cannot check is never passed: a value of another shape, a
+ * quote that is not a string or holds a lone surrogate, a source_id that
+ * is neither a string of Unicode text nor a safe integer, each gets an
+ * issue at its path saying so. It never rewrites or drops a quote, and
+ * never throws for anything in the value. The outcomes are quotes' for
+ * the structured answer {citations: [{source_id, quote}]} (explain on).
+ * The sources are checked when it is made (a TypeError or CitecheckError,
+ * as quotes throws; a text with a lone surrogate refused then too) and
+ * copied, as UTF-8: changing them later changes nothing. A call costs
+ * quotes' on those sources.
  */
 export function verbatimQuote(sources, options = {}) {
   if (options === null || typeof options !== 'object') throw argError(`citecheck: the options are an object {source}, not ${kindOf(options)}`);
   const source = options.source;
   if (source !== undefined && typeof source !== 'string') throw argError(`citecheck: source is a source's id (a string), not ${kindOf(source)}`);
-  const entries = sourceEntries(sources ?? {}, '{id: text}');
-  if (entries.length === 0) throw argError('citecheck: verbatimQuote needs the sources the quotes are from');
-  for (const [id, v] of entries) {
-    if (typeof id !== 'string') throw argError(`citecheck: a source's id is a string, not ${kindOf(id)}`);
-    if (typeof v !== 'string') throw argError(`citecheck: source ${JSON.stringify(id)}: its text is a string, not ${kindOf(v)}`);
-  }
+  if (source !== undefined && !wellFormed(source)) throw notUnicode('source', source);
+  const list = quoteSources(sources ?? {}, true);
+  if (list.length === 0) throw argError('citecheck: verbatimQuote needs the sources the quotes are from');
   return (value, ctx) => {
-    const cites = []; // [path, {source_id, quote}]
-    const cite = (path, c) => {
-      if (c !== null && typeof c === 'object' && typeof c.quote === 'string' &&
-          (c.source_id == null || typeof c.source_id === 'string' || Number.isSafeInteger(c.source_id))) {
-        cites.push([[...path, 'quote'], c.source_id == null ? { quote: c.quote } : { source_id: c.source_id, quote: c.quote }]);
-      }
+    const cites = []; // [path of the quote, {source_id, quote}]
+    const issue = (path, message) => ctx.addIssue({ code: 'custom', path, message });
+    const quoteAt = (path, q, c) => {
+      if (typeof q !== 'string') issue(path, `a quote is a string, not ${kindOf(q)}`);
+      else if (!wellFormed(q)) issue(path, `quote ${quoteName(q)} holds a lone surrogate (half of a character written alone), which no source holds: quote the source's words exactly`);
+      else cites.push([path, { ...c, quote: q }]);
     };
-    if (typeof value === 'string') cites.push([[], source === undefined ? { quote: value } : { source_id: source, quote: value }]);
-    else if (value !== null && typeof value === 'object' && Array.isArray(value.citations)) value.citations.forEach((c, i) => cite(['citations', i], c));
-    else cite([], value);
+    const cite = (path, c) => {
+      if (c === null || typeof c !== 'object' || Array.isArray(c) || !('quote' in c)) {
+        issue(path, `a citation is an object {source_id, quote}, not ${kindOf(c)}${c !== null && typeof c === 'object' && !Array.isArray(c) ? ' without a quote' : ''}`);
+        return;
+      }
+      const id = c.source_id;
+      const why = sourceIdProblem(id);
+      if (why !== null) issue([...path, 'source_id'], why);
+      else quoteAt([...path, 'quote'], c.quote, id == null ? {} : { source_id: id });
+    };
+    if (typeof value === 'string') quoteAt([], value, source === undefined ? {} : { source_id: source });
+    else if (Array.isArray(value)) value.forEach((c, i) => cite([i], c));
+    else if (value !== null && typeof value === 'object' && 'citations' in value) {
+      if (Array.isArray(value.citations)) value.citations.forEach((c, i) => cite(['citations', i], c));
+      else issue(['citations'], `citations is an array of citations {source_id, quote}, not ${kindOf(value.citations)}`);
+    } else if (value !== null && typeof value === 'object' && 'quote' in value) cite([], value);
+    else issue([], `verbatimQuote checks a quote (a string), a citation {source_id, quote}, an array of citations or an answer {citations: [...]}, not ${kindOf(value)}${value !== null && typeof value === 'object' && !Array.isArray(value) ? ' without a quote or citations' : ''}`);
     if (cites.length === 0) return;
-    const lines = quotes({ citations: cites.map(([, c]) => c) }, { sources, explain: true });
+    let lines;
+    try {
+      lines = runQuotes(jsonText({ citations: cites.map(([, c]) => c) }, 'text'), null, list, true);
+    } catch (e) {
+      // What the engine refuses in a value the checks above let through
+      // is an issue too; only a failure of the module itself throws.
+      if (!(e instanceof CitecheckError) || e.code !== 'invalid_input') throw e;
+      issue([], e.message.replace(/^citecheck: /, ''));
+      return;
+    }
     let i = 0;
     for (const line of lines.split('\n')) {
       if (line === '') continue;
       const r = JSON.parse(line);
       const [path] = cites[i++];
-      if (r.outcome !== 'verbatim') ctx.addIssue({ code: 'custom', path, message: r.message });
+      if (r.outcome !== 'verbatim') issue(path, r.message);
     }
   };
+}
+
+// sourceIdProblem is why a citation's source_id cannot be checked, or
+// null: one is absent (null or undefined: the quote is unmarked), a
+// string of Unicode text or an integer within ±(2^53−1), as the command
+// reads a structured answer's.
+function sourceIdProblem(id) {
+  if (id === undefined || id === null) return null;
+  if (typeof id === 'string') return wellFormed(id) ? null : `source_id ${quoteName(id)} holds a lone surrogate (half of a character written alone), which no source's id holds`;
+  if (typeof id === 'number') {
+    if (!Number.isFinite(id)) return `source_id is ${id}, which is not a finite number; a source_id is a string or an integer`;
+    if (!Number.isInteger(id)) return `source_id is ${id}, which is not an integer; a source_id is a string or an integer`;
+    if (!Number.isSafeInteger(id)) return `source_id is ${id}, which is outside ±(2^53−1); a source_id is a string or an integer`;
+    return null;
+  }
+  return `a source_id is a string or an integer, not ${kindOf(id)}`;
+}
+
+// quoteName is a quote as a message names it: its first 100 code points,
+// as JSON writes a string (a lone surrogate as \uD800).
+function quoteName(q) {
+  const cps = Array.from(q);
+  return JSON.stringify(cps.length > 100 ? cps.slice(0, 100).join('') + '…' : q);
 }
 
 // The flags of citecheck_quotes (wasm/exports_wasip1.go).
@@ -535,7 +673,7 @@ function quotesArg(v, what) {
   if (typeof v === 'string') return v;
   if (v instanceof ArrayBuffer) return new Uint8Array(v);
   if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  if (v !== null && typeof v === 'object') return JSON.stringify(v);
+  if (v !== null && typeof v === 'object') return jsonText(v, what);
   throw argError(`citecheck: the ${what} is a string, a Uint8Array or an object, not ${kindOf(v)}`);
 }
 

@@ -311,9 +311,13 @@ export interface RefinementContext {
 /**
  * A refinement for `.superRefine` (Zod 3 and 4) holding quotes verbatim
  * in sources: a quote string (against options.source, or every source), a
- * citation {source_id, quote}, or an answer with citations of them. Each
- * quote not verbatim gets one issue at its path, its message the
- * `message` of the quote's line (quotes with explain).
+ * citation {source_id?, quote}, an array of citations, or an answer
+ * {citations: [...]}. Each quote not verbatim gets one issue at its path,
+ * its message the `message` of the quote's line (quotes with explain);
+ * any other shape, a quote that is not a string or holds a lone
+ * surrogate, or a source_id neither a string nor a safe integer, gets an
+ * issue saying why. It never throws for the value; bad sources throw when
+ * it is made, and are copied then.
  */
 export function verbatimQuote(
   sources: Record<string, string> | Map<string, string>,
@@ -332,8 +336,12 @@ export class CitecheckError extends Error {
   /**
    * 'invalid_input' for a source's IRI, text or version with a lone
    * surrogate, and for an annotations run refused (an export that is not
-   * JSON or not Unicode text, sources named twice); from quotes, the
-   * command's code for what it refuses.
+   * JSON or not Unicode text, sources named twice), for an object
+   * argument JSON cannot write (NaN, ±Infinity, a BigInt, a cycle,
+   * nesting past 1,000, a toJSON giving no JSON value) and an empty
+   * source id; from quotes, the command's code for what it refuses;
+   * 'internal' when the module failed on the call (out of memory, a
+   * trap), which dropped its instance.
    */
   code?: string;
 }

@@ -235,6 +235,7 @@ test('a module that traps is replaced: the call fails, and the next one runs on 
     assert.throws(() => cc.checkRaw('{}'), (e) => {
       assert.equal(e.name, 'CitecheckError');
       assert.match(e.message, /the engine failed on this call and was reset \(RuntimeError: unreachable\)/);
+      assert.equal(e.code, 'internal');
       assert.ok(e.cause instanceof WebAssembly.RuntimeError);
       return true;
     });
@@ -263,7 +264,12 @@ test('an instance survives a call that runs the module out of memory: every func
     const { readFileSync } = await import('node:fs');
     const out = {};
     try { cc.annotations('[]', { sources: { s: 'x'.repeat(40 << 20) } }); out.failed = 'no'; }
-    catch (e) { out.failed = e.name + ' ' + e.cause?.name; }
+    catch (e) { out.failed = e.name + ' ' + e.cause?.name; out.code = e.code; out.message = e.message; }
+    // quotes, its first source written before the second runs the module
+    // out of memory: the next call sees neither.
+    try { cc.quotes('“brown” [s]', { sources: { a: 'brown', s: 'x'.repeat(40 << 20) } }); out.quotes = 'no'; }
+    catch (e) { out.quotes = e.code + ' ' + e.message; }
+    out.after = cc.quotes('“brown” [b]', { sources: { b: 'the quick brown fox' } });
     const body = readFileSync(${JSON.stringify(ex)});
     out.execute = cc.checkRaw(body);
     out.all = cc.checkAllRaw(body);
@@ -271,6 +277,12 @@ test('an instance survives a call that runs the module out of memory: every func
     out.lines = cc.annotations(${JSON.stringify(oneAnnotation)}, { sources: { s: 'the quick brown fox' } });
     console.log(JSON.stringify(out));`);
   assert.equal(got.failed, 'CitecheckError RuntimeError');
+  const oom = 'citecheck: the engine ran out of memory on this call (the module\'s memory is at most 4 GiB, and the runtime may cap it lower) and was reset; later calls work';
+  assert.equal(got.code, 'internal');
+  assert.equal(got.message, oom);
+  assert.equal(got.quotes, `internal ${oom}`);
+  assert.equal(got.after, spawnSync(goCLI(), ['quotes', '--source', `b=${writeTemp('fox-b.txt', 'the quick brown fox')}`, '-'], { input: '“brown” [b]' }).stdout.toString());
+  assert.match(got.after, /"source":"b","outcome":"verbatim"/);
   assert.equal(got.execute, goRun(ex));
   const cli = (flag) => spawnSync(goCLI(), ['run', 'citation-batch-check', '1.0.0', flag, '--input', ex]).stdout.toString().replace(/\n$/, '');
   assert.equal(got.all, cli('--all'));

@@ -224,6 +224,60 @@ test('verbatimQuote refuses sources it cannot use when it is made', () => {
   assert.throws(() => cc.verbatimQuote(austen, { source: 3 }), (e) => e instanceof TypeError && /source is a source's id/.test(e.message));
 });
 
+// What verbatimQuote cannot read as a quote is never passed: each gets an
+// issue at its path, and safeParse never throws for the model's value.
+test('verbatimQuote refuses what it cannot check, never passing it unchecked', () => {
+  const Citation = z.object({ source_id: z.any(), quote: z.any() });
+  const loose = z.any().superRefine(cc.verbatimQuote(austen));
+  const shapes = 'verbatimQuote checks a quote (a string), a citation {source_id, quote}, an array of citations or an answer {citations: [...]}';
+  for (const [value, want] of [
+    [{ source_id: 1.5, quote: 'fabricated' }, [[['source_id'], 'source_id is 1.5, which is not an integer; a source_id is a string or an integer']]],
+    [{ source_id: 2 ** 60, quote: 'fabricated' }, [[['source_id'], 'source_id is 1152921504606847000, which is outside ±(2^53−1); a source_id is a string or an integer']]],
+    [{ source_id: Infinity, quote: 'fabricated' }, [[['source_id'], 'source_id is Infinity, which is not a finite number; a source_id is a string or an integer']]],
+    [{ source_id: NaN, quote: 'fabricated' }, [[['source_id'], 'source_id is NaN, which is not a finite number; a source_id is a string or an integer']]],
+    [{ source_id: true, quote: 'fabricated' }, [[['source_id'], 'a source_id is a string or an integer, not a boolean']]],
+    [{ source_id: 'memo', quote: 42 }, [[['quote'], 'a quote is a string, not a number']]],
+    [{ answer: { citations: [{ source_id: 'memo', quote: 'fabricated' }] } }, [[[], `${shapes}, not an object without a quote or citations`]]],
+    [{ citations: 'fabricated' }, [[['citations'], 'citations is an array of citations {source_id, quote}, not a string']]],
+    [{ citations: [null, ['x'], { source: 'memo' }] }, [
+      [['citations', 0], 'a citation is an object {source_id, quote}, not null'],
+      [['citations', 1], 'a citation is an object {source_id, quote}, not an array'],
+      [['citations', 2], 'a citation is an object {source_id, quote}, not an object without a quote'],
+    ]],
+    [42, [[[], `${shapes}, not a number`]]],
+    [null, [[[], `${shapes}, not null`]]],
+    // A lone surrogate is what JSON.parse makes of a model's "\ud800".
+    [JSON.parse('"in 2019\\ud800"'), [[[], 'quote "in 2019\\ud800" holds a lone surrogate (half of a character written alone), which no source holds: quote the source\'s words exactly']]],
+    [{ source_id: JSON.parse('"memo\\udc00"'), quote: 'in 2019' }, [[['source_id'], 'source_id "memo\\udc00" holds a lone surrogate (half of a character written alone), which no source\'s id holds']]],
+    [{ source_id: 'memo', quote: 'in 2019' }, []],
+    [{ source_id: null, quote: 'in 2019' }, []],
+  ]) {
+    const r = loose.safeParse(value);
+    assert.deepEqual(r.success ? [] : r.error.issues.map((i) => [i.path, i.message]), want, JSON.stringify(value));
+  }
+  // An array of citations is checked, each at its index.
+  const List = z.array(Citation).superRefine(cc.verbatimQuote(austen));
+  const r = List.safeParse([{ source_id: 'memo', quote: 'in 2019' }, { source_id: 'memo', quote: 'fabricated' }]);
+  assert.deepEqual(r.error.issues.map((i) => i.path), [[1, 'quote']]);
+  assert.match(r.error.issues[0].message, /^quote "fabricated" is not in source "memo"/);
+});
+
+test('verbatimQuote checks its sources when it is made and keeps a copy', () => {
+  assert.throws(() => cc.verbatimQuote({ a: 'x\ud800' }), (e) => e instanceof cc.CitecheckError && e.code === 'invalid_input' && /source "a": its text is not UTF-8: a lone surrogate/.test(e.message));
+  assert.throws(() => cc.verbatimQuote({ 'a\udc00': 'x' }), (e) => e instanceof cc.CitecheckError && e.code === 'invalid_input' && /its id is not UTF-8/.test(e.message));
+  assert.throws(() => cc.verbatimQuote({ '': 'x' }), (e) => e instanceof cc.CitecheckError && /a source's id is empty/.test(e.message));
+  const src = { memo: austen.memo };
+  const map = new Map([['memo', austen.memo]]);
+  const fromObject = z.string().superRefine(cc.verbatimQuote(src, { source: 'memo' }));
+  const fromMap = z.string().superRefine(cc.verbatimQuote(map, { source: 'memo' }));
+  src.memo = 'fabricated';
+  map.set('memo', 'fabricated');
+  for (const schema of [fromObject, fromMap]) {
+    assert.equal(schema.safeParse('in 2019').success, true);
+    assert.equal(schema.safeParse('fabricated').success, false);
+  }
+});
+
 // ---- docs/frameworks.md ----------------------------------------------------
 
 // section is the js block and the text block after it in a ## section of
