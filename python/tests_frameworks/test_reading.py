@@ -15,7 +15,7 @@ from conftest import go_quotes
 from langchain_core.documents import Document
 from llama_index.core.base.response.schema import PydanticResponse
 from llama_index.core.schema import NodeWithScore, TextNode
-from pydantic import AliasGenerator, BaseModel, ConfigDict, Field, create_model
+from pydantic import AliasGenerator, BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic.alias_generators import to_camel
 
 import citecheck
@@ -211,3 +211,20 @@ def test_a_context_without_text_raises_context_error(name: str, context: Dict[st
     assert "no text" in str(e.value)
     # One empty source among others is a source like any: a quote may be in the others.
     assert cp.sources_of({key: ["", "a"]}, key) == {"0": "", "1": "a"}
+
+
+def test_quote_check_is_verbatim_for_an_answer_without_citations() -> None:
+    # Vacuously: every one of none is verbatim; docs/frameworks.md says to
+    # check that quotes is not empty too.
+    out = QuoteCheck().invoke({"answer": {"answer": "Cheetahs are fast.", "citations": []}, "context": DOCS})
+    assert out["verbatim"] is True and out["quotes"] == []
+
+
+def test_each_failing_fact_is_one_bounded_error() -> None:
+    facts = [{"fact": f"fact {i}", "substring_quote": [f"not in the text {i} {j}" + "z" * 300 for j in range(5)]} for i in range(4)]
+    with pytest.raises(ValidationError) as e:
+        cp.QuestionAnswer.model_validate({"question": "q", "answer": facts}, context={"text_chunk": DOCS[2]})
+    errors = e.value.errors()
+    assert len(errors) == len(facts)
+    assert all(len(str(err["msg"])) < 2800 for err in errors)
+    assert all(f"and {5 - cp.LISTED_QUOTES} more quotes are not verbatim" in str(err["msg"]) for err in errors)
