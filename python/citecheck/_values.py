@@ -30,7 +30,7 @@ WHY_EXCERPT = 4 * MESSAGE_EXCERPT
 #: repeats when a quote could not be checked (quotes.MessageMax).
 MESSAGE_MAX = 900
 
-# The engine reads an integer source_id in [0, 2^53−1] (docs/quotes.md).
+# The engine reads an integer source_id in [0, 2^53-1] (docs/quotes.md).
 _MAX_ID = (1 << 53) - 1
 
 
@@ -94,7 +94,7 @@ def plain(value: Any) -> Any:
 
 
 def source_id(key: Any, where: str) -> str:
-    """A source's id as the engine reads a source_id: a string that is not empty, or an integer in [0, 2^53−1] as its decimal.
+    """A source's id as the engine reads a source_id: a string that is not empty, or an integer in [0, 2^53-1] as its decimal.
 
     Anything else (a bool, a float, None, "") raises CitecheckError
     (invalid_input) naming where it was found.

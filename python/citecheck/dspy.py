@@ -41,7 +41,7 @@ class VerbatimReward:
     """reward_fn(args, pred) -> float for dspy.Refine and dspy.BestOfN: the share of verbatim quotations.
 
     sources names the input field holding the sources: a dict of id to
-    text (an id a string that is not empty, or an integer from 0 to 2^53−1 read as its decimal, as the engine reads a source_id; two naming one source are refused), a list of texts (the
+    text (an id a string that is not empty, or an integer from 0 to 2^53-1 read as its decimal, as the engine reads a source_id; two naming one source are refused), a list of texts (the
     sources "0", "1", … in order, as every adapter of the package numbers a
     list, and Anthropic its documents), or one text (source "0"). answer names the output field read as the
     answer: a str is a report (quotations in marks or blockquotes, [N]

@@ -51,7 +51,7 @@ def sources_of(documents: Documents, *, id_key: Optional[str] = None) -> Dict[st
     how-to numbers them in the prompt; with id_key, each is the document's
     metadata[id_key] instead (a string, or an integer written in decimal),
     which every document must have, once. A mapping gives the ids itself.
-    An id is a string that is not empty, or an integer from 0 to 2^53−1
+    An id is a string that is not empty, or an integer from 0 to 2^53-1
     read as its decimal, as the engine reads a source_id: anything else,
     or two ids naming one source (1 and "1"), raises CitecheckError
     (invalid_input). Cost: linear in the number of documents.

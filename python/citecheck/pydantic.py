@@ -66,7 +66,7 @@ def sources_of(context: Any, key: str = "sources") -> Dict[str, str]:
     """The sources held in a validation context at key, each id mapped to its text.
 
     context[key] is a mapping of each source's id (a string, or an integer
-    from 0 to 2^53−1 read as its decimal, as the engine reads a source_id)
+    from 0 to 2^53-1 read as its decimal, as the engine reads a source_id)
     to its text; a list or tuple of texts, their ids "0", "1", …; or one
     text, the source "0" (Instructor's docs' text_chunk). Anything else, a
     context that is not a mapping, no key, no source, no text (one empty

@@ -166,7 +166,7 @@ HUGE = "x" * 100_000
 
 
 def _error(call: Callable[[], Any]) -> str:
-    with pytest.raises(ERRORS + (ValueError,)) as e:
+    with pytest.raises((*ERRORS, ValueError)) as e:
         call()
     return str(e.value)
 
