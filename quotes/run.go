@@ -23,6 +23,13 @@ type Run struct {
 	Explain   bool
 }
 
+// MaxSourceBytes is the most bytes NewRun reads of the input, of the
+// request and of each source: `citecheck quotes`'s --max-source-size
+// default, far above a real document's text (a long book is a few MiB),
+// far below what would exhaust memory. A call holds what it brings, so a
+// caller of the packages meets the bound the command's user does.
+const MaxSourceBytes = 64 << 20
+
 // RawSource is a source as a call hands it over: its id and its text's
 // bytes, read as the command reads a source file (SourceText).
 type RawSource struct {
@@ -38,6 +45,9 @@ type RawSource struct {
 // or the source. Cost: Detect's, ReadRequest's, and one pass over each
 // source's text.
 func NewRun(input, request []byte, withRequest bool, sources []RawSource, explain bool) (*Run, *citecheck.Error) {
+	if len(input) > MaxSourceBytes {
+		return nil, overBound("text")
+	}
 	shape, err := Detect(input)
 	if err != nil {
 		return nil, prefixed(err, "text: ")
@@ -47,19 +57,31 @@ func NewRun(input, request []byte, withRequest bool, sources []RawSource, explai
 		if shape != Anthropic {
 			return nil, invalid("request is the request an Anthropic response answered; the text is a " + shape.String())
 		}
+		if len(request) > MaxSourceBytes {
+			return nil, overBound("request")
+		}
 		if r.Documents, err = ReadRequest(request); err != nil {
 			return nil, prefixed(err, "request: ")
 		}
 		r.Sources = Sources(r.Documents)
 	}
 	for _, s := range sources {
+		if len(s.Text) > MaxSourceBytes {
+			return nil, overBound("source " + show(s.ID))
+		}
 		text, e := SourceText(s.Text)
 		if e != nil {
-			return nil, &citecheck.Error{Code: e.Code, Message: "source " + strconv.Quote(s.ID) + ": " + e.Message}
+			return nil, &citecheck.Error{Code: e.Code, Message: "source " + show(s.ID) + ": " + e.Message}
 		}
 		r.Sources = append(r.Sources, Source{ID: s.ID, Text: text})
 	}
 	return r, nil
+}
+
+// overBound is the refusal of what holds more than MaxSourceBytes, in
+// the words the command uses for a file over its --max-source-size.
+func overBound(what string) *citecheck.Error {
+	return &citecheck.Error{Code: citecheck.CodeLimitExceeded, Message: what + ": larger than " + strconv.Itoa(MaxSourceBytes>>20) + "MiB, the most citecheck quotes reads by default (--max-source-size)"}
 }
 
 // SourceText is a source's text as the commands read a source file:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/internal/utext"
+	"github.com/citecheck/citecheck/quotes"
 )
 
 // How `annotations` and `quotes` read the sources they check against:
@@ -62,10 +63,9 @@ func loadSourceFiles(specs []string, idName, manifest string, asHTML bool, maxBy
 	return entries, nil
 }
 
-// defaultMaxSourceBytes is --max-source-size' default: far above a real
-// document's text (a long book is a few MiB), far below what would
-// exhaust memory.
-const defaultMaxSourceBytes = 64 << 20
+// defaultMaxSourceBytes is --max-source-size' default, the bound the
+// packages' quotes calls meet too (quotes.MaxSourceBytes).
+const defaultMaxSourceBytes = quotes.MaxSourceBytes
 
 // readSourceText reads a source file as UTF-8 (see readText), and an HTML
 // file (by its extension, or all with --html) as its body's textContent.

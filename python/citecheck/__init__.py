@@ -28,6 +28,7 @@ from ._types import (
     Result,
     Source,
 )
+from ._values import model_json, shown
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -109,23 +110,6 @@ def _encode(body: Body) -> Union[bytes, CitecheckError]:
     return b[: MAX_INPUT_BYTES + 1] if len(b) > MAX_INPUT_BYTES else b
 
 
-def _model_value(value: Any) -> Any:
-    """A Pydantic v2 model (an SDK's Message, a content block, a QuotedAnswer) as the JSON value it stands for.
-
-    Models are recognised by their model_dump method, so the core imports
-    no SDK. The value is model_dump(mode="json", by_alias=True,
-    exclude_unset=True): the API's names for the fields (what the Anthropic
-    SDK's to_dict gives) and only the fields the response or the user set,
-    so a model built with model_construct dumps what it holds; a field
-    left None is null, which quotes reads as absent. Other values raise
-    TypeError, as json.dumps's default must.
-    """
-    dump = getattr(value, "model_dump", None)
-    if callable(dump) and not isinstance(value, type):
-        return dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
-    raise TypeError(f"{type(value).__name__} is not a JSON value")
-
-
 def _text(value: Union[str, bytes, Any], what: str) -> bytes:
     """A text argument of quotes and annotations as UTF-8; JSON values (and Pydantic models, anywhere in them) are written as JSON."""
     if isinstance(value, bytes):
@@ -136,7 +120,7 @@ def _text(value: Union[str, bytes, Any], what: str) -> bytes:
         except UnicodeEncodeError as e:
             raise CitecheckError("invalid_input", f"{what} holds a lone surrogate at index {e.start}, which is not Unicode text") from None
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=_model_value).encode("utf-8")
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, default=model_json).encode("utf-8")
     except (TypeError, ValueError, RecursionError, UnicodeEncodeError) as e:
         raise CitecheckError("invalid_input", f"{what} {_json_words(e)}") from None
 
@@ -284,9 +268,11 @@ def quotes(
     for sid, stext in (sources or {}).items():
         if not isinstance(sid, str):
             raise CitecheckError("invalid_input", "sources maps each source's id, a string, to its text; an id is not a string")
+        if sid == "":
+            raise CitecheckError("invalid_input", "sources maps each source's id, a string, to its text; a source's id is not empty")
         if not isinstance(stext, str):
-            raise CitecheckError("invalid_input", f"sources[{sid!r}] is not a string: a source's text is a string")
-        parts += [_text(sid, "a source's id"), _text(stext, f"source {sid!r}")]
+            raise CitecheckError("invalid_input", f"sources[{shown(sid)}] is not a string: a source's text is a string")
+        parts += [_text(sid, "a source's id"), _text(stext, f"source {shown(sid)}")]
     status, payload = _engine.engine().call(_engine.QUOTES, 0, _engine.fields(parts))
     out, code, message = _engine.split_fields(payload)
     if status == 2:

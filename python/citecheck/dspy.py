@@ -21,6 +21,7 @@ except ImportError as e:  # pragma: no cover - the tests import it with the extr
 
 from . import quotes
 from ._errors import CitecheckError
+from ._values import clip, plain, shown, source_map
 
 __all__ = ["VerbatimReward", "verbatim_reward"]
 
@@ -32,27 +33,15 @@ def _field(values: Any, name: str, what: str, option: str) -> Any:
     except (KeyError, TypeError, AttributeError):
         pass
     keys = values.keys() if hasattr(values, "keys") and callable(values.keys) else []
-    have = ", ".join(repr(k) for k in keys) or "none"
+    have = clip(", ".join(repr(k) for k in keys)) or "none"
     raise CitecheckError("invalid_input", f"the {what} have no field {name!r} (they have {have}): name it with VerbatimReward({option}=...)")
-
-
-def _json_value(value: Any) -> Any:
-    """A structured answer as a JSON value: a Pydantic model by its JSON form, lists and mappings through."""
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json")
-    if isinstance(value, Mapping):
-        return {k: _json_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_value(v) for v in value]
-    return value
 
 
 class VerbatimReward:
     """reward_fn(args, pred) -> float for dspy.Refine and dspy.BestOfN: the share of verbatim quotations.
 
     sources names the input field holding the sources: a dict of id to
-    text (integer ids read as their decimal string), a list of texts (the
+    text (an id a string that is not empty, or an integer from 0 to 2^53-1 read as its decimal, as the engine reads a source_id; two naming one source are refused), a list of texts (the
     sources "0", "1", … in order, as every adapter of the package numbers a
     list, and Anthropic its documents), or one text (source "0"). answer names the output field read as the
     answer: a str is a report (quotations in marks or blockquotes, [N]
@@ -87,16 +76,13 @@ class VerbatimReward:
         if isinstance(value, str):
             return {"0": value}
         if isinstance(value, Mapping):
-            out: Dict[str, str] = {}
-            for k, v in value.items():
-                if isinstance(k, bool) or not isinstance(k, (str, int)):
-                    raise CitecheckError("invalid_input", f"the sources in {self.sources!r} are a dict of id to text; an id is {type(k).__name__}, not a string or an integer")
+
+            def text(sid: str, v: Any) -> str:
                 if not isinstance(v, str):
-                    raise CitecheckError("invalid_input", f"source {k!r} in {self.sources!r} is not text: a source is a string")
-                if str(k) in out:
-                    raise CitecheckError("invalid_input", f"the sources in {self.sources!r} name source {str(k)!r} twice")
-                out[str(k)] = v
-            return out
+                    raise CitecheckError("invalid_input", f"source {shown(sid)} in {self.sources!r} is not text: a source is a string")
+                return v
+
+            return source_map(value, f"the input {self.sources!r}", text)
         if isinstance(value, (list, tuple)):
             for i, v in enumerate(value):
                 if not isinstance(v, str):
@@ -106,14 +92,14 @@ class VerbatimReward:
 
     def _answer(self, pred: Any) -> Union[str, Mapping[str, Any]]:
         if self.citations is not None:
-            cites = _json_value(_field(pred, self.citations, "prediction's outputs", "citations"))
+            cites = plain(_field(pred, self.citations, "prediction's outputs", "citations"))
             if not isinstance(cites, list):
                 raise CitecheckError("invalid_input", f"the field {self.citations!r} is not a list of citations ({{\"source_id\", \"quote\"}})")
             return {"citations": cites}
         value = _field(pred, self.answer, "prediction's outputs", "answer")
         if isinstance(value, str):
             return value
-        value = _json_value(value)
+        value = plain(value)
         if not isinstance(value, Mapping):
             raise CitecheckError("invalid_input", f"the field {self.answer!r} is neither text nor a structured answer ({{\"citations\": [...]}})")
         return value

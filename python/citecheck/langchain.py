@@ -25,6 +25,7 @@ except ImportError as e:  # pragma: no cover - the tests import it with langchai
 
 from . import quotes
 from ._errors import CitecheckError
+from ._values import WHY_EXCERPT, clip, shown, source_id, source_map
 
 __all__ = ["QuoteCheck", "check_answer", "sources_of"]
 
@@ -34,13 +35,13 @@ __all__ = ["QuoteCheck", "check_answer", "sources_of"]
 Documents = Union[Sequence[Union[Document, str]], Mapping[str, Union[Document, str]]]
 
 
-def _text_of(doc: Any, sid: str) -> str:
+def _text_of(sid: str, doc: Any) -> str:
     if isinstance(doc, Document):
         text: str = doc.page_content
         return text
     if isinstance(doc, str):
         return doc
-    raise CitecheckError("invalid_input", f"source {sid} is neither a document nor a text: the context holds LangChain Documents or strings")
+    raise CitecheckError("invalid_input", f"source {shown(sid)} is neither a document nor a text: the context holds LangChain Documents or strings")
 
 
 def sources_of(documents: Documents, *, id_key: Optional[str] = None) -> Dict[str, str]:
@@ -50,10 +51,13 @@ def sources_of(documents: Documents, *, id_key: Optional[str] = None) -> Dict[st
     how-to numbers them in the prompt; with id_key, each is the document's
     metadata[id_key] instead (a string, or an integer written in decimal),
     which every document must have, once. A mapping gives the ids itself.
-    Cost: linear in the number of documents.
+    An id is a string that is not empty, or an integer from 0 to 2^53-1
+    read as its decimal, as the engine reads a source_id: anything else,
+    or two ids naming one source (1 and "1"), raises CitecheckError
+    (invalid_input). Cost: linear in the number of documents.
     """
     if isinstance(documents, Mapping):
-        return {str(sid): _text_of(doc, repr(sid)) for sid, doc in documents.items()}
+        return source_map(documents, "the documents", _text_of)
     if isinstance(documents, (str, bytes, Document)) or not isinstance(documents, Sequence):
         raise CitecheckError("invalid_input", "the documents are a list of LangChain Documents (or texts), or a dict of them by id")
     out: Dict[str, str] = {}
@@ -61,13 +65,12 @@ def sources_of(documents: Documents, *, id_key: Optional[str] = None) -> Dict[st
         sid = str(i)
         if id_key is not None:
             meta = doc.metadata if isinstance(doc, Document) else {}
-            key = meta.get(id_key)
-            if isinstance(key, bool) or not isinstance(key, (str, int)):
-                raise CitecheckError("invalid_input", f"document {i} has no metadata[{id_key!r}] (a string or an integer) to be its source id")
-            sid = str(key)
+            if id_key not in meta:
+                raise CitecheckError("invalid_input", f"document {i} has no metadata[{shown(id_key)}] (a string or an integer) to be its source id")
+            sid = source_id(meta[id_key], f"document {i}'s metadata[{shown(id_key)}]")
             if sid in out:
-                raise CitecheckError("invalid_input", f"documents {list(out).index(sid)} and {i} have the same metadata[{id_key!r}], {sid!r}: a source id names one document")
-        out[sid] = _text_of(doc, sid)
+                raise CitecheckError("invalid_input", f"documents {list(out).index(sid)} and {i} have the same metadata[{shown(id_key)}], {shown(sid)}: a source id names one document")
+        out[sid] = _text_of(sid, doc)
     return out
 
 
@@ -76,7 +79,7 @@ def _answer_value(answer: Any) -> Any:
     if isinstance(answer, Mapping) and "parsed" in answer and "raw" in answer:
         # with_structured_output(..., include_raw=True)
         if answer["parsed"] is None:
-            raise CitecheckError("invalid_input", f"the model's answer could not be parsed into the schema, so it has no quotes to check: {answer.get('parsing_error')}")
+            raise CitecheckError("invalid_input", f"the model's answer could not be parsed into the schema, so it has no quotes to check: {clip(str(answer.get('parsing_error')), WHY_EXCERPT)}")
         answer = answer["parsed"]
     if answer is None:
         raise CitecheckError("invalid_input", "there is no answer (None): the model did not answer in the schema (with_structured_output gives None when it calls no tool of that name)")

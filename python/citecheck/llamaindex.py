@@ -23,6 +23,7 @@ except ImportError as e:  # pragma: no cover - the tests import it with the extr
 
 from . import quotes
 from ._errors import CitecheckError
+from ._values import plain
 
 __all__ = ["check_response", "sources"]
 
@@ -73,7 +74,7 @@ def _text(response: AnyResponse) -> Union[str, Mapping[str, Any]]:
         response = response.get_response()
     if isinstance(response, PydanticResponse):
         model = response.response
-        return {} if model is None else json.loads(model.model_dump_json())
+        return {} if model is None else plain(model)
     if isinstance(response, Response):
         return response.response or ""
     raise CitecheckError("invalid_input", "check a LlamaIndex Response, StreamingResponse or PydanticResponse: this is none of them")

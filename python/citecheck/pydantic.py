@@ -33,6 +33,7 @@ except ImportError as e:  # pragma: no cover - the tests import it with pydantic
 
 from . import quotes
 from ._errors import CitecheckError
+from ._values import MESSAGE_MAX, clip, shown, source_map
 
 __all__ = [
     "LISTED_QUOTES",
@@ -64,10 +65,14 @@ class ContextError(TypeError):
 def sources_of(context: Any, key: str = "sources") -> Dict[str, str]:
     """The sources held in a validation context at key, each id mapped to its text.
 
-    context[key] is a mapping of each source's id (a string) to its text;
-    a list or tuple of texts, their ids "0", "1", …; or one text, the
-    source "0" (Instructor's docs' text_chunk). Anything else, a context
-    that is not a mapping, or no key, raises ContextError.
+    context[key] is a mapping of each source's id (a string, or an integer
+    from 0 to 2^53-1 read as its decimal, as the engine reads a source_id)
+    to its text; a list or tuple of texts, their ids "0", "1", …; or one
+    text, the source "0" (Instructor's docs' text_chunk). Anything else, a
+    context that is not a mapping, no key, no source, no text (one empty
+    text, or every source empty: no quote could be in them, and no retry
+    of the model could help), an empty id or two keys naming one id (1
+    and "1") raise ContextError.
     Cost: linear in the number of sources.
     """
     example = f'context={{"{key}": {{"0": "the source\'s text"}}}} to Instructor\'s create() or to model_validate()'
@@ -76,27 +81,37 @@ def sources_of(context: Any, key: str = "sources") -> Dict[str, str]:
     if not isinstance(context, Mapping):
         raise ContextError(f"no sources to check the quotes against: the validation context is not a dict; pass them as {example}")
     if key not in context:
-        raise ContextError(f"no sources to check the quotes against: the validation context has no {key!r}; pass them as {example}")
+        raise ContextError(f"no sources to check the quotes against: the validation context has no {shown(key)}; pass them as {example}")
     held = context[key]
-    shape = f'the validation context\'s {key!r} is a text, a list of texts (the sources "0", "1", …) or a dict of each source\'s id to its text'
+    where = f"the validation context's {shown(key)}"
+    shape = f'{where} is a text, a list of texts (the sources "0", "1", …) or a dict of each source\'s id to its text'
+
+    def text(sid: str, value: Any) -> str:
+        if not isinstance(value, str):
+            raise ContextError(f"{shape}; it maps {shown(sid)} to a value that is not a text")
+        return value
+
     if isinstance(held, str):
-        return {"0": held}
-    if isinstance(held, Mapping):
-        out: Dict[str, str] = {}
-        for sid, text in held.items():
-            if not isinstance(sid, str) or not isinstance(text, str):
-                raise ContextError(f"{shape}; it maps {_clip(repr(sid))} to a value that is not a text, or a key that is not a string")
-            out[sid] = text
+        out = {"0": text("0", held)}
+    elif isinstance(held, Mapping):
+        try:
+            out = source_map(held, where, text)
+        except CitecheckError as e:
+            raise ContextError(e.message) from None
     elif isinstance(held, (list, tuple)):
         out = {}
-        for i, text in enumerate(held):
-            if not isinstance(text, str):
+        for i, value in enumerate(held):
+            if not isinstance(value, str):
                 raise ContextError(f"{shape}; its item {i} is not a text")
-            out[str(i)] = text
+            out[str(i)] = text(str(i), value)
     else:
         raise ContextError(f"{shape}; it is none of these")
     if not out:
         raise ContextError(f"{shape}; it holds no source")
+    if not any(out.values()):
+        # Every quote would fail, and Instructor would ask the model again
+        # for quotes no answer could give.
+        raise ContextError(f"{where} holds no text (every source is empty): no quote could be in it")
     return out
 
 
@@ -116,11 +131,6 @@ def check_quotes(quotes_: Sequence[str], sources: Mapping[str, str], source_id: 
         citations.append(c)
     lines = quotes({"citations": citations}, sources=sources, explain=True)
     return [json.loads(line) for line in lines.splitlines()]
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    """text cut to limit characters, then "…"."""
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _refusal(lines: List[Dict[str, Any]], listed: bool) -> Optional[str]:
@@ -181,7 +191,7 @@ def verbatim(*, context_key: str = "sources", source_id_field: Optional[str] = N
         try:
             lines = check_quotes([value] if isinstance(value, str) else list(value), sources, source_id)
         except CitecheckError as e:
-            raise ValueError(f"the quote could not be checked: {e.message}") from None
+            raise ValueError(f"the quote could not be checked: {clip(e.message, MESSAGE_MAX)}") from None
         message = _refusal(lines, listed)
         if message is not None:
             raise ValueError(message)

@@ -96,6 +96,28 @@ def test_quotes_arguments_it_cannot_run_on() -> None:
     assert e.value.code == "invalid_input"
 
 
+# `citecheck quotes`'s --max-source-size default, which the package's quotes applies too.
+MAX_SOURCE_BYTES = 64 << 20
+
+
+def test_quotes_refuses_a_source_over_the_commands_bound_in_its_words(tmp_path: Path) -> None:
+    at = "a" * MAX_SOURCE_BYTES
+    assert json.loads(citecheck.quotes('"aaa" [s]', sources={"s": at}))["outcome"] == "verbatim"
+    src = tmp_path / "s.txt"
+    src.write_text(at + "a")
+    cli = go(["quotes", "--source", f"s={src}", "-"], b'"aaa" [s]')
+    assert cli.returncode == 2 and b"larger than --max-source-size (64MiB)" in cli.stderr, cli.stderr
+    for kwargs in ({"sources": {"s": at + "a"}}, {"sources": {"s" * 1000: at + "a"}}):
+        with pytest.raises(citecheck.CitecheckError) as e:
+            citecheck.quotes('"aaa" [s]', **kwargs)  # type: ignore[arg-type]
+        assert e.value.code == "limit_exceeded"
+        assert "larger than 64MiB" in e.value.message and "--max-source-size" in e.value.message
+        assert len(e.value.message) < 300
+    with pytest.raises(citecheck.CitecheckError) as e:
+        citecheck.quotes('"aaa" [s]' + " " * MAX_SOURCE_BYTES, sources={"s": "aaa"})
+    assert e.value.code == "limit_exceeded" and e.value.message.startswith("text: larger than 64MiB")
+
+
 W3C = REPO / "annotation" / "testdata" / "w3c-collection1.json"
 ESTUARY = REPO / "cmd" / "citecheck" / "testdata" / "annotations"
 

@@ -172,6 +172,7 @@ ARGUMENTS: List[Tuple[str, Callable[[], Any], str]] = [
     ("quotes with sources as a list", lambda: citecheck.quotes("x", sources=[("a", "b")]), "a dict"),  # type: ignore[arg-type]
     ("quotes with a text as bytes", lambda: citecheck.quotes("x", sources={"a": b"b"}), "sources['a'] is not a string"),  # type: ignore[dict-item]
     ("quotes with an id not a string", lambda: citecheck.quotes("x", sources={1: "b"}), "an id is not a string"),  # type: ignore[dict-item]
+    ("quotes with an empty id", lambda: citecheck.quotes("x", sources={"": "b"}), "a source's id is not empty"),
     ("quotes with a format as bytes", lambda: citecheck.quotes("x", sources={"a": "b"}, format=b"json"), "format is json or text"),  # type: ignore[arg-type]
     ("annotations with sources as a list", lambda: citecheck.annotations("[]", sources=[("a", "b")]), "a dict"),  # type: ignore[arg-type]
     ("annotations with on_notice not a function", lambda: citecheck.annotations("[]", on_notice=5), "on_notice is a function"),  # type: ignore[arg-type]

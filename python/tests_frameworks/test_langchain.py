@@ -176,7 +176,7 @@ def test_ids_from_metadata() -> None:
         (lambda: check_answer({"answer": "x"}, DOCS), 'neither an Anthropic response ("type": "message") nor a structured answer'),
         (lambda: check_answer({"citations": [{"source_id": 0}]}, DOCS), 'has no "quote" string'),
         (lambda: check_answer({"raw": AIMessage(content="x"), "parsed": None, "parsing_error": "bad JSON"}, DOCS), "could not be parsed"),
-        (lambda: check_answer(VERBATIM, [DOCS[0], 3]), "source 1 is neither a document nor a text"),
+        (lambda: check_answer(VERBATIM, [DOCS[0], 3]), "source '1' is neither a document nor a text"),
         (lambda: check_answer(VERBATIM, DOCS[0]), "the documents are a list"),
         (lambda: check_answer(VERBATIM, DOCS, id_key="title2"), "document 0 has no metadata['title2']"),
         (lambda: check_answer(VERBATIM, [DOCS[0], DOCS[0]], id_key="key"), "documents 0 and 1 have the same metadata['key']"),

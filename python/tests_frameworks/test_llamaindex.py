@@ -17,7 +17,7 @@ from llama_index.core.llms import CompletionResponse, CompletionResponseGen, Cus
 from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.query_engine import CitationQueryEngine
-from llama_index.core.schema import NodeWithScore, TextNode
+from llama_index.core.schema import MetadataMode, NodeWithScore, TextNode
 from pydantic import Field
 
 import citecheck
@@ -184,3 +184,22 @@ def test_a_pydantic_response_is_a_structured_answer() -> None:
     got = check_response(PydanticResponse(model, nodes))
     assert got == go_quotes(model.model_dump_json().encode(), {"1": AUSTEN, "2": DECLARATION})
     assert [o["outcome"] for o in got] == ["verbatim", "not_found"]
+
+
+def test_metadata_is_part_of_a_source_exactly_when_the_engine_showed_it_in_the_chunk() -> None:
+    # With metadata_mode=LLM the engine writes each node's metadata into the
+    # chunk it numbers, so the model was shown it under "Source N:" and a
+    # quotation of it is verbatim; with the default (NONE) it is not in the
+    # chunk, and the same quotation is not found there.
+    quote = "“title: Pride and Prejudice”"
+    answer = f"The book is {quote} [1]."
+    for mode, outcome in ((MetadataMode.LLM, "verbatim"), (MetadataMode.NONE, "not_found")):
+        doc = Document(id_="austen", text=AUSTEN, metadata={"title": "Pride and Prejudice"})
+        index = VectorStoreIndex.from_documents([doc], embed_model=MockEmbedding(embed_dim=8))
+        e = CitationQueryEngine.from_args(index, llm=RecordedLLM(answer=answer), similarity_top_k=1, metadata_mode=mode)
+        r = e.query("q")
+        prompt = e._response_synthesizer._llm.prompts[0]
+        assert f"Source 1:\n{sources(r)['1']}\n" in prompt
+        assert ("title: Pride and Prejudice" in sources(r)["1"]) == (mode == MetadataMode.LLM)
+        got = held_to_go(r, answer)
+        assert [o["outcome"] for o in got] == [outcome], mode

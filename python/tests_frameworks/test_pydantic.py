@@ -129,7 +129,7 @@ BAD_CONTEXTS = [
     ("sources_empty", {"sources": {}}, "it holds no source"),
     ("sources_empty_list", {"sources": []}, "it holds no source"),
     ("source_not_a_text", {"sources": {"0": 3}}, "not a text"),
-    ("source_id_not_a_string", {"sources": {0: "x"}}, "not a string"),
+    ("source_id_neither_a_string_nor_an_integer", {"sources": {0.5: "x"}}, "a string or an integer from 0 to 2^53"),
     ("list_item_not_a_text", {"sources": ["x", None]}, "its item 1 is not a text"),
 ]
 
