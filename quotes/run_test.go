@@ -19,7 +19,9 @@ func TestNewRunMaxSourceBytes(t *testing.T) {
 	at := bytes.Repeat([]byte("a"), MaxSourceBytes)
 	over := bytes.Repeat([]byte("a"), MaxSourceBytes+1)
 	longID := strings.Repeat("i", 1000)
-	padded := func(b []byte) []byte { return append(append([]byte{}, b...), bytes.Repeat([]byte(" "), MaxSourceBytes+1-len(b))...) }
+	padded := func(b []byte) []byte {
+		return append(append([]byte{}, b...), bytes.Repeat([]byte(" "), MaxSourceBytes+1-len(b))...)
+	}
 	for _, tc := range []struct {
 		name        string
 		input       []byte
