@@ -17,11 +17,26 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional
 
 import citecheck
+from pydantic import BaseModel, Field
 
 REPO = Path(os.environ.get("CITECHECK_REPO", Path(__file__).resolve().parents[2]))
 
 if (REPO / "python" / "citecheck") == Path(citecheck.__file__).resolve().parent:
     raise RuntimeError("citecheck was imported from the source tree, not the installed wheel: run python/test_frameworks.sh")
+
+
+class Citation(BaseModel):
+    """A citation of LangChain's citations how-to, which the other frameworks' tests answer with too."""
+
+    source_id: int = Field(..., description="The integer ID of a SPECIFIC source which justifies the answer.")
+    quote: str = Field(..., description="The VERBATIM quote from the specified source that justifies the answer.")
+
+
+class QuotedAnswer(BaseModel):
+    """The how-to's answer: with_structured_output(QuotedAnswer)."""
+
+    answer: str = Field(..., description="The answer to the user question, which is based only on the given sources.")
+    citations: List[Citation] = Field(..., description="Citations from the given sources that justify the answer.")
 
 
 def go_quotes(text: bytes, sources: Mapping[str, str], request: Optional[bytes] = None, explain: bool = False) -> List[Dict[str, Any]]:

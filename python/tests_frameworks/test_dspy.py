@@ -11,9 +11,8 @@ from typing import Any, Dict, List
 
 import dspy
 import pytest
-from conftest import REPO, go_quotes, worked_example
+from conftest import REPO, Citation, QuotedAnswer, go_quotes, worked_example
 from dspy.utils import DummyLM
-from pydantic import BaseModel
 
 import citecheck
 from citecheck.dspy import VerbatimReward, verbatim_reward
@@ -74,16 +73,6 @@ def test_the_reward_is_the_share_of_verbatim_quotations(answer: str) -> None:
     pred = dspy.Prediction(answer=answer)
     assert verbatim_reward(QUESTION, pred) == go_share(answer, SOURCES)
     assert VerbatimReward().outcomes(QUESTION, pred) == go_quotes(answer.encode(), SOURCES)
-
-
-class Citation(BaseModel):
-    source_id: int
-    quote: str
-
-
-class QuotedAnswer(BaseModel):
-    answer: str
-    citations: List[Citation]
 
 
 CITATIONS = [Citation(source_id=1, quote="a single man"), Citation(source_id=2, quote="égaux en droit"), Citation(source_id=2, quote="egaux en droits")]

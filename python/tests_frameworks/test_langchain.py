@@ -11,7 +11,7 @@ import json
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import pytest
-from conftest import go_quotes, worked_example
+from conftest import QuotedAnswer, go_quotes, worked_example
 from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
@@ -27,16 +27,6 @@ DOCS = [
     Document(page_content="Cheetahs hunt by day, relying on sight; they stalk prey to within 60\u201370 m, then chase it.", metadata={"title": "Hunting", "key": 7}),
 ]
 SOURCES = {"0": DOCS[0].page_content, "1": DOCS[1].page_content}
-
-
-class Citation(BaseModel):
-    source_id: int = Field(..., description="The integer ID of a SPECIFIC source which justifies the answer.")
-    quote: str = Field(..., description="The VERBATIM quote from the specified source that justifies the answer.")
-
-
-class QuotedAnswer(BaseModel):
-    answer: str = Field(..., description="The answer to the user question, which is based only on the given sources.")
-    citations: List[Citation] = Field(..., description="Citations from the given sources that justify the answer.")
 
 
 class ToolCallingFake(GenericFakeChatModel):

@@ -9,7 +9,7 @@ import io
 from typing import Any, Dict, List
 
 import pytest
-from conftest import REPO, go_quotes, worked_example
+from conftest import REPO, Citation, QuotedAnswer, go_quotes, worked_example
 from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.base.response.schema import AsyncStreamingResponse, Response
 from llama_index.core.embeddings import MockEmbedding
@@ -169,16 +169,6 @@ def test_worked_example() -> None:
 
 def test_a_pydantic_response_is_a_structured_answer() -> None:
     from llama_index.core.base.response.schema import PydanticResponse
-    from pydantic import BaseModel
-
-    class Citation(BaseModel):
-        source_id: int
-        quote: str
-
-    class QuotedAnswer(BaseModel):
-        answer: str
-        citations: List[Citation]
-
     model = QuotedAnswer(answer="a", citations=[Citation(source_id=1, quote="a single man"), Citation(source_id=2, quote="egaux en droits")])
     nodes = [node(f"Source 1:\n{AUSTEN}\n"), node(f"Source 2:\n{DECLARATION}\n")]
     got = check_response(PydanticResponse(model, nodes))
