@@ -126,10 +126,20 @@ func (w *htmlWriter) text(s string) {
 	}
 }
 
-// cleanText is s as a page shows it: NUL and invalid UTF-8 as U+FFFD.
+// cleanText is s as a page shows it: NUL and each byte of invalid UTF-8
+// as U+FFFD, as text writes them.
 func cleanText(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.ReplaceAll(s, "\x00", "\uFFFD")
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for _, r := range s {
+		if r == 0 {
+			r = utf8.RuneError
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
 }
 
 // tone is the colour class of an outcome: Okabe–Ito colours, which stay
