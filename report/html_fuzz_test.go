@@ -37,7 +37,7 @@ var htmlAllowed = map[atom.Atom][]string{
 	atom.Html: {"lang"}, atom.Head: nil, atom.Meta: {"charset", "name", "content", "http-equiv"},
 	atom.Title: nil, atom.Style: nil, atom.Body: nil, atom.Header: nil, atom.H1: nil, atom.H2: nil,
 	atom.Section: {"class", "aria-label", "id", "data-outcome", "data-pass", "tabindex"},
-	atom.Ul: {"class"}, atom.Li: {"class"}, atom.Span: {"class", "data-cp"}, atom.Bdi: {"class"},
+	atom.Ul:      {"class"}, atom.Li: {"class"}, atom.Span: {"class", "data-cp"}, atom.Bdi: {"class"},
 	atom.B: nil, atom.P: {"class", "dir", "aria-label"}, atom.Kbd: nil, atom.Main: nil,
 	atom.Div: {"class", "dir"}, atom.A: {"class", "href", "title"}, atom.Sup: nil,
 	atom.Blockquote: {"class", "dir"}, atom.Mark: nil, atom.Del: {"title"}, atom.Ins: {"title"},
