@@ -352,7 +352,7 @@ func (w *htmlWriter) changed(tag, s string) {
 	w.raw(codePoints(s, 12))
 	w.raw("\">")
 	for i, r := range s {
-		if cls := standIn(r); cls != "" {
+		if cls := standIn(r, i == 0); cls != "" {
 			w.raw("<span class=\"v " + cls + "\"")
 			if cls == "cp" {
 				w.raw(" data-cp=\"" + uPlus(r) + "\"")
@@ -367,8 +367,13 @@ func (w *htmlWriter) changed(tag, s string) {
 	w.raw("</" + tag + ">")
 }
 
-// standIn is the class of r's stand-in, "" for a visible code point.
-func standIn(r rune) string {
+// standIn is the class of r's stand-in, "" for a visible code point. A
+// mark, variation selector or ZWJ is drawn as it is, on its base, unless
+// it has none (first: it starts the run, which starts a cluster).
+func standIn(r rune, first bool) string {
+	if !first && joinsCluster('a', r, false) {
+		return ""
+	}
 	switch {
 	case r == ' ':
 		return "sp"
