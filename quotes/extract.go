@@ -464,7 +464,7 @@ func trimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }
 // length: memory is the quotation's text alone.
 func (x *extractor) blockquote(start, end int) {
 	n, lines, last := 0, 0, []byte(nil) // the joined length, the lines with text, the last one's text
-	lastAt, prevEnd := 0, 0                // where the last one's text starts; where the one before it ends
+	lastAt, prevEnd := 0, 0             // where the last one's text starts; where the one before it ends
 	x.blockquoteLines(start, end, func(t []byte, at int) {
 		if lines > 0 {
 			n++
