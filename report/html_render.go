@@ -126,10 +126,20 @@ func (w *htmlWriter) text(s string) {
 	}
 }
 
-// cleanText is s as a page shows it: NUL and invalid UTF-8 as U+FFFD.
+// cleanText is s as a page shows it: NUL and each byte of invalid UTF-8
+// as U+FFFD, as text writes them.
 func cleanText(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.ReplaceAll(s, "\x00", "\uFFFD")
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for _, r := range s {
+		if r == 0 {
+			r = utf8.RuneError
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
 }
 
 // tone is the colour class of an outcome: Okabe–Ito colours, which stay
@@ -342,7 +352,7 @@ func (w *htmlWriter) changed(tag, s string) {
 	w.raw(codePoints(s, 12))
 	w.raw("\">")
 	for i, r := range s {
-		if cls := standIn(r); cls != "" {
+		if cls := standIn(r, i == 0); cls != "" {
 			w.raw("<span class=\"v " + cls + "\"")
 			if cls == "cp" {
 				w.raw(" data-cp=\"" + uPlus(r) + "\"")
@@ -357,8 +367,13 @@ func (w *htmlWriter) changed(tag, s string) {
 	w.raw("</" + tag + ">")
 }
 
-// standIn is the class of r's stand-in, "" for a visible code point.
-func standIn(r rune) string {
+// standIn is the class of r's stand-in, "" for a visible code point. A
+// mark, variation selector or ZWJ is drawn as it is, on its base, unless
+// it has none (first: it starts the run, which starts a cluster).
+func standIn(r rune, first bool) string {
+	if !first && joinsCluster('a', r, false) {
+		return ""
+	}
 	switch {
 	case r == ' ':
 		return "sp"
