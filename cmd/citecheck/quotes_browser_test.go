@@ -119,6 +119,18 @@ func TestQuotesHTMLScreenshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Items off screen are not laid out (content-visibility: auto), so a
+	// full-page capture of a short viewport shows them blank: grow the
+	// viewport to the page until its height holds still.
+	for h, last := int64(800), int64(0); h != last; {
+		last = h
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1000, h)); err != nil {
+			t.Fatal(err)
+		}
+		if h, err = chromedp.Run(ctx, chromedp.Evaluate[int64](`document.documentElement.scrollHeight`)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
