@@ -117,6 +117,11 @@ type renderer struct {
 	// quoted: the block is a quotation's (AppendQuote), which says its
 	// own fix in the terms of its input, not as a request's citation.
 	quoted bool
+	// words: the block is said in words only, for the HTML report's Why
+	// (AppendRunItems): each line "label: …", no excerpt, no caret, no
+	// colour, no fix (the page says it apart); the page draws the
+	// passages itself.
+	words bool
 }
 
 func newRenderer(dst []byte, req *citecheck.Request, o Options) *renderer {
@@ -140,8 +145,12 @@ func (r *renderer) style(style, s string) {
 	r.dst = append(r.dst, s...)
 }
 
-// label starts a labelled line: "  claim   ".
+// label starts a labelled line: "  claim   " ("claim: " in words).
 func (r *renderer) label(name string) {
+	if r.words {
+		r.dst = append(r.dst, name+": "...)
+		return
+	}
 	r.dst = append(r.dst, "  "...)
 	style := styleLabel
 	if name == "hint" {
@@ -168,6 +177,9 @@ func (r *renderer) verdictOK(n int) {
 
 // excerptLine appends a labelled excerpt line.
 func (r *renderer) excerptLine(name string, l excerptLine) {
+	if r.words {
+		return
+	}
 	r.label(name)
 	for _, c := range l.cells {
 		r.style(c.style, c.s)
@@ -176,6 +188,9 @@ func (r *renderer) excerptLine(name string, l excerptLine) {
 }
 
 func (r *renderer) caret(col, w, firstW int) {
+	if r.words {
+		return
+	}
 	line := caretLine(labelCols, col, w, firstW)
 	pad := len(line) - w
 	r.dst = append(r.dst, line[:pad]...)
