@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,9 +42,12 @@ func RunOutcomes() []string {
 // Why is the text report's block for the citation in words; Fix the fix
 // of ex in words.
 //
-// Cost: per failing citation, citecheck.Hint's; per valid quote citation
-// without a claimed start, one scan of its source for its anchor; each
-// source's code point index built once per request.
+// Cost: per failing citation, its hint (citecheck.Checker.Hint, through
+// one Checker: each source indexed once per request); per valid quote
+// citation without a claimed start, a scan of its source up to its
+// anchor; each source's code point index built once per request.
+// BenchmarkRunItems measures the page: 1,000 citations over 16
+// sources of 512 KiB.
 func AppendRunItems(dst []Item, req *citecheck.Request, all *citecheck.AllResult, ex *citecheck.Explanation, line int) []Item {
 	r := newRenderer(nil, req, Options{})
 	r.explain, r.words = ex, true
@@ -143,7 +147,7 @@ func (r *renderer) runPassages(d *citecheck.Discrepancy) []Passage {
 		return nil
 	}
 	x := r.source(cit)
-	h := citecheck.Hint(r.req, d)
+	h := r.hint(d)
 	sel := &cit.Selector
 	var ps []Passage
 	if sel.Type == citecheck.PositionSelector {
@@ -255,19 +259,19 @@ func findingSpan(cit *citecheck.Citation, start, end int) (int, int, bool) {
 
 // AnchorSpan is where a quote selector that holds reads its exact, in
 // code points: at claimed when claimed >= 0, else where its whole anchor
-// (prefix, exact, suffix) first stands (one scan of x). -1, -1 when it
-// stands nowhere.
+// (prefix, exact, suffix) first stands (a scan of x up to it, and
+// O(log n) lookups of x's index). -1, -1 when it stands nowhere.
 func AnchorSpan(x *citecheck.Text, exact, prefix, suffix string, claimed int) (int, int) {
 	n := utf8.RuneCountInString(exact)
 	if claimed >= 0 {
 		return claimed, claimed + n
 	}
-	s := x.String()
-	i := strings.Index(s, prefix+exact+suffix)
+	i := strings.Index(x.String(), prefix+exact+suffix)
 	if i < 0 {
 		return -1, -1
 	}
-	start := utf8.RuneCountInString(s[:i]) + utf8.RuneCountInString(prefix)
+	// The code point at byte i: x's index answers the other way round.
+	start := sort.Search(x.Len(), func(cp int) bool { return x.ByteOffset(cp) >= i }) + utf8.RuneCountInString(prefix)
 	return start, start + n
 }
 
