@@ -29,7 +29,7 @@ var htmlJS string
 // inline script (html.js), for an embedder that shows the page under its
 // own policy (the tool page). TestHTMLScriptSource holds it to the
 // script's SHA-256.
-const HTMLScriptSource = "'sha256-sFJ3Bo79qiqBGG4AEPyelpzQbo/EYR24vMzCfo0b4F8='"
+const HTMLScriptSource = "'sha256-sh1qe2jacDE92lgnIhtT0yZw33w2SluvJ8RV0+kLn2w='"
 
 // htmlCSP is the page's policy: nothing from anywhere (default-src
 // 'none'), its inline style, its one script by hash, images only as data:
@@ -126,10 +126,20 @@ func (w *htmlWriter) text(s string) {
 	}
 }
 
-// cleanText is s as a page shows it: NUL and invalid UTF-8 as U+FFFD.
+// cleanText is s as a page shows it: NUL and each byte of invalid UTF-8
+// as U+FFFD, as text writes them.
 func cleanText(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.ReplaceAll(s, "\x00", "\uFFFD")
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for _, r := range s {
+		if r == 0 {
+			r = utf8.RuneError
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
 }
 
 // tone is the colour class of an outcome: Okabe–Ito colours, which stay
@@ -147,9 +157,12 @@ const (
 var toneClass = [...]string{"pass", "near", "fail", "unchecked"}
 var toneSymbol = [...]string{"✓", "≈", "✗", "–"}
 
-// nearOutcomes and uncheckedOutcomes sort the failing outcomes of quotes,
-// annotations and run by tone; every other failure is toneFail.
+// passOutcomes are the passing outcomes of quotes, annotations and run:
+// the summary's tone for one no item has (an item's own is its Pass).
+// nearOutcomes and uncheckedOutcomes sort the failing outcomes by tone;
+// every other failure is toneFail.
 var (
+	passOutcomes      = []string{"verbatim", "anchored", "valid"}
 	nearOutcomes      = []string{"near", "moved", "elsewhere", "ambiguous"}
 	uncheckedOutcomes = []string{"not_checked", "unchecked", "no_source", "error"}
 )
@@ -179,8 +192,8 @@ func (w *htmlWriter) label(outcome string, t tone) {
 // summary writes the counts by outcome, the total and the failures.
 func (w *htmlWriter) summary(p *Page, failures int) {
 	type count struct {
-		n    int
-		pass bool
+		n          int
+		pass, seen bool // an item of the outcome passes; there is one
 	}
 	counts := map[string]*count{}
 	order := slices.Clone(p.Outcomes)
@@ -199,6 +212,7 @@ func (w *htmlWriter) summary(p *Page, failures int) {
 		}
 		c.n++
 		c.pass = c.pass || it.Pass
+		c.seen = true
 	}
 	w.raw("<section class=\"summary\" aria-label=\"summary\">\n<ul class=\"counts\">\n")
 	seen := map[string]bool{}
@@ -207,10 +221,11 @@ func (w *htmlWriter) summary(p *Page, failures int) {
 			continue
 		}
 		seen[o] = true
-		t := toneOf(o, counts[o].pass)
+		c := counts[o]
+		t := toneOf(o, c.pass || !c.seen && slices.Contains(passOutcomes, o))
 		w.raw("<li class=\"" + toneClass[t] + "\">")
 		w.label(o, t)
-		w.raw(" <b>" + strconv.Itoa(counts[o].n) + "</b></li>\n")
+		w.raw(" <b>" + strconv.Itoa(c.n) + "</b></li>\n")
 	}
 	w.raw("</ul>\n<p class=\"totals\">total <b>" + strconv.Itoa(len(p.Items)) + "</b>, failures <b>" + strconv.Itoa(failures) + "</b></p>\n</section>\n")
 }
@@ -342,7 +357,7 @@ func (w *htmlWriter) changed(tag, s string) {
 	w.raw(codePoints(s, 12))
 	w.raw("\">")
 	for i, r := range s {
-		if cls := standIn(r); cls != "" {
+		if cls := standIn(r, i == 0); cls != "" {
 			w.raw("<span class=\"v " + cls + "\"")
 			if cls == "cp" {
 				w.raw(" data-cp=\"" + uPlus(r) + "\"")
@@ -357,8 +372,13 @@ func (w *htmlWriter) changed(tag, s string) {
 	w.raw("</" + tag + ">")
 }
 
-// standIn is the class of r's stand-in, "" for a visible code point.
-func standIn(r rune) string {
+// standIn is the class of r's stand-in, "" for a visible code point. A
+// mark, variation selector or ZWJ is drawn as it is, on its base, unless
+// it has none (first: it starts the run, which starts a cluster).
+func standIn(r rune, first bool) string {
+	if !first && joinsCluster('a', r, false) {
+		return ""
+	}
 	switch {
 	case r == ' ':
 		return "sp"
