@@ -74,11 +74,25 @@ type PartialMatch struct {
 // Cost: O((n+m)·log m) for a text of n and a claimed text of m bytes (a
 // binary search over lengths, each step a question of the text, a linear
 // scan at worst: see searcher), and one more to list
-// occurrences; never quadratic.
+// occurrences; never quadratic. Each call indexes the cited source
+// afresh: for many discrepancies of one request, [Checker.Hint] indexes
+// each source once.
 func Hint(req *Request, d *Discrepancy) *Suggestion {
 	if d == nil {
 		return nil
 	}
+	return NewChecker(req).Hint(d)
+}
+
+// Hint is [Hint] for a discrepancy of c's request, reading the source
+// through c's indexes, each built once for all the calls (and for c's
+// checks): the report of every failure of a request indexes each source
+// once, not once a failure.
+func (c *Checker) Hint(d *Discrepancy) *Suggestion {
+	if d == nil {
+		return nil
+	}
+	req := c.req
 	cit := &req.Citations[d.CitationIndex]
 	s := &Suggestion{Reason: d.Reason}
 	if s.Reason == ReasonUnknownSource {
@@ -94,7 +108,6 @@ func Hint(req *Request, d *Discrepancy) *Suggestion {
 	if s.Reason == ReasonVersionMismatch {
 		return s
 	}
-	c := NewChecker(req)
 	j, _ := c.lookup(cit)
 	if j < 0 { // d does not come from checking req
 		return s

@@ -97,7 +97,7 @@ func (r *renderer) explained(k int) {
 			r.line("finding", "partial: only the first %d code points of the %s occur, at %s", f.Length, what, at)
 		}
 	}
-	if ce.Fix != nil && !r.quoted {
+	if ce.Fix != nil && !r.quoted && !r.words {
 		r.line("fix", "%s", ce.Fix.AppendJSON(nil))
 	}
 }

@@ -120,6 +120,16 @@ type renderer struct {
 	// quoted: the block is a quotation's (AppendQuote), which says its
 	// own fix in the terms of its input, not as a request's citation.
 	quoted bool
+	// checker reads the request's sources for the hints, each indexed
+	// once for every failure drawn; hints keeps each citation's hint, for
+	// the block and the page's passages (by citation index).
+	checker *citecheck.Checker
+	hints   map[int]*citecheck.Suggestion
+	// words: the block is said in words only, for the HTML report's Why
+	// (AppendRunItems): each line "label: …", no excerpt, no caret, no
+	// colour, no fix (the page says it apart); the page draws the
+	// passages itself.
+	words bool
 }
 
 func newRenderer(dst []byte, req *citecheck.Request, o Options) *renderer {
@@ -143,8 +153,12 @@ func (r *renderer) style(style, s string) {
 	r.dst = append(r.dst, s...)
 }
 
-// label starts a labelled line: "  claim   ".
+// label starts a labelled line: "  claim   " ("claim: " in words).
 func (r *renderer) label(name string) {
+	if r.words {
+		r.dst = append(r.dst, name+": "...)
+		return
+	}
 	r.dst = append(r.dst, "  "...)
 	style := styleLabel
 	if name == "hint" {
@@ -171,6 +185,9 @@ func (r *renderer) verdictOK(n int) {
 
 // excerptLine appends a labelled excerpt line.
 func (r *renderer) excerptLine(name string, l excerptLine) {
+	if r.words {
+		return
+	}
 	r.label(name)
 	for _, c := range l.cells {
 		r.style(c.style, c.s)
@@ -179,6 +196,9 @@ func (r *renderer) excerptLine(name string, l excerptLine) {
 }
 
 func (r *renderer) caret(col, w, firstW int) {
+	if r.words {
+		return
+	}
 	line := caretLine(labelCols, col, w, firstW)
 	pad := len(line) - w
 	r.dst = append(r.dst, line[:pad]...)
@@ -221,6 +241,20 @@ func (r *renderer) compare(x *citecheck.Text, srcAt int, name, claimed string, c
 	r.caret(src.markCol, w, w)
 }
 
+// hint is citecheck.Hint of d, computed once per citation, through one
+// Checker for the request (each source indexed once).
+func (r *renderer) hint(d *citecheck.Discrepancy) *citecheck.Suggestion {
+	if h, ok := r.hints[d.CitationIndex]; ok {
+		return h
+	}
+	if r.checker == nil {
+		r.checker, r.hints = citecheck.NewChecker(r.req), map[int]*citecheck.Suggestion{}
+	}
+	h := r.checker.Hint(d)
+	r.hints[d.CitationIndex] = h
+	return h
+}
+
 // citation appends the block for one failing citation.
 func (r *renderer) citation(d *citecheck.Discrepancy) {
 	r.style(styleBold, fmt.Sprintf("citation %d %s", d.CitationIndex, quote(d.CitationID, quotedCols)))
@@ -237,7 +271,7 @@ func (r *renderer) citation(d *citecheck.Discrepancy) {
 func (r *renderer) citationBody(d *citecheck.Discrepancy, claimed bool) {
 	cit := &r.req.Citations[d.CitationIndex]
 	det, reason := &d.Detail, d.Reason
-	h := citecheck.Hint(r.req, d)
+	h := r.hint(d)
 	defer r.explained(d.CitationIndex)
 	if claimed {
 		r.line("claim", "%s", claim(cit))

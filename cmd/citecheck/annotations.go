@@ -12,15 +12,16 @@ import (
 
 	"github.com/citecheck/citecheck"
 	"github.com/citecheck/citecheck/annotation"
+	reportpkg "github.com/citecheck/citecheck/report"
 )
 
 const annotationsUsage = `usage:
-  citecheck annotations [--source IRI=FILE]... [--source =FILE] [--sources MANIFEST] [--html] [--max-source-size SIZE] [--format json|text] [--fix] [--output FILE] [FILE|-]
+  citecheck annotations [--source IRI=FILE]... [--source =FILE] [--sources MANIFEST] [--html] [--max-source-size SIZE] [--format json|text|html] [--fix] [--output FILE] [FILE|-]
       --source            the text of the document at IRI (repeatable); .html/.htm files are read as their body's textContent;
                           =FILE, with no IRI, the text of the targets that name no source
       --sources           a manifest of sources: JSON [{"iri":…,"file":…,"version":…}] or TSV lines IRI<TAB>FILE[<TAB>VERSION]
       --html              read every source as HTML, whatever its extension
-      --format            json (one object per annotation, in input order) or text
+      --format            json (one object per annotation, in input order), text, or html (one self-contained page a person reads)
       --max-source-size   the most a source file may hold (bytes, or with KiB, MiB, GiB; default 64MiB)
       --fix               write the annotations back with repaired selectors, every other byte as it was
       --output            write to FILE (through a temporary file renamed into place; FILE may be the input) instead of standard output`
@@ -54,8 +55,8 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return annotationsUsageError(stderr, err.Error())
 	case len(pos) > 1:
 		return annotationsUsageError(stderr, "annotations takes one input file (or - for standard input)")
-	case format != "json" && format != "text":
-		return annotationsUsageError(stderr, "--format is json or text")
+	case format != "json" && format != "text" && format != "html":
+		return annotationsUsageError(stderr, "--format is json, text or html")
 	case fix && format != "json":
 		return annotationsUsageError(stderr, "--fix writes the annotations themselves; --format does not apply")
 	}
@@ -86,7 +87,14 @@ func cmdAnnotations(ctx context.Context, args []string, stdin io.Reader, stdout,
 		return exitError
 	}
 	out := bufio.NewWriterSize(dest, 64<<10)
-	st, err := checkAnnotations(ctx, in, out, checker, fix, format == "text")
+	name := "-"
+	if len(pos) == 1 {
+		name = pos[0]
+	}
+	st, err := checkAnnotations(ctx, in, out, checker, fix, format)
+	if err == nil && format == "html" {
+		_, err = out.Write(annotationsPage(name, st.items))
+	}
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("writing the output: %w", ferr)
 	}
@@ -123,9 +131,17 @@ func annotationsUsageError(stderr io.Writer, msg string) int {
 
 // checkAnnotations streams the input through the checker in batches
 // (annotation.Checker.Stream) and writes, in input order, one report per
-// item (or, with fix, the input with the repaired annotations in place).
-func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annotation.Checker, fix, text bool) (*annotationStats, error) {
+// item in format ("json" or "text"; or, with fix, the input with the
+// repaired annotations in place). With format "html" it writes nothing
+// and gathers each item's report.Item in st.items, for the one page the
+// caller writes at the end.
+func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annotation.Checker, fix bool, format string) (*annotationStats, error) {
 	st := &annotationStats{by: map[annotation.Outcome]int{}, afterFix: map[annotation.Outcome]int{}, missing: annotation.Missing{}}
+	text := format == "text"
+	var items *annotation.HTMLItems
+	if format == "html" && !fix {
+		items = c.HTMLItems()
+	}
 	sc := annotation.NewScanner(in)
 	if fix {
 		sc.Rewriting()
@@ -133,6 +149,15 @@ func checkAnnotations(ctx context.Context, in io.Reader, out io.Writer, c *annot
 	var buf []byte
 	err := c.Stream(ctx, sc, func(it annotation.Item, r *annotation.Report) error {
 		buf = buf[:0]
+		if items != nil {
+			st.items = items.Append(st.items, it, r)
+			if r == nil || r.Err != nil {
+				st.errors++
+			} else {
+				st.add(r)
+			}
+			return nil
+		}
 		switch {
 		case r != nil && r.Err != nil: // on a source that could not be read
 			st.errors++
@@ -214,6 +239,7 @@ type annotationStats struct {
 	badSources []string           // why each source that could not be read was not
 	part       annotation.Part    // what the input says of the whole it is part of
 	partial    bool               // the input is one page of a collection
+	items      []reportpkg.Item   // with --format html, every item's, in input order
 }
 
 func (s *annotationStats) add(r *annotation.Report) {

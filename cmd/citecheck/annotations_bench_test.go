@@ -83,7 +83,7 @@ func BenchmarkAnnotations(b *testing.B) {
 	b.SetBytes(int64(len(export)))
 	b.ReportAllocs()
 	for b.Loop() {
-		st, err := checkAnnotations(context.Background(), bytes.NewReader(export), io.Discard, c, false, false)
+		st, err := checkAnnotations(context.Background(), bytes.NewReader(export), io.Discard, c, false, "json")
 		if err != nil || st.total() != 5000 {
 			b.Fatal(err, st.total())
 		}

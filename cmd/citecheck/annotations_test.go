@@ -488,7 +488,7 @@ func TestAnnotationsMemoryStaysFlatOnALargeExport(t *testing.T) {
 		c, _ := annotation.NewChecker([]annotation.Source{{IRI: estuaryIRI, Text: text}}, citecheck.DefaultLimits())
 		c.Locate = fix
 		cw := &countingWriter{}
-		st, err := checkAnnotations(context.Background(), pr, cw, c, fix, false)
+		st, err := checkAnnotations(context.Background(), pr, cw, c, fix, "json")
 		if err != nil || st.total() != rows || st.by[annotation.Moved] != rows {
 			t.Fatalf("fix %v: %v, %d annotations, %d moved", fix, err, st.total(), st.by[annotation.Moved])
 		}

@@ -18,15 +18,17 @@ import (
 // made by cmdRun from the real streams and passed in, so tests can take
 // either side of them.
 type bulkOptions struct {
-	all       bool  // CheckAll instead of the contract's Check
-	explain   bool  // with all: Explain, findings and fixes
-	fix       bool  // each request back with its fixes applied (fix.go)
-	text      bool  // the text report instead of JSON lines
-	color     bool  // colour the text report
-	progress  bool  // draw a progress line on stderr (stderr is a terminal)
-	stdoutTTY bool  // stdout is that same terminal: clear the progress line before writing to it
-	size      int64 // input size in bytes when known (a regular file), else 0
-	workers   int   // 0: GOMAXPROCS
+	all       bool   // CheckAll instead of the contract's Check
+	explain   bool   // with all: Explain, findings and fixes
+	fix       bool   // each request back with its fixes applied (fix.go)
+	text      bool   // the text report instead of JSON lines
+	html      bool   // the HTML report: one page of every request's citations, written at the end
+	name      string // the input's name, for the page's title
+	color     bool   // colour the text report
+	progress  bool   // draw a progress line on stderr (stderr is a terminal)
+	stdoutTTY bool   // stdout is that same terminal: clear the progress line before writing to it
+	size      int64  // input size in bytes when known (a regular file), else 0
+	workers   int    // 0: GOMAXPROCS
 }
 
 // Memory bounds of a bulk run. A line is held from when it is read until its
@@ -55,6 +57,7 @@ type bulkJob struct {
 	failedBy [16]int32        // failing citations per reason (kindFailed with --all)
 	fixed    int32            // citations fixed (--fix)
 	code     string           // the error code (kindError)
+	items    []reportpkg.Item // the line's items (--format html)
 }
 
 type lineKind uint8
@@ -115,7 +118,8 @@ func runBulk(ctx context.Context, in io.Reader, stdout, stderr io.Writer, o bulk
 
 	var st bulkStats
 	var writeErr error
-	drained := false // the reader finished: order is closed and readErr is set
+	var pageItems []reportpkg.Item // --format html: every line's, written at the end
+	drained := false               // the reader finished: order is closed and readErr is set
 	next := func() (*bulkJob, bool) {
 		select {
 		case j, ok := <-order:
@@ -158,6 +162,7 @@ func runBulk(ctx context.Context, in io.Reader, stdout, stderr io.Writer, o bulk
 			}
 			<-j.done
 		}
+		pageItems = append(pageItems, j.items...)
 		if writeErr == nil {
 			_, writeErr = bw.Write(*j.out)
 			if writeErr != nil {
@@ -172,6 +177,9 @@ func runBulk(ctx context.Context, in io.Reader, stdout, stderr io.Writer, o bulk
 	}
 	if drained {
 		wg.Wait()
+	}
+	if o.html && writeErr == nil {
+		_, writeErr = bw.Write(runPage(o.name, pageItems))
 	}
 	if writeErr == nil {
 		writeErr = bw.Flush()
@@ -277,6 +285,8 @@ func answer(j *bulkJob, o bulkOptions) {
 		j.kind, j.reason = kindFailed, a.res.Reason
 	}
 	switch {
+	case o.html:
+		j.items = detach(a.appendItems(nil, j.line))
 	case !o.text:
 		*out = append(a.appendJSON(*out), '\n')
 	case j.kind != kindValid:
@@ -391,4 +401,19 @@ func (b *byteBudget) release(n int) {
 	b.cur -= n
 	b.mu.Unlock()
 	b.cond.Signal()
+}
+
+// detach copies the strings of items that may share a request's memory
+// (a passage is a slice of its source), so that the page gathered over
+// many lines holds its excerpts, not every line's sources.
+func detach(items []reportpkg.Item) []reportpkg.Item {
+	for i := range items {
+		it := &items[i]
+		it.Text, it.Source, it.Head = strings.Clone(it.Text), strings.Clone(it.Source), strings.Clone(it.Head)
+		for k := range it.Passages {
+			p := &it.Passages[k]
+			p.Before, p.Text, p.After = strings.Clone(p.Before), strings.Clone(p.Text), strings.Clone(p.After)
+		}
+	}
+	return items
 }

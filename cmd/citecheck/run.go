@@ -69,7 +69,7 @@ type runOptions struct {
 	all     bool   // every citation's outcome, beyond the contract
 	explain bool   // --all with findings and fixes (spec §5)
 	fix     bool   // the request back with its fixes applied
-	format  string // "json" (the contract's envelope) or "text" (package report)
+	format  string // "json" (the contract's envelope), "text" (package report) or "html" (one page)
 	color   string // "auto", "always" or "never", for --format text
 }
 
@@ -86,7 +86,7 @@ func runCommand() (*command, *runOptions) {
 	fs.BoolVar(&o.all, "all", false, "check every citation and report each one's outcome ({\"all\": …})")
 	fs.BoolVar(&o.explain, "explain", false, "as --all, with each failing citation's findings and fix")
 	fs.BoolVar(&o.fix, "fix", false, "print the request with every fix applied; what still fails goes to standard error")
-	fs.StringVar(&o.format, "format", "json", "json, or text for a report people read")
+	fs.StringVar(&o.format, "format", "json", "json, text for a report people read, or html for one self-contained page of every citation (as --explain)")
 	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
 	return c, &o
 }
@@ -103,15 +103,15 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return c.misuse(stderr, "run takes a tool id and a version: run citation-batch-check 1.0.0")
 	case o.input == "":
 		return c.misuse(stderr, "--input FILE (or - for standard input) is required")
-	case o.format != "json" && o.format != "text":
-		return c.misuse(stderr, "--format is json or text")
+	case o.format != "json" && o.format != "text" && o.format != "html":
+		return c.misuse(stderr, "--format is json, text or html")
 	case o.color != "auto" && o.color != "always" && o.color != "never":
 		return c.misuse(stderr, "--color is auto, always or never")
 	case o.baseURL != "" && (o.jsonl || o.all || o.explain || o.fix || o.format != "json"):
 		// The service speaks the contract only; these run in-process.
-		return c.misuse(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all, --explain, --fix and --format text run in-process")
+		return c.misuse(stderr, "--base-url takes one request and prints the service's JSON; --jsonl, --all, --explain, --fix and --format text or html run in-process")
 	case o.fix && (o.all || o.explain || o.format != "json"):
-		return c.misuse(stderr, "--fix prints the request back; it takes no --all, --explain or --format text")
+		return c.misuse(stderr, "--fix prints the request back; it takes no --all, --explain or --format text or html")
 	case o.baseURL != "" && !isServiceURL(o.baseURL):
 		return c.misuse(stderr, fmt.Sprintf("--base-url %q must be an http(s) URL like http://127.0.0.1:8080", o.baseURL))
 	}
@@ -119,6 +119,10 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return report(stdout, stderr, nil, citecheck.AsError(e))
 	}
 	text := o.format == "text"
+	html := o.format == "html"
+	if html { // the page shows every citation, each failing one explained
+		o.all, o.explain = true, true
+	}
 	color := text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb")
 	if o.jsonl {
 		in, size, closeIn, e := openInput(o.input, stdin)
@@ -127,7 +131,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		defer closeIn()
 		return runBulk(ctx, in, stdout, stderr, bulkOptions{
-			all: o.all || o.explain || o.fix, explain: o.explain, fix: o.fix, text: text, color: color, size: size,
+			all: o.all || o.explain || o.fix, explain: o.explain, fix: o.fix, text: text, html: html, name: o.input, color: color, size: size,
 			progress: isTerminal(stderr), stdoutTTY: isTerminal(stdout),
 		})
 	}
@@ -153,6 +157,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 				return report(stdout, stderr, nil, citecheck.AsError(e))
 			}
 			return report(stdout, stderr, citecheck.CheckParallel(req, runtime.GOMAXPROCS(0)), nil)
+		}
+		if html {
+			return runHTML(body, o.input, stdout, stderr)
 		}
 		return runExtended(body, o.all, o.explain, text, color, stdout, stderr)
 	})
@@ -191,6 +198,36 @@ func runExtended(body []byte, all, explain, text, color bool, stdout, stderr io.
 		return exitFailed
 	}
 	return exitValid
+}
+
+// runHTML answers one request with the HTML report (--format html): every
+// citation, each failing one explained, on one page; a refused request is
+// one item, its outcome "error". Standard error and the exit status are
+// those of --explain.
+func runHTML(body []byte, name string, stdout, stderr io.Writer) int {
+	a := evaluate(body, true, true)
+	stdout.Write(runPage(name, a.appendItems(nil, 0)))
+	if a.err != nil {
+		fmt.Fprintf(stderr, "citecheck: %s: %s\n", a.err.Code, a.err.Message)
+		return exitError
+	}
+	if !a.all.Valid {
+		first := a.all.FirstFailure()
+		fmt.Fprintf(stderr, "citecheck: %d of %d citations failed; the first, %d (%s): %s\n",
+			a.all.Failed, len(a.all.Citations), first.CitationIndex, first.CitationID, first.Reason)
+		return exitFailed
+	}
+	return exitValid
+}
+
+// appendItems appends the HTML report's items of the answer: one per
+// citation, or one "error" item for a refused request; line is the
+// request's line with --jsonl, 0 for a run of one request.
+func (a answered) appendItems(dst []reportpkg.Item, line int) []reportpkg.Item {
+	if a.err != nil {
+		return append(dst, reportpkg.RunErrorItem(a.err, line))
+	}
+	return reportpkg.AppendRunItems(dst, a.req, a.all, a.ex, line)
 }
 
 // answered is one request body decoded and checked, as --all asks: the

@@ -107,14 +107,14 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // generalUsage is `citecheck help`: every command in one screen.
 const generalUsage = `usage:
   citecheck run citation-batch-check 1.0.0 --input FILE|- [--base-url URL]
-  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] [--all|--explain] [--format json|text] [--color auto|always|never]
+  citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] [--all|--explain] [--format json|text|html] [--color auto|always|never]
   citecheck run citation-batch-check 1.0.0 --input FILE|- [--jsonl] --fix
       --jsonl   one request per line in, one answer per line out, in order
       --all     check every citation, not only up to the first failure ({"all": …})
       --explain --all, each citation with the findings that say why it failed and a fix
       --fix     print the request with every fix applied; what still fails goes to stderr
-      --format  text: a report for people, with the source around each failure
-  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
+      --format  text: a report for people, with the source around each failure; html: one page of every citation (implies --explain)
+  citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text|html] [--fix] [FILE|-]
                                 check W3C Web Annotations / Hypothesis exports against their documents
   citecheck quotes [--source ID=FILE]... [--sources MANIFEST] [--request FILE] [--format json|text|html] [--explain] [FILE|-]
                                 check every quotation of a report, a structured answer or an Anthropic response

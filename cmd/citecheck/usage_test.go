@@ -93,7 +93,7 @@ func TestEveryWrongUseExits2WithOneLineThenThatCommandsUsage(t *testing.T) {
 		{"run without --input", []string{"run", citecheck.ToolID, citecheck.ToolVersion}, "--input FILE (or - for standard input) is required", "run"},
 		{"run with an unknown flag", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input", f, "--verbose"}, "run: flag provided but not defined: -verbose", "run"},
 		{"run with --input and no value", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input"}, "run: flag needs an argument: -input", "run"},
-		{"run with a bad --format", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input", f, "--format", "yaml"}, "--format is json or text", "run"},
+		{"run with a bad --format", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input", f, "--format", "yaml"}, "--format is json, text or html", "run"},
 		{"run with a --base-url that is no http URL", []string{"run", citecheck.ToolID, citecheck.ToolVersion, "--input", f, "--base-url", "127.0.0.1:8080"}, `--base-url "127.0.0.1:8080" must be an http(s) URL`, "run"},
 		{"annotations with two inputs", []string{"annotations", "a.json", "b.json"}, "annotations takes one input file", "annotations"},
 		{"help for an unknown command", []string{"help", "frobnicate"}, `unknown command "frobnicate"`, ""},
