@@ -250,6 +250,7 @@ func (s *Server) routes() http.Handler {
 	route(pathContract, map[string]http.HandlerFunc{http.MethodGet: s.serveContract}, true)
 	route(pathExecute, map[string]http.HandlerFunc{http.MethodPost: s.serveExecute}, true)
 	route(pathExplain, map[string]http.HandlerFunc{http.MethodPost: s.serveExplain}, true)
+	route(pathQuotesReport, map[string]http.HandlerFunc{http.MethodPost: s.serveQuotesReport}, false)
 	route(pathPage, map[string]http.HandlerFunc{http.MethodGet: s.servePage}, false)
 	route(pathHealth, map[string]http.HandlerFunc{http.MethodGet: serveHealth}, false)
 	route(pathMetrics, map[string]http.HandlerFunc{http.MethodGet: s.metrics.handler().ServeHTTP}, false)
