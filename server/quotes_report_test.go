@@ -50,7 +50,7 @@ func quotesReportCases() []struct {
 			"text":    `{"citations":[{"source_id":"1","quote":"Les hommes naissent"},{"source_id":"1","quote":"les hommes naissent"},{"source_id":"2","quote":"x"}]}`,
 			"sources": []quotesSource{{"1", declaration}}}},
 		{"an Anthropic response with its request", map[string]any{
-			"text": `{"type":"message","role":"assistant","content":[{"type":"text","text":"It says so.","citations":[{"type":"char_location","cited_text":"Les hommes naissent","document_index":0,"start_char_index":9,"end_char_index":28}]}]}`,
+			"text":    `{"type":"message","role":"assistant","content":[{"type":"text","text":"It says so.","citations":[{"type":"char_location","cited_text":"Les hommes naissent","document_index":0,"start_char_index":9,"end_char_index":28}]}]}`,
 			"request": map[string]any{"messages": []any{map[string]any{"role": "user", "content": []any{doc(declaration)}}}}}},
 		{"no quotation", map[string]any{"text": "Nothing quoted here.", "sources": []quotesSource{{"1", "x"}}}},
 	}
