@@ -26,7 +26,12 @@ type Quotation struct {
 	// Column counts code points, and lines end at LF, CRLF or CR.
 	Line, Column int
 	// Offset (reports) is the byte offset of the opening mark or '>'.
-	Offset int
+	// End (reports) is the byte offset just past the quotation: past its
+	// closing mark, or for a blockquote past the text of its last line
+	// that has any before its markers (white space at its end left out).
+	// [Offset, End) is what the HTML report marks; a marker after the
+	// quotation is not in it.
+	Offset, End int
 	// Blockquote (reports) says the quotation is a Markdown blockquote.
 	Blockquote bool
 	// Location (Anthropic) is where the citation points into its document;
@@ -126,6 +131,7 @@ func extractChecked(report []byte, base int, emit func(Quotation) error, poll fu
 	x.emit = func(q Quotation) {
 		if w.err == nil && q.Checked() {
 			q.Offset += base
+			q.End += base
 			w.err = emit(q)
 		}
 	}
@@ -364,7 +370,7 @@ func (x *extractor) paragraph(start, end int) {
 			continue
 		}
 		q := Quotation{Text: joinLines(p[i+n : closeAt])}
-		q.Offset = i
+		q.Offset, q.End = i, closeAt+closeLen
 		q.Line, q.Column = x.where(i)
 		after := closeAt + closeLen
 		if id, past, ok := x.markerAfter(after, end); ok {
@@ -458,11 +464,13 @@ func trimSpace(s string) string { return strings.TrimFunc(s, unicode.IsSpace) }
 // length: memory is the quotation's text alone.
 func (x *extractor) blockquote(start, end int) {
 	n, lines, last := 0, 0, []byte(nil) // the joined length, the lines with text, the last one's text
-	x.blockquoteLines(start, end, func(t []byte) {
+	lastAt, prevEnd := 0, 0             // where the last one's text starts; where the one before it ends
+	x.blockquoteLines(start, end, func(t []byte, at int) {
 		if lines > 0 {
 			n++
+			prevEnd = lastAt + len(last)
 		}
-		n, lines, last = n+len(t), lines+1, t
+		n, lines, last, lastAt = n+len(t), lines+1, t, at
 	})
 	if x.w.err != nil || lines == 0 {
 		return
@@ -477,10 +485,14 @@ func (x *extractor) blockquote(start, end int) {
 			n-- // the space before it
 		}
 	}
+	q.End = lastAt + keep
+	if keep == 0 {
+		q.End = prevEnd // the last line is its markers alone
+	}
 	var sb strings.Builder
 	sb.Grow(n)
 	i := 0
-	x.blockquoteLines(start, end, func(t []byte) {
+	x.blockquoteLines(start, end, func(t []byte, _ int) {
 		if i++; i == lines {
 			if t = t[:keep]; len(t) == 0 {
 				return
@@ -505,15 +517,15 @@ func (x *extractor) blockquote(start, end int) {
 
 // blockquoteLines calls f with the text of each line of the blockquote
 // in bytes [start, end) that has text: what follows its markers, white
-// space at its end left out.
-func (x *extractor) blockquoteLines(start, end int, f func(t []byte)) {
+// space at its end left out, and the byte offset where it starts.
+func (x *extractor) blockquoteLines(start, end int, f func(t []byte, at int)) {
 	for at := start; x.w.err == nil; {
 		le, next := nextLine(x.b[:end], at)
 		s := x.b[at:le]
 		k, _ := blockquoteText(s)
 		x.w.add(len(s))
 		if t := bytes.TrimRightFunc(s[k:], unicode.IsSpace); len(t) > 0 {
-			f(t)
+			f(t, at+k)
 		}
 		if le == end {
 			return

@@ -253,3 +253,40 @@ func TestExtractionIsLinearInTheInput(t *testing.T) {
 		})
 	}
 }
+
+// [Offset, End) is the quotation from its opening mark to past its
+// closing mark, for every kind of mark, over lines too; for a blockquote,
+// from its first '>' to the end of its last text, the markers after it
+// and white space at its end left out. A marker is never in it, and a
+// byte order mark before the report counts (Read).
+func TestQuotationRangeIsItsMarks(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, report, want string }{
+		{"curly", `He said “a quotation of twenty code points” [1] then.`, `“a quotation of twenty code points”`},
+		{"straight", `He said "a quotation of twenty code points". [1]`, `"a quotation of twenty code points"`},
+		{"guillemets", `Il dit «une citation de vingt points de code» [^a].`, `«une citation de vingt points de code»`},
+		{"low-high", `Er sagte „ein Zitat von zwanzig Codepunkten“ [1].`, `„ein Zitat von zwanzig Codepunkten“`},
+		{"low-right", `Er sagte „ein Zitat von zwanzig Codepunkten” [1].`, `„ein Zitat von zwanzig Codepunkten”`},
+		{"corner", `漱石は「吾輩は猫である。名前はまだ無い。どこで生れたか」[1]と書いた。`, `「吾輩は猫である。名前はまだ無い。どこで生れたか」`},
+		{"white corner", `彼は『吾輩は猫である。名前はまだ無い。どこで生れたか』[1]と。`, `『吾輩は猫である。名前はまだ無い。どこで生れたか』`},
+		{"over lines", "He said “a quotation\r\n  over two lines” [1].", "“a quotation\r\n  over two lines”"},
+		{"blockquote", "Intro.\n\n  > Call me Ishmael. Some years ago,\n> never mind how long [1] [2]  \n\nAfter.", "> Call me Ishmael. Some years ago,\n> never mind how long"},
+		{"blockquote, markers alone on its last line", "> Call me Ishmael. Some years ago,  \n> [1]\n", "> Call me Ishmael. Some years ago,"},
+		{"nested blockquote", "> > Call me Ishmael. Some years ago [1]", "> > Call me Ishmael. Some years ago"},
+		{"blockquote with a blank quote line", "> Call me Ishmael.\n>\n> Some years ago\t\n", "> Call me Ishmael.\n>\n> Some years ago"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, bom := range []string{"", "\uFEFF"} {
+				in := bom + c.report
+				qs, err := Read([]byte(in), Report)
+				if err != nil || len(qs) != 1 {
+					t.Fatalf("Read: %d quotations, %v", len(qs), err)
+				}
+				if got := in[qs[0].Offset:qs[0].End]; got != c.want {
+					t.Errorf("bom %q: [Offset, End) is %q, want %q", bom, got, c.want)
+				}
+			}
+		})
+	}
+}

@@ -215,7 +215,7 @@ func FuzzReadReport(f *testing.F) {
 			t.Fatalf("a report refused: %v", err)
 		}
 		for _, q := range qs {
-			if q.Offset < 0 || q.Offset >= len(b) || q.Line < 1 || q.Column < 1 || q.Line > len(b)+1 {
+			if q.Offset < 0 || q.Offset >= len(b) || q.End <= q.Offset || q.End > len(b) || q.Line < 1 || q.Column < 1 || q.Line > len(b)+1 {
 				t.Fatalf("%+v outside %d bytes", q, len(b))
 			}
 			if utf8.Valid(b) && !utf8.ValidString(q.Text) {

@@ -76,7 +76,7 @@ func referenceExtract(b []byte) []Quotation {
 					continue
 				}
 				text := softBreak.ReplaceAllString(s[offs[k+1]:offs[c]], " ")
-				q := Quotation{Text: strings.TrimFunc(text, unicode.IsSpace), Offset: offs[k]}
+				q := Quotation{Text: strings.TrimFunc(text, unicode.IsSpace), Offset: offs[k], End: offs[c+1]}
 				q.Line, q.Column = lineCol(offs[k])
 				rest := s[offs[c+1]:]
 				if e := strings.IndexAny(rest, "\r\n"); e >= 0 {
@@ -96,16 +96,23 @@ func referenceExtract(b []byte) []Quotation {
 			}
 		case 2:
 			var parts []string
+			var ends []int // where each part ends in s
 			for _, l := range lines[i:j] {
 				if t := strings.TrimRightFunc(referenceBlockquoteText(s[l.start:l.end]), unicode.IsSpace); t != "" {
 					parts = append(parts, t)
+					ends = append(ends, l.start+len(strings.TrimRightFunc(s[l.start:l.end], unicode.IsSpace)))
 				}
 			}
 			q := Quotation{Blockquote: true, Offset: lines[i].start + strings.IndexByte(s[lines[i].start:], '>')}
 			if n := len(parts); n > 0 {
 				if m := endMarkerRE.FindStringSubmatch(parts[n-1]); m != nil {
 					q.Marker, q.Marked = m[2]+m[3], true // the first of the markers
-					parts[n-1] = strings.TrimRightFunc(m[1], unicode.IsSpace)
+					cut := len(parts[n-1]) - len(strings.TrimRightFunc(m[1], unicode.IsSpace))
+					parts[n-1] = parts[n-1][:len(parts[n-1])-cut]
+					ends[n-1] -= cut
+				}
+				if q.End = ends[n-1]; parts[n-1] == "" && n > 1 {
+					q.End = ends[n-2]
 				}
 			}
 			q.Text = strings.TrimFunc(strings.Join(parts, " "), unicode.IsSpace)

@@ -185,6 +185,7 @@ func Read(input []byte, sh Shape) ([]Quotation, error) {
 	for _, q := range all {
 		if q.Checked() {
 			q.Offset += base // the offset in the input as given
+			q.End += base
 			qs = append(qs, q)
 		}
 	}

@@ -27,13 +27,7 @@ func (a *Answer) AppendText(dst []byte, o report.Options) []byte {
 // AppendTextResults appends AppendText's blocks, without the verdict
 // line: what a caller that checks batch by batch writes for each batch.
 func (a *Answer) AppendTextResults(dst []byte, o report.Options) []byte {
-	texts := map[int]*citecheck.Text{}
-	text := func(i int) *citecheck.Text {
-		if texts[i] == nil {
-			texts[i] = citecheck.NewText(a.Sources[i].Text)
-		}
-		return texts[i]
-	}
+	text := a.texts()
 	for i := range a.Results {
 		r := &a.Results[i]
 		if r.Outcome == Verbatim {
@@ -46,15 +40,14 @@ func (a *Answer) AppendTextResults(dst []byte, o report.Options) []byte {
 		if j := r.drawn; j != nil && j.ex != nil && j.ex.All.Citations[j.k].Reason != citecheck.ReasonNone {
 			q.Req, q.Ex, q.K = j.req, j.ex, j.k
 		}
-		if r.Span != nil && r.Source >= 0 {
-			q.Marks = append(q.Marks, report.Mark{Label: "found", Text: text(r.Source), Start: r.Span.Start, End: r.Span.End})
-		}
-		if r.Outcome == Near {
-			for _, f := range r.Findings {
-				if f.Kind == citecheck.FindingNormalized || f.Kind == citecheck.FindingElided {
-					q.Marks = append(q.Marks, report.Mark{Label: "near", Text: text(r.Source), Start: f.Start, End: f.End})
-					break
-				}
+		// The places the HTML report shows too (AppendHTMLItems); the
+		// cited span and the longest part found are in q.Ex's words.
+		for _, pl := range a.places(r) {
+			switch pl.kind {
+			case placeFound:
+				q.Marks = append(q.Marks, report.Mark{Label: "found", Text: text(pl.src), Start: pl.start, End: pl.end})
+			case placeNearest:
+				q.Marks = append(q.Marks, report.Mark{Label: "near", Text: text(pl.src), Start: pl.start, End: pl.end})
 			}
 		}
 		q.Fix = fixWords(r)

@@ -25,11 +25,12 @@ type quotesOptions struct {
 
 func quotesCommand() (*command, *quotesOptions) {
 	c := newCommand("quotes",
-		"citecheck quotes [--source ID=FILE]... [--sources MANIFEST] [--request FILE] [--format json|text] [--explain] [FILE|-]",
+		"citecheck quotes [--source ID=FILE]... [--sources MANIFEST] [--request FILE] [--format json|text|html] [--explain] [FILE|-]",
 		"Checks every quotation of a report (Markdown or plain text), every citation of a structured answer\n"+
 			`({"citations": [{"source_id", "quote"}]}) or of an Anthropic Messages response against the sources,`+"\n"+
 			"and prints one JSON line per quotation: no_source, verbatim, moved, elsewhere, near, not_found or\n"+
-			"not_checked (docs/quotes.md). Exit 0 when every one is verbatim, 1 otherwise, 2 for bad input.")
+			"not_checked (docs/quotes.md); --format html writes one self-contained page for people instead\n"+
+			"(docs/report-html.md). Exit 0 when every one is verbatim, 1 otherwise, 2 for bad input.")
 	o := &quotesOptions{maxSource: defaultMaxSourceBytes}
 	fs := c.flags
 	fs.Func("source", "the text of source `ID=FILE` (repeatable); .html/.htm files are read as their body's textContent", func(v string) error {
@@ -38,7 +39,7 @@ func quotesCommand() (*command, *quotesOptions) {
 	})
 	fs.StringVar(&o.manifest, "sources", "", "a `MANIFEST` of sources: TSV lines ID<TAB>FILE (files relative to it), or JSON [{\"iri\":…,\"file\":…}]")
 	fs.StringVar(&o.request, "request", "", "for an Anthropic response: the Messages request `FILE` it answered, whose documents are sources \"0\", \"1\", …")
-	fs.StringVar(&o.format, "format", "json", "json (one object per quotation, in order) or text (a report for people)")
+	fs.StringVar(&o.format, "format", "json", "json (one object per quotation, in order), text (a report for people) or html (one self-contained page for people: the report with each quotation marked, and the source beside it)")
 	fs.StringVar(&o.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.explain, "explain", false, "give each failing quotation the fix the checks determine: a marker, a span or the source's words")
 	fs.BoolVar(&o.asHTML, "html", false, "read every source as HTML, whatever its extension")
@@ -56,8 +57,8 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return code
 	case len(pos) > 1:
 		return c.misuse(stderr, "quotes takes one input file (or - for standard input)")
-	case o.format != "json" && o.format != "text":
-		return c.misuse(stderr, "--format is json or text")
+	case o.format != "json" && o.format != "text" && o.format != "html":
+		return c.misuse(stderr, "--format is json, text or html")
 	case o.color != "auto" && o.color != "always" && o.color != "never":
 		return c.misuse(stderr, "--color is auto, always or never")
 	case len(o.specs) == 0 && o.manifest == "" && o.request == "":
@@ -67,7 +68,7 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "citecheck: "+format+"\n", args...)
 		return exitError
 	}
-	name := "standard input"
+	name := stdinName
 	in := stdin
 	if len(pos) == 1 && pos[0] != "-" {
 		name = pos[0]
@@ -121,6 +122,7 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	q := quotesRun{
 		Run:   quotes.Run{Shape: shape, Input: input, Name: name, Documents: docs, Sources: sources, Explain: o.explain},
 		text:  text,
+		html:  o.format == "html",
 		color: text && (o.color == "always" || o.color == "auto" && isTerminal(stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"),
 	}
 	counts, stopped := q.write(ctx, stdout)
@@ -140,6 +142,7 @@ func cmdQuotes(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 type quotesRun struct {
 	quotes.Run
 	text  bool // the text report instead of JSON lines
+	html  bool // the HTML report instead of JSON lines
 	color bool // colour the text report
 }
 
@@ -147,13 +150,31 @@ type quotesRun struct {
 // prints on standard output, returning the counts per outcome (indexed
 // by quotes.Outcome). An error is why the run stopped, its message the
 // command's words after "citecheck: ": what was checked before it is
-// written. Cost: quotes.Run.Each's; the run holds its input, its
-// quotations and one batch's results and output.
+// written (the HTML report's one page, written at the end, holds the
+// quotations checked). Cost: quotes.Run.Each's; the run holds its input, its
+// quotations and one batch's results and output, and for the HTML
+// report every quotation's item (report.Item: its text, its words and
+// at most two passages of 2×report.ExcerptContext code points of context
+// each, a few KiB) and the page (its HTML, the input once more as text,
+// and each item's markup): memory O(input + quotations), for people's
+// batches; JSON lines hold one batch whatever the count.
 func (q *quotesRun) write(ctx context.Context, stdout io.Writer) ([]int, *citecheck.Error) {
 	ropts := reportpkg.Options{Color: q.color}
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	var buf []byte
+	var page *reportpkg.Page
+	if q.html {
+		name := q.Name
+		if name == stdinName {
+			name = "-" // as report.Document names standard input
+		}
+		page = quotes.NewHTMLPage(name, q.Shape, q.Input)
+	}
 	counts, stopped := q.Each(ctx, func(a *quotes.Answer) {
+		if q.html {
+			page.Items = a.AppendHTMLItems(page.Items)
+			return
+		}
 		if q.text {
 			buf = a.AppendTextResults(buf[:0], ropts)
 		} else {
@@ -161,6 +182,10 @@ func (q *quotesRun) write(ctx context.Context, stdout io.Writer) ([]int, *citech
 		}
 		out.Write(buf)
 	})
+	if q.html && (stopped == nil || len(page.Items) > 0) {
+		// An input refused before any check prints nothing, as for JSON.
+		out.Write(reportpkg.AppendHTML(nil, page))
+	}
 	if stopped != nil {
 		// What was checked is written; the error says why the rest is not.
 		out.Flush()
@@ -174,6 +199,9 @@ func (q *quotesRun) write(ctx context.Context, stdout io.Writer) ([]int, *citech
 	}
 	return counts, nil
 }
+
+// stdinName is standard input's name in messages.
+const stdinName = "standard input"
 
 func sum(counts []int) int {
 	n := 0

@@ -57,7 +57,7 @@ func TestQuotesExitStatuses(t *testing.T) {
 		{"--request with a report", []string{"--request", quotesFixtures + "anthropic-request.json", write("e.md", "x")}, exitError, "--request is the request an Anthropic response answered"},
 		{"no sources", []string{write("f.md", "x")}, exitError, "quotes needs sources"},
 		{"two inputs", []string{kafka, "a.md", "b.md"}, exitError, "one input file"},
-		{"a bad format", []string{kafka, "--format", "xml", "-"}, exitError, "--format is json or text"},
+		{"a bad format", []string{kafka, "--format", "xml", "-"}, exitError, "--format is json, text or html"},
 		{"an unknown flag", []string{"--nope"}, exitError, "flag provided but not defined"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

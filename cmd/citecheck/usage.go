@@ -116,7 +116,7 @@ const generalUsage = `usage:
       --format  text: a report for people, with the source around each failure
   citecheck annotations [--source IRI=FILE]... [--sources MANIFEST] [--html] [--format json|text] [--fix] [FILE|-]
                                 check W3C Web Annotations / Hypothesis exports against their documents
-  citecheck quotes [--source ID=FILE]... [--sources MANIFEST] [--request FILE] [--format json|text] [--explain] [FILE|-]
+  citecheck quotes [--source ID=FILE]... [--sources MANIFEST] [--request FILE] [--format json|text|html] [--explain] [FILE|-]
                                 check every quotation of a report, a structured answer or an Anthropic response
   citecheck contract            print the embedded contract JSON
   citecheck serve [--addr HOST:PORT] [flags]   the HTTP service

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// quotesGuideRuns are the `citecheck quotes` commands of docs/quotes.md's
+// worked examples, each with its arguments as this package runs them
+// (repoPath) and without --format.
+func quotesGuideRuns(t *testing.T) [][]string {
+	t.Helper()
+	var runs [][]string
+	for _, m := range guideCommand.FindAllStringSubmatch(readFile(t, "../../docs/quotes.md"), -1) {
+		args := strings.Fields(m[1])
+		if args[0] != "quotes" {
+			continue
+		}
+		var kept []string
+		for i := 0; i < len(args); i++ {
+			if args[i] == "--format" {
+				i++
+				continue
+			}
+			kept = append(kept, repoPath(args[i]))
+		}
+		runs = append(runs, kept)
+	}
+	if len(runs) < 4 {
+		t.Fatalf("%d quotes examples in docs/quotes.md, want one for each shape", len(runs))
+	}
+	return runs
+}
+
+// jsonOutcomes are the outcomes of JSON lines, in order.
+func jsonOutcomes(t *testing.T, lines string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range strings.Split(strings.TrimSuffix(lines, "\n"), "\n") {
+		var line struct{ Outcome string }
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		out = append(out, line.Outcome)
+	}
+	return out
+}
+
+// htmlOutcomes are the data-outcome attributes of a page, in document
+// order, as an HTML parser reads them.
+func htmlOutcomes(t *testing.T, page string) []string {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		for _, a := range n.Attr {
+			if a.Key == "data-outcome" {
+				out = append(out, a.Val)
+			}
+		}
+	}
+	return out
+}
+
+// `quotes --format html` of each worked example of docs/quotes.md is one
+// page whose elements' data-outcome, in document order, are the JSON
+// lines' outcomes; the exit status and the summary on standard error are
+// the JSON run's.
+func TestQuotesHTMLOutcomesAreTheJSONLines(t *testing.T) {
+	t.Parallel()
+	for _, args := range quotesGuideRuns(t) {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			j := runCLI(t, nil, append(slices.Clone(args), "--format", "json")...)
+			h := runCLI(t, nil, append(slices.Clone(args), "--format", "html")...)
+			if h.code != j.code || h.stderr != j.stderr {
+				t.Errorf("html: exit %d, %q; json: exit %d, %q", h.code, h.stderr, j.code, j.stderr)
+			}
+			if strings.Count(h.stdout, "<html") != 1 || !strings.HasPrefix(h.stdout, "<!DOCTYPE html>") {
+				t.Errorf("not one page:\n%.300s", h.stdout)
+			}
+			want, got := jsonOutcomes(t, j.stdout), htmlOutcomes(t, h.stdout)
+			if !slices.Equal(got, want) {
+				t.Errorf("data-outcome %q, JSON lines %q", got, want)
+			}
+		})
+	}
+}
+
+// A refused input prints no page, as it prints no JSON line.
+func TestQuotesHTMLOfARefusedInputIsNothing(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"citations": [`), 0o644)
+	r := runCLI(t, nil, "quotes", "--format", "html", "--source=3="+quotesFixtures+"kafka.txt", bad)
+	if r.code != exitError || r.stdout != "" || !strings.Contains(r.stderr, "not JSON") {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+var updateHTML = flag.Bool("update-html", false, "rewrite testdata/quotes-*.html from the current output")
+
+// The page of a small report (the example of docs/quotes.md) and of an
+// Anthropic response, to the byte: golden files (go test ./cmd/citecheck
+// -run TestQuotesHTMLGolden -update-html rewrites them).
+func TestQuotesHTMLGolden(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"quotes-report.html", []string{"quotes", "--format", "html", "--explain", "--sources", quotesFixtures + "sources.tsv", quotesFixtures + "report.md"}},
+		{"quotes-anthropic.html", []string{"quotes", "--format", "html", "--explain", "--request", quotesFixtures + "anthropic-request.json", quotesFixtures + "anthropic-response.json"}},
+	} {
+		got := []byte(runCLI(t, nil, c.args...).stdout)
+		path := filepath.Join("testdata", c.name)
+		if *updateHTML {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (go test ./cmd/citecheck -run TestQuotesHTMLGolden -update-html writes it)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the page differs from the golden file (-update-html rewrites it after a review)", c.name)
+		}
+	}
+}

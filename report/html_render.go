@@ -1,0 +1,482 @@
+package report
+
+import (
+	_ "embed"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The HTML renderer: AppendHTML writes a Page as one self-contained HTML5
+// page (docs/report-html.md, spec §5.15). The page makes no network
+// request: its one style sheet and its one script are inline, and its
+// Content-Security-Policy forbids every other source, so a page opened from
+// a file, a mail attachment or the tool page runs nothing but its own
+// script. Every string of a Page is untrusted: it is written only as
+// escaped text or as an escaped, quoted attribute value of an attribute
+// the renderer names; it never becomes a tag, an attribute name, a URL, a
+// style or a script. Item IDs, which become id and href="#…" values, are
+// used only when they are made of [A-Za-z0-9_-] (see itemIDs).
+
+//go:embed html.css
+var htmlCSS string
+
+//go:embed html.js
+var htmlJS string
+
+// HTMLScriptSource is the Content-Security-Policy source of the page's one
+// inline script (html.js), for an embedder that shows the page under its
+// own policy (the tool page). TestHTMLScriptSource holds it to the
+// script's SHA-256.
+const HTMLScriptSource = "'sha256-sFJ3Bo79qiqBGG4AEPyelpzQbo/EYR24vMzCfo0b4F8='"
+
+// htmlCSP is the page's policy: nothing from anywhere (default-src
+// 'none'), its inline style, its one script by hash, images only as data:
+// URLs, no <base>, no form submission.
+const htmlCSP = "default-src 'none'; style-src 'unsafe-inline'; script-src " + HTMLScriptSource +
+	"; img-src data:; base-uri 'none'; form-action 'none'"
+
+// AppendHTML appends the page p to dst: a complete HTML5 document that
+// makes no request of any kind. The summary counts the items by outcome
+// in p.Outcomes order (then any outcome an item has that p.Outcomes
+// lacks); the document, when there is one, shows each item's range marked
+// and linked to the item; each item is a <section class="item"> whose
+// data-outcome is its Outcome, in p.Items order. Cost: linear in the
+// page's text, plus for each passage with Compare the diff of the item's
+// text against the passage's (see diffClusters: O(n·m) in their
+// clusters, capped).
+func AppendHTML(dst []byte, p *Page) []byte {
+	w := htmlWriter{b: dst}
+	ids := itemIDs(p.Items)
+	failures := 0
+	for i := range p.Items {
+		if !p.Items[i].Pass {
+			failures++
+		}
+	}
+	w.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	w.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	w.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"" + htmlCSP + "\">\n")
+	w.raw("<meta name=\"color-scheme\" content=\"light\">\n<title>")
+	w.text(p.Title)
+	w.raw("</title>\n<style>\n")
+	w.raw(htmlCSS)
+	w.raw("</style>\n</head>\n<body>\n<header>\n<h1><bdi>")
+	w.text(p.Title)
+	w.raw("</bdi></h1>\n")
+	w.summary(p, failures)
+	w.raw("<p class=\"keys\">Keys: <kbd>n</kbd> or <kbd>j</kbd> next failure, <kbd>p</kbd> or <kbd>k</kbd> previous.</p>\n")
+	w.raw("</header>\n<main>\n")
+	if p.Document != nil {
+		w.document(p, ids)
+	}
+	w.raw("<div class=\"items\">\n")
+	next := nextFailures(p.Items, ids)
+	for i := range p.Items {
+		w.item(&p.Items[i], ids[i], next[i])
+	}
+	w.raw("</div>\n</main>\n<script>")
+	w.raw(htmlJS)
+	w.raw("</script>\n</body>\n</html>\n")
+	return w.b
+}
+
+// htmlWriter appends HTML to b.
+type htmlWriter struct{ b []byte }
+
+func (w *htmlWriter) raw(s string) { w.b = append(w.b, s...) }
+
+// text appends s escaped for text or a quoted attribute value: & < > " '
+// as references, CR as &#13; (a literal one would be read as LF), NUL and
+// invalid UTF-8 as U+FFFD (what a parser reads them as, or drops). What a
+// parser reads back is exactly cleanText(s).
+func (w *htmlWriter) text(s string) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '&':
+				w.raw("&amp;")
+			case '<':
+				w.raw("&lt;")
+			case '>':
+				w.raw("&gt;")
+			case '"':
+				w.raw("&#34;")
+			case '\'':
+				w.raw("&#39;")
+			case '\r':
+				w.raw("&#13;")
+			case 0:
+				w.raw("\uFFFD")
+			default:
+				w.b = append(w.b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			w.raw("\uFFFD")
+		} else {
+			w.b = append(w.b, s[i:i+n]...)
+		}
+		i += n
+	}
+}
+
+// cleanText is s as a page shows it: NUL and each byte of invalid UTF-8
+// as U+FFFD, as text writes them.
+func cleanText(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for _, r := range s {
+		if r == 0 {
+			r = utf8.RuneError
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
+}
+
+// tone is the colour class of an outcome: Okabe–Ito colours, which stay
+// apart under every common colour blindness, each with its own symbol so
+// that nothing is said by colour alone.
+type tone int
+
+const (
+	tonePass       tone = iota // blue #0072B2, ✓
+	toneNear                   // orange #E69F00, ≈: close, moved or ambiguous
+	toneFail                   // vermillion #D55E00, ✗
+	toneNotChecked             // grey, –: nothing to check it against
+)
+
+var toneClass = [...]string{"pass", "near", "fail", "unchecked"}
+var toneSymbol = [...]string{"✓", "≈", "✗", "–"}
+
+// nearOutcomes and uncheckedOutcomes sort the failing outcomes of quotes,
+// annotations and run by tone; every other failure is toneFail.
+var (
+	nearOutcomes      = []string{"near", "moved", "elsewhere", "ambiguous"}
+	uncheckedOutcomes = []string{"not_checked", "unchecked", "no_source", "error"}
+)
+
+func toneOf(outcome string, pass bool) tone {
+	switch {
+	case pass:
+		return tonePass
+	case slices.Contains(nearOutcomes, outcome):
+		return toneNear
+	case slices.Contains(uncheckedOutcomes, outcome):
+		return toneNotChecked
+	}
+	return toneFail
+}
+
+// label writes an outcome's label: its symbol and its name with spaces
+// for underscores ("✗ not found"), as text.
+func (w *htmlWriter) label(outcome string, t tone) {
+	w.raw("<span class=\"label\">")
+	w.raw(toneSymbol[t])
+	w.raw(" <bdi>")
+	w.text(strings.ReplaceAll(outcome, "_", " "))
+	w.raw("</bdi></span>")
+}
+
+// summary writes the counts by outcome, the total and the failures.
+func (w *htmlWriter) summary(p *Page, failures int) {
+	type count struct {
+		n    int
+		pass bool
+	}
+	counts := map[string]*count{}
+	order := slices.Clone(p.Outcomes)
+	for _, o := range p.Outcomes {
+		if counts[o] == nil {
+			counts[o] = &count{}
+		}
+	}
+	for i := range p.Items {
+		it := &p.Items[i]
+		c := counts[it.Outcome]
+		if c == nil {
+			c = &count{}
+			counts[it.Outcome] = c
+			order = append(order, it.Outcome)
+		}
+		c.n++
+		c.pass = c.pass || it.Pass
+	}
+	w.raw("<section class=\"summary\" aria-label=\"summary\">\n<ul class=\"counts\">\n")
+	seen := map[string]bool{}
+	for _, o := range order {
+		if seen[o] {
+			continue
+		}
+		seen[o] = true
+		t := toneOf(o, counts[o].pass)
+		w.raw("<li class=\"" + toneClass[t] + "\">")
+		w.label(o, t)
+		w.raw(" <b>" + strconv.Itoa(counts[o].n) + "</b></li>\n")
+	}
+	w.raw("</ul>\n<p class=\"totals\">total <b>" + strconv.Itoa(len(p.Items)) + "</b>, failures <b>" + strconv.Itoa(failures) + "</b></p>\n</section>\n")
+}
+
+// document writes the document with each item's range marked and linked
+// to the item. Ranges are moved out of code points and combining
+// sequences to the whole clusters they touch; one that is out of the text
+// or overlaps an earlier one is not marked (its item is still listed).
+func (w *htmlWriter) document(p *Page, ids []string) {
+	d := p.Document
+	type span struct{ a, b, k int }
+	var spans []span
+	for k := range p.Items {
+		r := p.Items[k].Range
+		if r == nil || r.Start < 0 || r.End < r.Start || r.End > len(d.Text) {
+			continue
+		}
+		spans = append(spans, span{clusterStart(d.Text, r.Start), clusterEnd(d.Text, r.End), k})
+	}
+	slices.SortStableFunc(spans, func(x, y span) int { return x.a - y.a })
+	w.raw("<section class=\"document\" aria-label=\"document\">\n<h2>Document <bdi>")
+	w.text(d.Name)
+	w.raw("</bdi></h2>\n<div class=\"doc\" dir=\"auto\">")
+	at := 0
+	for _, s := range spans {
+		if s.a < at {
+			continue
+		}
+		it := &p.Items[s.k]
+		t := toneOf(it.Outcome, it.Pass)
+		w.text(d.Text[at:s.a])
+		w.raw("<a class=\"mark " + toneClass[t] + "\" href=\"#" + ids[s.k] + "\" title=\"")
+		w.text(toneSymbol[t] + " " + strings.ReplaceAll(it.Outcome, "_", " "))
+		w.raw("\">")
+		w.text(d.Text[s.a:s.b])
+		w.raw("<sup>" + toneSymbol[t] + "</sup></a>")
+		at = s.b
+	}
+	w.text(d.Text[at:])
+	w.raw("</div>\n</section>\n")
+}
+
+// item writes one item's section; next is the id of the next failure
+// (wrapping), "" for a pass.
+func (w *htmlWriter) item(it *Item, id, next string) {
+	t := toneOf(it.Outcome, it.Pass)
+	w.raw("<section class=\"item " + toneClass[t] + "\" id=\"" + id + "\" data-outcome=\"")
+	w.text(it.Outcome)
+	w.raw("\" data-pass=\"" + strconv.FormatBool(it.Pass) + "\" tabindex=\"0\">\n<h2>")
+	w.label(it.Outcome, t)
+	w.raw(" <bdi class=\"head\">")
+	w.text(it.Head)
+	w.raw("</bdi></h2>\n<blockquote class=\"quote\" dir=\"auto\">")
+	w.text(it.Text)
+	w.raw("</blockquote>\n")
+	if it.Source != "" {
+		w.raw("<p class=\"source\">source <bdi>")
+		w.text(it.Source)
+		w.raw("</bdi></p>\n")
+	}
+	if it.Why != "" {
+		w.raw("<p class=\"why\" dir=\"auto\">")
+		w.text(it.Why)
+		w.raw("</p>\n")
+	}
+	if it.Error != "" {
+		w.raw("<p class=\"error\">error: <bdi>")
+		w.text(it.Error)
+		w.raw("</bdi></p>\n")
+	}
+	for i := range it.Passages {
+		w.passage(it, &it.Passages[i])
+	}
+	if it.Fix != "" {
+		w.raw("<p class=\"fix\">fix: <bdi>")
+		w.text(it.Fix)
+		w.raw("</bdi></p>\n")
+	}
+	if next != "" {
+		w.raw("<p class=\"nav\"><a class=\"next\" href=\"#" + next + "\">next failure</a></p>\n")
+	}
+	w.raw("</section>\n")
+}
+
+// passage writes a place of a source: its label and code point span, the
+// text with its context dimmed, and for Compare the diff of the item's
+// text against it.
+func (w *htmlWriter) passage(it *Item, ps *Passage) {
+	w.raw("<div class=\"passage\">\n<p class=\"where\"><bdi class=\"plabel\">")
+	w.text(ps.Label)
+	w.raw("</bdi> <span class=\"span\">code points " + strconv.Itoa(ps.Start) + "–" + strconv.Itoa(ps.End) + "</span></p>\n")
+	w.raw("<p class=\"excerpt\" dir=\"auto\"><span class=\"ctx\">")
+	w.text(ps.Before)
+	w.raw("</span><mark>")
+	w.text(ps.Text)
+	w.raw("</mark><span class=\"ctx\">")
+	w.text(ps.After)
+	w.raw("</span></p>\n")
+	if ps.Compare {
+		w.diff(cleanText(it.Text), cleanText(ps.Text))
+	}
+	w.raw("</div>\n")
+}
+
+// diff writes the difference of quoted against source, cluster by
+// cluster: <del> what only the quotation has, <ins> what only the source
+// has, each with visible stand-ins for white space and invisible code
+// points and its code points in its title.
+func (w *htmlWriter) diff(quoted, source string) {
+	w.raw("<p class=\"diff\" dir=\"auto\" aria-label=\"quotation against source\">")
+	for _, op := range diffClusters(quoted, source) {
+		switch op.kind {
+		case diffEqual:
+			w.text(op.text)
+		case diffDelete:
+			w.changed("del", op.text)
+		case diffInsert:
+			w.changed("ins", op.text)
+		}
+	}
+	w.raw("</p>\n")
+}
+
+// changed writes s as a <del> or <ins>: the text itself (so that the DOM
+// holds it exactly), each white space or invisible code point preceded
+// by a stand-in drawn by the style sheet (class sp, nb, tab, nl, cp).
+func (w *htmlWriter) changed(tag, s string) {
+	w.raw("<" + tag + " title=\"")
+	w.raw(codePoints(s, 12))
+	w.raw("\">")
+	for i, r := range s {
+		if cls := standIn(r, i == 0); cls != "" {
+			w.raw("<span class=\"v " + cls + "\"")
+			if cls == "cp" {
+				w.raw(" data-cp=\"" + uPlus(r) + "\"")
+			}
+			w.raw(">")
+			w.text(s[i : i+utf8.RuneLen(r)])
+			w.raw("</span>")
+			continue
+		}
+		w.text(s[i : i+utf8.RuneLen(r)])
+	}
+	w.raw("</" + tag + ">")
+}
+
+// standIn is the class of r's stand-in, "" for a visible code point. A
+// mark, variation selector or ZWJ is drawn as it is, on its base, unless
+// it has none (first: it starts the run, which starts a cluster).
+func standIn(r rune, first bool) string {
+	if !first && joinsCluster('a', r, false) {
+		return ""
+	}
+	switch {
+	case r == ' ':
+		return "sp"
+	case r == 0xA0 || r == 0x202F || r == 0x2007:
+		return "nb"
+	case r == '\t':
+		return "tab"
+	case r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029:
+		return "nl"
+	}
+	if _, _, esc := glyph(r); esc || isZeroWidth(r) && r != 0x200D || r >= 0x2000 && r <= 0x200A || r == 0x3000 || r == 0x1680 {
+		return "cp"
+	}
+	return ""
+}
+
+// codePoints spells the first max code points of s as "U+0022 U+0020".
+func codePoints(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == max {
+			b.WriteString(" …")
+			break
+		}
+		if n > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(uPlus(r))
+		n++
+	}
+	return b.String()
+}
+
+// uPlus spells r as U+XXXX.
+func uPlus(r rune) string {
+	s := strings.ToUpper(strconv.FormatInt(int64(r), 16))
+	if len(s) < 4 {
+		s = strings.Repeat("0", 4-len(s)) + s
+	}
+	return "U+" + s
+}
+
+// validID reports whether id may be an element id and fragment as it is:
+// 1 to 64 of [A-Za-z0-9_-].
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// itemIDs is each item's element id: its ID when valid and not taken by
+// an earlier item, otherwise "item-N" (N its index, or the first number
+// from there that no item holds).
+func itemIDs(items []Item) []string {
+	ids := make([]string, len(items))
+	taken := make(map[string]bool, len(items))
+	for i := range items {
+		if id := items[i].ID; validID(id) && !taken[id] {
+			ids[i], taken[id] = id, true
+		}
+	}
+	n := 0
+	for i := range ids {
+		if ids[i] != "" {
+			continue
+		}
+		n = max(n, i)
+		for taken["item-"+strconv.Itoa(n)] {
+			n++
+		}
+		ids[i] = "item-" + strconv.Itoa(n)
+		taken[ids[i]] = true
+	}
+	return ids
+}
+
+// nextFailures is, for each failing item, the id of the next failing one
+// (wrapping to the first), and "" for a pass.
+func nextFailures(items []Item, ids []string) []string {
+	next := make([]string, len(items))
+	first, last := -1, -1
+	for i := range items {
+		if items[i].Pass {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if last >= 0 {
+			next[last] = ids[i]
+		}
+		last = i
+	}
+	if last >= 0 {
+		next[last] = ids[first]
+	}
+	return next
+}

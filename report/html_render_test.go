@@ -1,0 +1,138 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestHTMLScriptSource: the CSP source the page and its embedders allow is
+// the hash of the page's one script.
+func TestHTMLScriptSource(t *testing.T) {
+	sum := sha256.Sum256([]byte(htmlJS))
+	if want := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; HTMLScriptSource != want {
+		t.Fatalf("HTMLScriptSource = %s, want %s (update the constant after editing html.js)", HTMLScriptSource, want)
+	}
+	page := string(AppendHTML(nil, &Page{Title: "t"}))
+	if !strings.Contains(page, "script-src "+HTMLScriptSource+";") || !strings.Contains(page, "<script>"+htmlJS+"</script>") {
+		t.Fatal("the page does not carry its script under its own hash")
+	}
+}
+
+// htmlGolden are small pages, one per thing the page must show right;
+// testdata/html/NAME.html holds each one's page (go test -update rewrites
+// them).
+var htmlGolden = []struct {
+	name string
+	page Page
+}{
+	{"verbatim", Page{Title: "citecheck quotes: draft.md", Kind: "quotes", Outcomes: quoteOutcomes,
+		Document: &Document{Name: "draft.md", Text: "Dickens opens: \"It was the best of times\", and goes on."},
+		Items: []Item{{ID: "q0", Head: "quotation 1, line 1, column 16", Outcome: "verbatim", Pass: true,
+			Text: "It was the best of times", Source: "dickens", Range: rangeOf("Dickens opens: \"It was the best of times\", and goes on.", "It was the best of times"),
+			Why: "found verbatim in dickens", Passages: []Passage{{Label: "match", Before: "", Text: "It was the best of times", After: ", it was the worst of times", Start: 0, End: 24}}}}}},
+	{"near-curly-quotes", Page{Title: "citecheck quotes: brief.md", Kind: "quotes", Outcomes: quoteOutcomes,
+		Items: []Item{{ID: "q0", Head: "quotation 1", Outcome: "near", Text: "the “reasonable person” standard", Source: "opinion",
+			Why:      "the source has straight quotes where the quotation has curly ones",
+			Passages: []Passage{{Label: "nearest reading", Before: "applying ", Text: "the \"reasonable person\" standard", After: " to the facts", Start: 120, End: 152, Compare: true}},
+			Fix:      "quote it as: the \"reasonable person\" standard"}}}},
+	{"white-space", Page{Title: "citecheck quotes: notes.txt", Kind: "quotes", Outcomes: quoteOutcomes,
+		Items: []Item{{ID: "q0", Head: "quotation 1", Outcome: "near", Text: "ten  dollars\tper day", Source: "ledger",
+			Why:      "white space differs",
+			Passages: []Passage{{Label: "nearest reading", Before: "paid ", Text: "ten\u00a0dollars per day", After: ".", Start: 5, End: 24, Compare: true}},
+			Fix:      "quote it as: ten\u00a0dollars per day"}}}},
+	{"missing-word", Page{Title: "citecheck quotes: review.md", Kind: "quotes", Outcomes: quoteOutcomes,
+		Items: []Item{{ID: "q0", Head: "quotation 1", Outcome: "near", Text: "the results were significant", Source: "paper",
+			Why:      "a word is missing",
+			Passages: []Passage{{Label: "nearest reading", Before: "we found that ", Text: "the results were not significant", After: " at p < 0.05", Start: 14, End: 46, Compare: true}}}}}},
+	{"not-found", Page{Title: "citecheck quotes: answer.json", Kind: "quotes", Outcomes: quoteOutcomes,
+		Items: []Item{
+			{ID: "q0", Head: "quotation 1", Outcome: "not_found", Text: "nothing like this is in the source", Why: "not in any source"},
+			{ID: "q1", Head: "quotation 2", Outcome: "not_checked", Text: "a PDF quotation", Source: "scan", Why: "the source has no text"},
+			{ID: "q2", Head: "quotation 3", Outcome: "verbatim", Pass: true, Text: "found", Source: "s", Passages: []Passage{{Label: "match", Text: "found", Start: 3, End: 8}}},
+			{ID: "a0", Head: "annotation 1", Outcome: "error", Text: "", Error: "the selector's start is past the end"},
+		}}},
+	{"rtl", Page{Title: "citecheck quotes: عربي.md", Kind: "quotes", Outcomes: quoteOutcomes,
+		Document: &Document{Name: "عربي.md", Text: rtlDoc},
+		Items: []Item{
+			{ID: "q0", Head: "quotation 1", Outcome: "verbatim", Pass: true, Text: "مرحبا بالعالم", Source: "ar", Range: rangeOf(rtlDoc, "مرحبا بالعالم"),
+				Passages: []Passage{{Label: "match", Before: "نص: ", Text: "مرحبا بالعالم", After: " والمزيد", Start: 4, End: 17}}},
+			{ID: "q1", Head: "quotation 2", Outcome: "near", Text: "שָׁלוֹם עוֹלָם", Source: "he", Range: rangeOf(rtlDoc, "שָׁלוֹם עוֹלָם"),
+				Passages: []Passage{{Label: "nearest reading", Before: "", Text: "שלום עולם", After: "!", Start: 0, End: 9, Compare: true}}},
+		}}},
+	{"cjk", Page{Title: "citecheck quotes: 東京.md", Kind: "quotes", Outcomes: quoteOutcomes,
+		Document: &Document{Name: "東京.md", Text: "記事によると「東京都は日本の首都」である。"},
+		Items: []Item{{ID: "q0", Head: "quotation 1", Outcome: "near", Text: "東京都は日本の首都", Source: "wiki", Range: rangeOf("記事によると「東京都は日本の首都」である。", "東京都は日本の首都"),
+			Passages: []Passage{{Label: "nearest reading", Before: "", Text: "東京都は日本國の首都", After: "であり、人口は約千四百万人です。", Start: 0, End: 10, Compare: true}}}}}},
+	{"combining", Page{Title: "citecheck quotes: menu.md", Kind: "quotes", Outcomes: quoteOutcomes,
+		Items: []Item{{ID: "q0", Head: "quotation 1", Outcome: "near", Text: "Cafe\u0301 and pin\u0303ata", Source: "menu",
+			Passages: []Passage{{Label: "nearest reading", Before: "the ", Text: "Cafe and pin\u0303ata", After: " stand", Start: 4, End: 19, Compare: true}}}}}},
+	{"hostile", Page{Title: "<script>alert(1)</script>", Kind: "quotes", Outcomes: []string{"verbatim", "\" onmouseover=\"x"},
+		Document: &Document{Name: "javascript:alert(1)", Text: hostileDoc},
+		Items: []Item{
+			{ID: "\" onmouseover=\"x", Head: "<img src=x onerror=alert(1)>", Outcome: "\" onmouseover=\"x", Text: "<script>alert(1)</script>", Source: "javascript:alert(1)",
+				Range: rangeOf(hostileDoc, "<script>alert(1)</script>"), Why: "</section><script>alert(2)</script>", Error: "' onfocus='alert(3)", Fix: "javascript:alert(1)",
+				Passages: []Passage{{Label: "<b>label</b>", Before: "<style>*{}</style>", Text: "<script>alert(1)</script>", After: "<!--", Start: 0, End: 25, Compare: true}}},
+			{ID: "javascript:alert(1)", Head: "&amp; &lt;", Outcome: "verbatim", Pass: true, Text: "<a href=\"javascript:alert(1)\">x</a>", Range: rangeOf(hostileDoc, "<a href=\"javascript:alert(1)\">x</a>")},
+		}}},
+}
+
+// rangeOf is where s first stands in doc.
+func rangeOf(doc, s string) *ByteRange {
+	i := strings.Index(doc, s)
+	if i < 0 {
+		panic(s + " is not in " + doc)
+	}
+	return &ByteRange{i, i + len(s)}
+}
+
+const (
+	rtlDoc     = "قال الكاتب: «مرحبا بالعالم» ثم כתב: \"שָׁלוֹם עוֹלָם\" (2)."
+	hostileDoc = "<script>alert(1)</script> and <a href=\"javascript:alert(1)\">x</a>"
+)
+
+var quoteOutcomes = []string{"no_source", "verbatim", "moved", "elsewhere", "near", "not_found", "not_checked"}
+
+// TestHTMLGolden compares each small page with testdata/html/NAME.html,
+// and holds its structure and text to the page as the fuzz target does.
+func TestHTMLGolden(t *testing.T) {
+	for _, c := range htmlGolden {
+		t.Run(c.name, func(t *testing.T) {
+			got := AppendHTML(nil, &c.page)
+			checkPageStructure(t, got, &c.page)
+			golden(t, filepath.Join("testdata", "html", c.name+".html"), got)
+		})
+	}
+}
+
+// TestHTMLItemIDs: an item's id is its ID when that is made of
+// [A-Za-z0-9_-] and not taken; otherwise item-N, never a duplicate.
+func TestHTMLItemIDs(t *testing.T) {
+	items := []Item{{ID: "q0"}, {ID: "q0"}, {ID: "a b"}, {ID: ""}, {ID: "item-1"}, {ID: "\" x=\""}, {ID: "ok_-9"}}
+	want := []string{"q0", "item-2", "item-3", "item-4", "item-1", "item-5", "ok_-9"}
+	if got := itemIDs(items); !slices.Equal(got, want) {
+		t.Fatalf("itemIDs = %q, want %q", got, want)
+	}
+}
+
+// TestHTMLSummaryCounts: the summary lists p.Outcomes in order with 0 for
+// an outcome no item has, then an outcome only items have; total and
+// failures.
+func TestHTMLSummaryCounts(t *testing.T) {
+	p := &Page{Outcomes: []string{"verbatim", "near", "not_found"}, Items: []Item{
+		{Outcome: "near"}, {Outcome: "verbatim", Pass: true}, {Outcome: "odd"}, {Outcome: "near"}}}
+	page := string(AppendHTML(nil, p))
+	for _, want := range []string{
+		"✓ <bdi>verbatim</bdi></span> <b>1</b>", "≈ <bdi>near</bdi></span> <b>2</b>", "✗ <bdi>not found</bdi></span> <b>0</b>",
+		"✗ <bdi>odd</bdi></span> <b>1</b>", "total <b>4</b>, failures <b>3</b>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("summary lacks %q", want)
+		}
+	}
+	if a, b := strings.Index(page, "verbatim</bdi></span> <b>"), strings.Index(page, "not found</bdi></span> <b>"); a > b {
+		t.Error("summary out of p.Outcomes order")
+	}
+}
