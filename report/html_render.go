@@ -29,7 +29,7 @@ var htmlJS string
 // inline script (html.js), for an embedder that shows the page under its
 // own policy (the tool page). TestHTMLScriptSource holds it to the
 // script's SHA-256.
-const HTMLScriptSource = "'sha256-sFJ3Bo79qiqBGG4AEPyelpzQbo/EYR24vMzCfo0b4F8='"
+const HTMLScriptSource = "'sha256-sh1qe2jacDE92lgnIhtT0yZw33w2SluvJ8RV0+kLn2w='"
 
 // htmlCSP is the page's policy: nothing from anywhere (default-src
 // 'none'), its inline style, its one script by hash, images only as data:

@@ -1,0 +1,256 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/chromium"
+	"github.com/citecheck/citecheck/internal/testkit"
+)
+
+// cspWatch records, before any script of the page runs, every
+// securitypolicyviolation of the page. Scripts the browser is told to run
+// (this one, Runtime.evaluate) are outside the page's policy.
+const cspWatch = `window.__csp = [];
+document.addEventListener('securitypolicyviolation', function (e) {
+	window.__csp.push(e.violatedDirective + ' ' + e.blockedURI);
+});`
+
+// pageWatch is what a tab saw while it showed a page.
+type pageWatch struct {
+	mu       sync.Mutex
+	requests []string // every request's URL
+	dialogs  []string // every JavaScript dialog's message
+	errors   []string // console errors, exceptions, error log entries
+}
+
+// watchTab starts recording ctx's tab and installs cspWatch.
+func watchTab(t testing.TB, ctx context.Context) *pageWatch {
+	t.Helper()
+	w := &pageWatch{}
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err := chromedp.Listen(ctx, func(ev any) {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			w.requests = append(w.requests, ev.Request.URL)
+		case *page.EventJavascriptDialogOpening:
+			w.dialogs = append(w.dialogs, ev.Message)
+		case *log.EventEntryAdded:
+			if ev.Entry.Level == log.EntryLevelError {
+				w.errors = append(w.errors, string(ev.Entry.Source)+": "+ev.Entry.Text)
+			}
+		case *runtime.EventExceptionThrown:
+			w.errors = append(w.errors, "exception: "+ev.ExceptionDetails.Text)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspWatch}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// writePage writes p's page to a file of t's and returns its file:// URL.
+func writePage(t testing.TB, name string, p *Page) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".html")
+	if err := os.WriteFile(path, AppendHTML(nil, p), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return (&url.URL{Scheme: "file", Path: path}).String()
+}
+
+func eval[T any](t testing.TB, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// TestHTMLInChromium opens every golden page from a file in headless
+// Chromium: the data-outcome of the elements that carry one, in DOM
+// order, are the page's items' outcomes; the page makes no request but
+// for itself, violates no policy with its own script, opens no dialog and
+// holds no script but its own (the hostile page included); a script
+// injected after the load is refused by the policy (so the watch works).
+// About 10 s: a tab per page; skipped under -short.
+func TestHTMLInChromium(t *testing.T) {
+	ctx := chromium.Browser(t, 2*time.Minute)
+	for _, c := range htmlGolden {
+		t.Run(c.name, func(t *testing.T) {
+			tab, cancel := chromedp.NewContext(ctx)
+			defer cancel()
+			w := watchTab(t, tab)
+			u := writePage(t, c.name, &c.page)
+			if err := chromedp.Do(tab, chromedp.Navigate(u)); err != nil {
+				t.Fatal(err)
+			}
+			got := eval[[]string](t, tab, `Array.from(document.querySelectorAll('[data-outcome]'), e => e.dataset.outcome)`)
+			var want []string
+			for _, it := range c.page.Items {
+				want = append(want, cleanText(it.Outcome))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("data-outcome in DOM order = %q, want %q", got, want)
+			}
+			if n := eval[int](t, tab, `document.scripts.length`); n != 1 {
+				t.Errorf("%d script elements, want 1", n)
+			}
+			if v := eval[[]string](t, tab, `window.__csp`); len(v) != 0 {
+				t.Errorf("policy violations: %q", v)
+			}
+			// The control: an inline script added now is refused.
+			eval[bool](t, tab, `var s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.append(s); true`)
+			if ran := eval[bool](t, tab, `window.__ran === 1`); ran || len(eval[[]string](t, tab, `window.__csp`)) != 1 {
+				t.Errorf("an injected inline script ran (%v) or was not reported", ran)
+			}
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if len(w.requests) != 1 || w.requests[0] != u {
+				t.Errorf("requests %q, want only %s", w.requests, u)
+			}
+			if len(w.dialogs) != 0 {
+				t.Errorf("dialogs opened: %q", w.dialogs)
+			}
+			for _, e := range w.errors {
+				if !strings.Contains(e, "window.__ran") && !strings.Contains(e, "Content Security Policy") {
+					t.Errorf("error: %s", e)
+				}
+			}
+		})
+	}
+}
+
+// TestHTMLKeyboardInChromium: pressing n from the top focuses every
+// failure in order and wraps to the first; p goes back, wrapping to the
+// last; j and k do the same as n and p.
+func TestHTMLKeyboardInChromium(t *testing.T) {
+	ctx := chromium.Browser(t, time.Minute)
+	p := &Page{Title: "keys", Outcomes: quoteOutcomes}
+	var fails []string
+	for i := range 7 {
+		pass := i%3 == 1
+		id := fmt.Sprintf("q%d", i)
+		p.Items = append(p.Items, Item{ID: id, Outcome: map[bool]string{true: "verbatim", false: "not_found"}[pass], Pass: pass, Text: strings.Repeat("words ", 200)})
+		if !pass {
+			fails = append(fails, id)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(writePage(t, "keys", p))); err != nil {
+		t.Fatal(err)
+	}
+	press := func(key string) string {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+			t.Fatal(err)
+		}
+		return eval[string](t, ctx, `document.activeElement.id`)
+	}
+	var got []string
+	for range len(fails) + 1 {
+		got = append(got, press("n"))
+	}
+	if want := append(slices.Clone(fails), fails[0]); !slices.Equal(got, want) {
+		t.Errorf("n, n, …: focused %q, want %q", got, want)
+	}
+	if got, want := press("p"), fails[len(fails)-1]; got != want {
+		t.Errorf("p from the first failure: %q, want %q", got, want)
+	}
+	if got, want := press("k"), fails[len(fails)-2]; got != want {
+		t.Errorf("k: %q, want %q", got, want)
+	}
+	if got, want := press("j"), fails[len(fails)-1]; got != want {
+		t.Errorf("j: %q, want %q", got, want)
+	}
+	// From a pass, n goes to the failure after it and p to the one before.
+	eval[bool](t, ctx, `document.getElementById('q4').focus(); true`)
+	if got := press("n"); got != "q5" {
+		t.Errorf("n from the pass q4: %q, want q5", got)
+	}
+	eval[bool](t, ctx, `document.getElementById('q4').focus(); true`)
+	if got := press("p"); got != "q3" {
+		t.Errorf("p from the pass q4: %q, want q3", got)
+	}
+	if top := eval[float64](t, ctx, `document.activeElement.getBoundingClientRect().top`); top < 0 || top > eval[float64](t, ctx, `innerHeight`) {
+		t.Errorf("the focused failure is not in view (top %v)", top)
+	}
+}
+
+// benchPage is a page of n items whose passages come from 16 sources of
+// 512 KiB, cut by NewPassage: a third verbatim, a third near (compared),
+// a third not found.
+func benchPage(n int) *Page {
+	var texts []*citecheck.Text
+	for i := range 16 {
+		texts = append(texts, citecheck.NewText(testkit.NewCorpus(uint64(i)).Prose(512<<10)))
+	}
+	p := &Page{Title: "bench", Kind: "quotes", Outcomes: quoteOutcomes}
+	for i := range n {
+		x := texts[i%16]
+		at := (i * 7919) % (x.Len() - 200)
+		q := x.String()[x.ByteOffset(at):x.ByteOffset(at+80)]
+		it := Item{ID: fmt.Sprintf("q%d", i), Head: fmt.Sprintf("quotation %d", i+1), Text: q, Source: fmt.Sprintf("s%d", i%16)}
+		switch i % 3 {
+		case 0:
+			it.Outcome, it.Pass = "verbatim", true
+			it.Passages = []Passage{NewPassage("match", x, at, at+80, false)}
+		case 1:
+			it.Outcome, it.Text = "near", strings.Replace(q, " ", "  ", 2)
+			it.Passages = []Passage{NewPassage("nearest reading", x, at, at+80, true)}
+			it.Fix = "quote it as: " + q
+		default:
+			it.Outcome, it.Why = "not_found", "not in any source"
+		}
+		p.Items = append(p.Items, it)
+	}
+	return p
+}
+
+// BenchmarkHTMLOpen1000 times a page of 1,000 items from AppendHTML to
+// Chromium's load event, the page read from a file (docs/report-html.md).
+func BenchmarkHTMLOpen1000(b *testing.B) {
+	ctx := chromium.Browser(b, 10*time.Minute)
+	p := benchPage(1000)
+	dir := b.TempDir()
+	if err := chromedp.Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+	size := 0
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		page := AppendHTML(nil, p)
+		size = len(page)
+		path := filepath.Join(dir, fmt.Sprintf("p%d.html", i))
+		if err := os.WriteFile(path, page, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+	b.ReportMetric(float64(size)/1000, "bytes/item")
+}
