@@ -270,18 +270,27 @@ func TestToolPagePasteScreenshot(t *testing.T) {
 	ts := start(t, Config{})
 	ctx := browser(t)
 	err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(1100, 1400),
+		// The whole shot within the viewport: Chromium paints an
+		// out-of-process frame only where it is on screen.
+		chromedp.EmulateViewport(1000, 1700),
 		chromedp.Navigate(ts.URL+"/tools/citation-batch-check"),
 		chromedp.WaitVisible(chromedp.ID("paste-run")),
 		chromedp.Click(chromedp.ID("paste-run")),
 		chromedp.WaitVisible(chromedp.CSS("#paste-status.checked")),
-		chromedp.ScrollIntoView(chromedp.ID("paste")),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fctx, _ := srcdocFrame(t, ctx, nil, &browserEvents{})
 	if err := chromedp.Do(fctx, chromedp.WaitVisible(chromedp.CSS("[data-outcome]"))); err != nil {
+		t.Fatal(err)
+	}
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("paste-report").style.height = "760px";
+		window.scrollTo(0, document.getElementById("paste").getBoundingClientRect().top + window.scrollY); true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)); err != nil { // the frame's paint after the resize
 		t.Fatal(err)
 	}
 	nodes, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSSAll("#paste, #paste-report")))
