@@ -157,9 +157,12 @@ const (
 var toneClass = [...]string{"pass", "near", "fail", "unchecked"}
 var toneSymbol = [...]string{"✓", "≈", "✗", "–"}
 
-// nearOutcomes and uncheckedOutcomes sort the failing outcomes of quotes,
-// annotations and run by tone; every other failure is toneFail.
+// passOutcomes are the passing outcomes of quotes, annotations and run:
+// the summary's tone for one no item has (an item's own is its Pass).
+// nearOutcomes and uncheckedOutcomes sort the failing outcomes by tone;
+// every other failure is toneFail.
 var (
+	passOutcomes      = []string{"verbatim", "anchored", "valid"}
 	nearOutcomes      = []string{"near", "moved", "elsewhere", "ambiguous"}
 	uncheckedOutcomes = []string{"not_checked", "unchecked", "no_source", "error"}
 )
@@ -189,8 +192,8 @@ func (w *htmlWriter) label(outcome string, t tone) {
 // summary writes the counts by outcome, the total and the failures.
 func (w *htmlWriter) summary(p *Page, failures int) {
 	type count struct {
-		n    int
-		pass bool
+		n          int
+		pass, seen bool // an item of the outcome passes; there is one
 	}
 	counts := map[string]*count{}
 	order := slices.Clone(p.Outcomes)
@@ -209,6 +212,7 @@ func (w *htmlWriter) summary(p *Page, failures int) {
 		}
 		c.n++
 		c.pass = c.pass || it.Pass
+		c.seen = true
 	}
 	w.raw("<section class=\"summary\" aria-label=\"summary\">\n<ul class=\"counts\">\n")
 	seen := map[string]bool{}
@@ -217,10 +221,11 @@ func (w *htmlWriter) summary(p *Page, failures int) {
 			continue
 		}
 		seen[o] = true
-		t := toneOf(o, counts[o].pass)
+		c := counts[o]
+		t := toneOf(o, c.pass || !c.seen && slices.Contains(passOutcomes, o))
 		w.raw("<li class=\"" + toneClass[t] + "\">")
 		w.label(o, t)
-		w.raw(" <b>" + strconv.Itoa(counts[o].n) + "</b></li>\n")
+		w.raw(" <b>" + strconv.Itoa(c.n) + "</b></li>\n")
 	}
 	w.raw("</ul>\n<p class=\"totals\">total <b>" + strconv.Itoa(len(p.Items)) + "</b>, failures <b>" + strconv.Itoa(failures) + "</b></p>\n</section>\n")
 }

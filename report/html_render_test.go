@@ -125,6 +125,10 @@ func TestHTMLSummaryCounts(t *testing.T) {
 	p := &Page{Outcomes: []string{"verbatim", "near", "not_found"}, Items: []Item{
 		{Outcome: "near"}, {Outcome: "verbatim", Pass: true}, {Outcome: "odd"}, {Outcome: "near"}}}
 	page := string(AppendHTML(nil, p))
+	// A passing outcome no item has is still shown as a pass.
+	if none := string(AppendHTML(nil, &Page{Outcomes: []string{"verbatim"}})); !strings.Contains(none, `<li class="pass"><span class="label">✓ <bdi>verbatim</bdi></span> <b>0</b>`) {
+		t.Error("verbatim with no item is not shown as a pass")
+	}
 	for _, want := range []string{
 		"✓ <bdi>verbatim</bdi></span> <b>1</b>", "≈ <bdi>near</bdi></span> <b>2</b>", "✗ <bdi>not found</bdi></span> <b>0</b>",
 		"✗ <bdi>odd</bdi></span> <b>1</b>", "total <b>4</b>, failures <b>3</b>"} {

@@ -2,6 +2,9 @@
 // terminal: for each failing citation, what it claimed, why it failed in
 // plain words, the source around the failure with the differing character
 // marked, and a hint from [citecheck.Hint] that saves searching the source.
+// [AppendHTML] draws the same for a browser: one self-contained page of a
+// [Page] the quotes, annotations and run adapters fill
+// (docs/report-html.md).
 //
 // The report is for people; its wording may change between releases.
 // Programs read the JSON ([citecheck.AppendEnvelope],
