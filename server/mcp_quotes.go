@@ -70,7 +70,7 @@ func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx c
 		var a *quotes.Answer
 		e := stopped(ctx)
 		if e == nil {
-			a, e = checkQuotesArguments(ctx, req.Params.Arguments)
+			a, _, e = checkQuotesArguments(ctx, req.Params.Arguments, false)
 		}
 		if e != nil {
 			if onCall != nil {
@@ -92,18 +92,22 @@ func addQuotesTool(srv *mcp.Server, onCall func(outcome string), hold func(ctx c
 }
 
 // checkQuotesArguments reads the arguments strictly (no member twice, none
-// unknown) and runs the check under the contract's limits.
-func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.Answer, *citecheck.Error) {
+// unknown) and runs the check under the contract's limits. It returns the
+// answer and the text it checked. explain adds each failing result's fix
+// (quotes.Options.Explain: the outcomes, and what the call costs, are
+// the same either way): the tool page's report (quotes_report.go) shows
+// it, the MCP tool's answer leaves it out.
+func checkQuotesArguments(ctx context.Context, args json.RawMessage, explain bool) (*quotes.Answer, string, *citecheck.Error) {
 	if len(args) > citecheck.MaxInputBytes {
 		// The arguments hold the text and the sources: they are what
 		// max_input_bytes bounds here (path "", the arguments object).
-		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Limit: citecheck.LimitInputBytes,
+		return nil, "", &citecheck.Error{Code: citecheck.CodeLimitExceeded, Limit: citecheck.LimitInputBytes,
 			Max: citecheck.MaxInputBytes, Actual: int64(len(args)), Message: fmt.Sprintf(
 				"arguments: the arguments are %d bytes, over %s %d (they hold the text and the sources)", len(args), citecheck.LimitInputBytes, citecheck.MaxInputBytes)}
 	}
 	text, given, request, e := readQuotesArguments(args)
 	if e != nil {
-		return nil, e
+		return nil, "", e
 	}
 	sources := given
 	var docs []quotes.Document
@@ -111,7 +115,7 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 		var err error
 		docs, err = quotes.ReadRequest(request)
 		if err != nil {
-			return nil, at(asError(err), "/request") // the message points within it
+			return nil, "", at(asError(err), "/request") // the message points within it
 		}
 		sources = append(quotes.Sources(docs), sources...)
 	}
@@ -120,7 +124,7 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 		if len(given) == 0 {
 			path = "/request" // its documents alone are too many
 		}
-		return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: path, Limit: citecheck.LimitSources,
+		return nil, "", &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: path, Limit: citecheck.LimitSources,
 			Max: citecheck.MaxSources, Actual: int64(len(sources)), Message: fmt.Sprintf("%d sources, over %d", len(sources), citecheck.MaxSources)}
 	}
 	fromRequest := len(sources) - len(given)
@@ -133,7 +137,7 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 			path = "/request" + s.Path
 		}
 		if seen[s.ID] {
-			return nil, &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: path,
+			return nil, "", &citecheck.Error{Code: citecheck.CodeInvalidInput, Path: path,
 				Message: fmt.Sprintf("source %q is supplied twice (a source of the arguments and a document of the request share a number, or two sources an id)", citecheck.Echo(s.ID))}
 		}
 		seen[s.ID] = true
@@ -141,17 +145,17 @@ func checkQuotesArguments(ctx context.Context, args json.RawMessage) (*quotes.An
 			if i >= fromRequest {
 				path += "/text"
 			}
-			return nil, &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: path, Limit: citecheck.LimitTextBytes,
+			return nil, "", &citecheck.Error{Code: citecheck.CodeLimitExceeded, Path: path, Limit: citecheck.LimitTextBytes,
 				Max: citecheck.MaxTextBytes, Actual: int64(len(s.Text)), Message: fmt.Sprintf("source %q has %d bytes, over %d", s.ID, len(s.Text), citecheck.MaxTextBytes)}
 		}
 	}
-	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits(), Documents: docs})
+	a, err := quotes.Check(ctx, []byte(text), sources, quotes.Options{Limits: citecheck.DefaultLimits(), Explain: explain, Documents: docs})
 	if err != nil {
 		// The sources are judged above: what is left is the text's (its
 		// quotations, or the JSON it holds, the message pointing within).
-		return nil, at(asError(err), "/text")
+		return nil, "", at(asError(err), "/text")
 	}
-	return a, nil
+	return a, text, nil
 }
 
 // at gives e the path p when it has none, and returns it.

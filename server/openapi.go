@@ -39,6 +39,7 @@ const (
 	schemaCatalogue       = "Catalogue"
 	schemaExplainEnvelope = "ExplainEnvelope"
 	schemaStatus          = "Status"
+	schemaQuotesArguments = "QuotesArguments"
 )
 
 // The document's types, in the member order OpenAPI documents are read.
@@ -236,6 +237,28 @@ func newOpenAPIDoc(t *toolInfo) *openAPIDoc {
 				citecheck.CodeUnsupportedMedia, citecheck.CodeOverloaded),
 			Beyond: true,
 		}},
+		pathQuotesReport: {"post": {
+			OperationID: "quotes_report",
+			Summary:     "Check every quotation of a report, answered as the HTML report",
+			Description: "The arguments of the MCP tool " + MCPQuotesToolName + ": a report (Markdown or plain text, a structured answer's JSON, or an Anthropic Messages response's JSON), its sources, and for a response the request it answered. " +
+				"Every quotation is checked as " + MCPQuotesToolName + " checks it, under the same limits, and the answer is the self-contained HTML report a person reads (each quotation marked by its outcome, in its data-outcome attribute, shown in its source, with the fix when there is one); the tool page's paste mode shows it. A refused input is the same error as the tool's, with its status.",
+			Tags: []string{"tool"},
+			RequestBody: &oaRequestBody{Required: true, Content: map[string]oaMediaType{
+				"application/json": {Schema: ref(schemaQuotesArguments), Examples: map[string]oaExample{"report": {
+					Summary: "A report with one quotation of each common outcome",
+					Value: json.RawMessage(mustMarshal(map[string]any{"text": pasteExampleText,
+						"sources": []map[string]string{{"id": pasteExampleSourceID, "text": pasteExampleSource}}})),
+				}}}}},
+			Responses: withErrors(map[string]oaResponse{"200": {
+				Description: "The HTML report, self-contained: its Content-Security-Policy lets it run only its own script and fetch nothing.",
+				Headers: map[string]oaHeader{"Content-Security-Policy": {
+					Description: "The report's policy, as its meta element carries it.",
+					Schema:      json.RawMessage(`{"type":"string"}`),
+				}},
+				Content: map[string]oaMediaType{"text/html": {Schema: json.RawMessage(`{"type":"string"}`)}},
+			}}, citecheck.CodeInvalidInput, citecheck.CodeLimitExceeded, citecheck.CodeUnsupportedMedia, citecheck.CodeOverloaded),
+			Beyond: true,
+		}},
 		t.contractPath(): {"get": {
 			OperationID: "get_contract",
 			Summary:     "The contract of " + toolName,
@@ -319,7 +342,9 @@ func newOpenAPIDoc(t *toolInfo) *openAPIDoc {
 		schemaErrorEnvelope: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["error"],` +
 			`"properties":{"error":{"$ref":"#/components/schemas/` + schemaError + `"}}}`),
 		schemaCatalogue: catalogueSchema,
-		schemaStatus:    json.RawMessage(`{"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"type":"string"}}}`),
+		// check_quotes's input schema, the one the MCP tool declares.
+		schemaQuotesArguments: json.RawMessage(quotesInputSchema),
+		schemaStatus:          json.RawMessage(`{"type":"object","additionalProperties":false,"required":["status"],"properties":{"status":{"type":"string"}}}`),
 	}
 	addExplainSchemas(schemas)
 	doc := oaDoc{
@@ -353,6 +378,13 @@ func newOpenAPIDoc(t *toolInfo) *openAPIDoc {
 		panic("server: the OpenAPI document does not start with " + openAPIHead)
 	}
 	return &openAPIDoc{rest: b[len(openAPIHead):]}
+}
+
+// mustMarshal is v as JSON, for values that cannot fail to encode.
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	must(err)
+	return b
 }
 
 // catalogueSchema describes GET /v1/tools (the catalogue type); a test

@@ -152,7 +152,7 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 		pathHealth:          "GET",
 		pathMetrics:         "GET",
 	}
-	beyond := map[string]string{pathReady: "GET", pathOpenAPI: "GET", tool.explainPath(): "POST"}
+	beyond := map[string]string{pathReady: "GET", pathOpenAPI: "GET", tool.explainPath(): "POST", pathQuotesReport: "POST"}
 	seen := map[string]bool{}
 	ids := map[string]bool{}
 	for _, o := range operations(doc) {
@@ -338,6 +338,21 @@ func TestOpenAPIAnswersFollowTheirSchemas(t *testing.T) {
 	}
 	resp, body := do(t, http.MethodPost, ts.URL+exec.path, "text/plain", []byte(`{}`))
 	check(t, exec, resp, body) // 415
+	// The quotations report: its documented example (200, text/html)
+	// and refusals (400, 413), as the document says.
+	for _, o := range operations(doc) {
+		if o.path != pathQuotesReport {
+			continue
+		}
+		example := o.op["requestBody"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["examples"].(map[string]any)["report"].(map[string]any)["value"]
+		for status, b := range map[int][]byte{200: mustJSON(example), 400: []byte(`{"text":5}`), 413: mustJSON(map[string]any{"text": strings.Repeat("“q” [1] ", citecheck.MaxCitations+1)})} {
+			resp, body := post(t, ts.URL+o.path, b)
+			if resp.StatusCode != status {
+				t.Errorf("%s %s: %d, want %d", o.method, o.path, resp.StatusCode, status)
+			}
+			check(t, o, resp, body)
+		}
+	}
 	for _, o := range operations(doc) {
 		if o.method != http.MethodGet {
 			continue

@@ -2,7 +2,9 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"html/template"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/report"
 )
 
 //go:embed page.html.tmpl
@@ -37,6 +40,8 @@ type pageStatic struct {
 	MCPArguments                             string // {"id", "version", "input"}, indented
 	ContractPath, ExecutePath, PagePath      string
 	ExplainPath                              string // beyond the contract (spec §5)
+	QuotesReportPath                         string // beyond the contract: the paste mode's route
+	PasteText, PasteSourceID, PasteSource    string // the paste form's example
 	LimitInputBytes                          int
 }
 
@@ -76,6 +81,10 @@ func newPageRenderer(t *toolInfo) *pageRenderer {
 		ExecutePath:         t.ExecuteURL,
 		ExplainPath:         t.explainPath(),
 		PagePath:            t.pagePath(),
+		QuotesReportPath:    pathQuotesReport,
+		PasteText:           pasteExampleText,
+		PasteSourceID:       pasteExampleSourceID,
+		PasteSource:         pasteExampleSource,
 		LimitInputBytes:     citecheck.MaxInputBytes,
 	}
 	// "Use when" is the first few supported operations, as on the
@@ -86,6 +95,18 @@ func newPageRenderer(t *toolInfo) *pageRenderer {
 		static: st,
 	}
 }
+
+// The paste form's example: one quotation of each common outcome
+// (verbatim, near by white space, not_found, near by case in a
+// blockquote), so that a first click shows what the report looks like.
+const (
+	pasteExampleText = "The committee found that the budget \"does not balance\" [minutes]. " +
+		"It asked for \"a revised  plan by June\" [minutes], and said the plan \"was not ready\" [minutes].\n\n" +
+		"> The Committee met on 4 May. [minutes]\n"
+	pasteExampleSourceID = "minutes"
+	pasteExampleSource   = "The committee met on 4 May. It found that the budget “does not balance” and asked for a revised plan by June. " +
+		"It said nothing about the schedule."
+)
 
 func must(err error) {
 	if err != nil {
@@ -110,10 +131,37 @@ func (s *Server) servePage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("X-Content-Type-Options", "nosniff")
-	// The page runs only its own inline script and talks only to us.
-	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", pageCSP(buf.Bytes()))
 	w.WriteHeader(http.StatusOK)
 	w.Write(buf.Bytes())
+}
+
+// pageCSP is the tool page's Content-Security-Policy: it talks only to
+// us and runs two inline scripts, each allowed by its hash: its own (the
+// one <script> of page, hashed as served) and the HTML report's
+// (report.HTMLScriptSource), which the paste mode shows in a sandboxed
+// srcdoc frame, and a srcdoc document inherits this policy. A hash
+// source turns 'unsafe-inline' off, so nothing else inline runs: no
+// event handler attribute, no javascript: URL, no script a report or a
+// source smuggles in. Cost: one SHA-256 of the script (about 20 KB).
+func pageCSP(page []byte) string {
+	return "default-src 'none'; script-src " + strings.TrimSpace(scriptHash(page)+" "+report.HTMLScriptSource) +
+		"; style-src 'unsafe-inline'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+}
+
+// scriptHash is the CSP hash source of the text of page's first inline
+// <script> element, "" when it has none.
+func scriptHash(page []byte) string {
+	_, rest, ok := bytes.Cut(page, []byte("<script>"))
+	if !ok {
+		return ""
+	}
+	script, _, ok := bytes.Cut(rest, []byte("</script>"))
+	if !ok {
+		return ""
+	}
+	sum := sha256.Sum256(script)
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
 func (p *pageRenderer) render(buf *bytes.Buffer, base string) error {

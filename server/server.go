@@ -35,9 +35,10 @@ type Config struct {
 	// request's Host, so links name the address the caller reached.
 	PublicURL string
 
-	// MaxInFlight bounds the checks that run at once (execute and POST
-	// /mcp): a request takes a slot once its body is read and gives it back
-	// before its answer is written, so only the CPU ever holds one. Each
+	// MaxInFlight bounds the checks that run at once (execute, explain,
+	// POST /v1/quotes/report and POST /mcp): a request takes a slot once
+	// its body is read and gives it back before its answer is written, so
+	// only the CPU ever holds one. Each
 	// check holds its body plus the engine's indexes (about 5 MiB for a
 	// maximum-size one). Default 2×GOMAXPROCS: checks are CPU-bound, more
 	// at once would only queue on the CPUs while holding memory. Requests
@@ -46,7 +47,7 @@ type Config struct {
 	MaxInFlight int
 
 	// BodyMemory is the budget, in bytes, of request bodies being read and
-	// answers being written (execute and POST /mcp) at once. A body reserves
+	// answers being written (the POST routes) at once. A body reserves
 	// its Content-Length (a chunked one, the largest body its route takes)
 	// before a byte of it is read, waiting up to QueueWait; its answer
 	// then takes the reservation's place until it is written. So slow or
@@ -250,6 +251,7 @@ func (s *Server) routes() http.Handler {
 	route(pathContract, map[string]http.HandlerFunc{http.MethodGet: s.serveContract}, true)
 	route(pathExecute, map[string]http.HandlerFunc{http.MethodPost: s.serveExecute}, true)
 	route(pathExplain, map[string]http.HandlerFunc{http.MethodPost: s.serveExplain}, true)
+	route(pathQuotesReport, map[string]http.HandlerFunc{http.MethodPost: s.serveQuotesReport}, false)
 	route(pathPage, map[string]http.HandlerFunc{http.MethodGet: s.servePage}, false)
 	route(pathHealth, map[string]http.HandlerFunc{http.MethodGet: serveHealth}, false)
 	route(pathMetrics, map[string]http.HandlerFunc{http.MethodGet: s.metrics.handler().ServeHTTP}, false)
