@@ -15,7 +15,7 @@ import (
 	"github.com/citecheck/citecheck/internal/chromium"
 )
 
-var screenshots = flag.Bool("screenshots", false, "write docs/img/report-annotations.png and docs/img/report-run.png from the worked examples' pages")
+var screenshots = flag.Bool("screenshots", false, "write the guide's screenshots, docs/img/report-{quotes,annotations,run}.png, from the worked examples' pages")
 
 type workedPage struct {
 	name, page, shot, docs string

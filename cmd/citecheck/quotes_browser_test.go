@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"image"
 	"image/color"
 	"image/draw"
@@ -97,8 +96,6 @@ func TestQuotesHTMLInChromium(t *testing.T) {
 		}
 	}
 }
-
-var screenshots = flag.Bool("screenshots", false, "write docs/img/report-quotes.png, the guide's screenshot of `quotes --format html`")
 
 // The guide's screenshot of `quotes --format html` on docs/quotes.md's
 // report example, full-page at 1000 CSS pixels wide: written only with

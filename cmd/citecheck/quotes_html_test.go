@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/server"
 	"golang.org/x/net/html"
 )
 
@@ -148,5 +152,56 @@ func TestQuotesHTMLGolden(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s: the page differs from the golden file (-update-html rewrites it after a review)", c.name)
 		}
+	}
+}
+
+// POST /v1/quotes/report answers, for check_quotes's arguments, the page
+// `quotes --format html --explain` writes for the same text (a file
+// named "text", the route's name for it) and sources, to the byte
+// (spec §5.15): one renderer, one adapter, for the service and the
+// command.
+func TestQuotesReportRouteIsTheCommandsPage(t *testing.T) {
+	dir := t.TempDir()
+	report := readFile(t, repoPath("examples/quotes/report.md"))
+	if err := os.WriteFile(filepath.Join(dir, "text"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"quotes", "--format", "html", "--explain"}
+	type source struct {
+		ID   string `json:"id"`
+		Text string `json:"text"`
+	}
+	var sources []source
+	for _, s := range []struct{ id, file string }{{"1", "austen.txt"}, {"2", "declaration.txt"}, {"3", "kafka.txt"}} {
+		path, err := filepath.Abs(repoPath("examples/quotes/" + s.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--source", s.id+"="+path)
+		sources = append(sources, source{s.id, readFile(t, path)})
+	}
+	// The command names its input as given: run it from dir, as "text".
+	t.Chdir(dir)
+	cli := runCLI(t, nil, append(args, "text")...)
+	if cli.code != exitFailed {
+		t.Fatalf("the example has failing quotations: exit %d, %s", cli.code, cli.stderr)
+	}
+	body, err := json.Marshal(map[string]any{"text": report, "sources": sources})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.New(server.Config{}))
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/v1/quotes/report", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || string(got) != cli.stdout {
+		t.Errorf("status %d; the route's page differs from the command's:\nroute: %.400s\ncommand: %.400s", resp.StatusCode, got, cli.stdout)
 	}
 }
