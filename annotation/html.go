@@ -15,13 +15,19 @@ import (
 
 // HTMLOutcomes are the outcomes an annotations page counts, in the order
 // its summary lists them: the closed enum (Outcomes), then "error".
-func HTMLOutcomes() []string {
-	var out []string
+func HTMLOutcomes() []report.Outcome {
+	var out []report.Outcome
 	for _, o := range Outcomes() {
-		out = append(out, o.String())
+		out = append(out, report.Outcome{Name: o.String(), Tone: tones[o]})
 	}
-	return append(out, "error")
+	return append(out, report.ErrorOutcome)
 }
+
+// tones are the outcomes' tones on the page: an annotation whose text is
+// there but not where it says is near; one that could not be checked is
+// not checked.
+var tones = [outcomeCount]report.Tone{Anchored: report.TonePass, Moved: report.ToneNear, Ambiguous: report.ToneNear,
+	Orphaned: report.ToneFail, Unchecked: report.ToneNotChecked, NoSource: report.ToneNotChecked}
 
 // HTMLItems builds the HTML report's items of the annotations a Checker
 // checks: it reads the checker's sources, each indexed once (its code
@@ -82,7 +88,6 @@ func (h *HTMLItems) Append(dst []report.Item, it Item, r *Report) []report.Item 
 		ID:      "a" + strconv.Itoa(it.Index),
 		Head:    head(it.Index, a.Value, a.Pointer, a.ID),
 		Outcome: r.Outcome.String(),
-		Pass:    r.Outcome == Anchored,
 	}
 	j := r.mainTarget()
 	if j < 0 {
@@ -137,7 +142,7 @@ func (h *HTMLItems) errorItem(it Item, r *Report) report.Item {
 	return report.Item{
 		ID:      "a" + strconv.Itoa(it.Index),
 		Head:    head(it.Index, value, ptr, id),
-		Outcome: "error",
+		Outcome: report.ErrorOutcome.Name,
 		Why:     fmt.Sprintf("error at byte %d: %s", off, e.Code),
 		Error:   printable(e.Message),
 	}

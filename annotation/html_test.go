@@ -98,8 +98,8 @@ func TestHTMLItemPassagesFollowTheOutcome(t *testing.T) {
 				t.Fatalf("%d items", len(items))
 			}
 			it := items[0]
-			if it.Outcome != c.outcome || it.Pass != (c.outcome == "anchored") || it.ID != "a0" {
-				t.Errorf("%s outcome %q pass %v, want %q", it.ID, it.Outcome, it.Pass, c.outcome)
+			if it.Outcome != c.outcome || it.ID != "a0" {
+				t.Errorf("%s outcome %q, want %q", it.ID, it.Outcome, c.outcome)
 			}
 			if got := passageWords(it.Passages); !slices.Equal(got, c.passages) {
 				t.Errorf("passages\n%q\nwant\n%q", got, c.passages)
@@ -149,7 +149,7 @@ func TestHTMLItemsAreTheJSONLinesInOrder(t *testing.T) {
 		if it.Outcome != line.Outcome || it.ID != fmt.Sprintf("a%d", i) {
 			t.Errorf("item %d: %s %q, the line says %q", i, it.ID, it.Outcome, line.Outcome)
 		}
-		if line.Error != nil && (it.Error != line.Error.Message || it.Pass) {
+		if line.Error != nil && (it.Error != line.Error.Message || it.Outcome != "error") {
 			t.Errorf("item %d: error %q, the line says %q", i, it.Error, line.Error.Message)
 		}
 		if line.Error == nil && it.Error != "" {
@@ -166,9 +166,13 @@ func TestHTMLItemsAreTheJSONLinesInOrder(t *testing.T) {
 	}
 }
 
-// The summary counts the closed enum of outcomes, in order, then "error".
+// The summary counts the closed enum of outcomes, in order, then "error";
+// only anchored is a pass.
 func TestHTMLOutcomesAreTheEnumAndError(t *testing.T) {
-	want := []string{"anchored", "moved", "ambiguous", "orphaned", "unchecked", "no_source", "error"}
+	want := []report.Outcome{{Name: "anchored", Tone: report.TonePass}, {Name: "moved", Tone: report.ToneNear},
+		{Name: "ambiguous", Tone: report.ToneNear}, {Name: "orphaned", Tone: report.ToneFail},
+		{Name: "unchecked", Tone: report.ToneNotChecked}, {Name: "no_source", Tone: report.ToneNotChecked},
+		{Name: "error", Tone: report.ToneNotChecked}}
 	if got := HTMLOutcomes(); !slices.Equal(got, want) {
 		t.Errorf("%q, want %q", got, want)
 	}

@@ -10,6 +10,12 @@ import (
 // The HTML report of `citecheck quotes --format html` (docs/report-html.md):
 // this file fills report.Page; package report renders it.
 
+// tones are the outcomes' tones on the page: the right words in the wrong
+// place, or nearly the right words, are near; a quotation with no source
+// to check it against is not checked.
+var tones = [outcomeCount]report.Tone{NoSource: report.ToneNotChecked, Verbatim: report.TonePass, Moved: report.ToneNear,
+	Elsewhere: report.ToneNear, Near: report.ToneNear, NotFound: report.ToneFail, NotChecked: report.ToneNotChecked}
+
 // NewHTMLPage is the page of a run over input, named name, whose shape is
 // shape: its title, kind, the outcomes its summary counts and, for a
 // report, the report itself as the document each quotation is marked in
@@ -21,7 +27,7 @@ import (
 func NewHTMLPage(name string, shape Shape, input []byte) *report.Page {
 	p := &report.Page{Title: "citecheck quotes: " + name, Kind: "quotes"}
 	for _, o := range Outcomes() {
-		p.Outcomes = append(p.Outcomes, o.String())
+		p.Outcomes = append(p.Outcomes, report.Outcome{Name: o.String(), Tone: tones[o]})
 	}
 	if shape == Report {
 		p.Document = &report.Document{Name: name, Text: string(input)}
@@ -45,7 +51,6 @@ func (a *Answer) AppendHTMLItems(dst []report.Item) []report.Item {
 			ID:      "q" + strconv.Itoa(r.Index),
 			Head:    a.head(r),
 			Outcome: r.Outcome.String(),
-			Pass:    r.Outcome == Verbatim,
 			Text:    r.Text,
 			Why:     a.why(r),
 			Fix:     fixWords(r),

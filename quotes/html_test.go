@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,8 +80,8 @@ func TestHTMLItemsShowEachOutcomesPassages(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			a, items := htmlItems(t, c.input, c.sources, true)
 			r, it := &a.Results[0], items[0]
-			if r.Outcome != c.outcome || it.Outcome != c.outcome.String() || it.Pass != (c.outcome == Verbatim) {
-				t.Fatalf("outcome %s, item %s (pass %v); want %s", r.Outcome, it.Outcome, it.Pass, c.outcome)
+			if r.Outcome != c.outcome || it.Outcome != c.outcome.String() {
+				t.Fatalf("outcome %s, item %s; want %s", r.Outcome, it.Outcome, c.outcome)
 			}
 			var labels []string
 			for _, p := range it.Passages {
@@ -136,7 +137,7 @@ func TestHTMLAndTextShowTheSamePlaces(t *testing.T) {
 	blocks := strings.Split(string(a.AppendText(nil, report.Options{})), "\n\n")
 	shown := 0
 	for i, it := range items {
-		if it.Pass {
+		if it.Outcome == Verbatim.String() {
 			continue
 		}
 		var block string
@@ -235,8 +236,11 @@ func TestHTMLPageOfEachShape(t *testing.T) {
 			if p.Title != "citecheck quotes: in" || p.Kind != "quotes" || (p.Document != nil) != c.doc || (items[0].Range != nil) != c.doc {
 				t.Errorf("page %+v, range %v", p, items[0].Range)
 			}
-			if got := strings.Join(p.Outcomes, " "); got != "no_source verbatim moved elsewhere near not_found not_checked" {
-				t.Errorf("outcomes %s", got)
+			want := []report.Outcome{{Name: "no_source", Tone: report.ToneNotChecked}, {Name: "verbatim", Tone: report.TonePass},
+				{Name: "moved", Tone: report.ToneNear}, {Name: "elsewhere", Tone: report.ToneNear}, {Name: "near", Tone: report.ToneNear},
+				{Name: "not_found", Tone: report.ToneFail}, {Name: "not_checked", Tone: report.ToneNotChecked}}
+			if !slices.Equal(p.Outcomes, want) {
+				t.Errorf("outcomes %v, want %v: every outcome once, in order, only verbatim a pass", p.Outcomes, want)
 			}
 		})
 	}

@@ -23,11 +23,38 @@ type Page struct {
 	// Items are what was checked, in the order of the command's JSON
 	// lines.
 	Items []Item
-	// Outcomes are the outcome names the summary counts, in the order it
-	// lists them (the kind's closed enum); an outcome no item has is
-	// counted 0.
-	Outcomes []string
+	// Outcomes are the outcomes the summary counts, in the order it lists
+	// them (the kind's closed enum, each with its tone); an outcome no item
+	// has is counted 0.
+	Outcomes []Outcome
 }
+
+// Outcome is an outcome the summary counts: its name (an item's Outcome)
+// and its tone.
+type Outcome struct {
+	Name string
+	Tone Tone
+}
+
+// Tone is how the page shows an outcome: a colour of the Okabe–Ito
+// palette, which stays apart under every common colour blindness, and a
+// symbol, so that nothing is said by colour alone. Each adapter gives
+// its own closed enum's tones (quotes/html.go, annotation/html.go,
+// RunOutcomes); the zero Tone is a failure.
+type Tone uint8
+
+const (
+	ToneFail       Tone = iota // vermillion #D55E00, ✗: the text is not there
+	ToneNear                   // orange #E69F00, ≈: close, moved, elsewhere or ambiguous
+	ToneNotChecked             // grey, –: nothing to check it against
+	TonePass                   // blue #0072B2, ✓
+	toneCount
+)
+
+// ErrorOutcome is the outcome of an item refused before it was checked
+// (a request of a --jsonl run, an item of an export that is not an
+// annotation): the JSON line's "error".
+var ErrorOutcome = Outcome{Name: "error", Tone: ToneNotChecked}
 
 // Document is a text the items are quoted from.
 type Document struct {
@@ -44,10 +71,10 @@ type Item struct {
 	Head string
 	// Outcome is the JSON line's outcome (quotes, annotations) or, for a
 	// citation of run, "valid" or its reason: the element's data-outcome.
+	// Its tone is its entry's in Page.Outcomes (ToneFail when it has
+	// none): an item of TonePass is a pass, every other a failure the page
+	// counts and navigates between.
 	Outcome string
-	// Pass says the outcome is a pass (verbatim, valid); the page counts
-	// the others as failures and navigates between them.
-	Pass bool
 	// Text is what the item claims: the quotation, the annotation's exact
 	// text, the citation's quote.
 	Text string

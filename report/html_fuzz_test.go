@@ -19,13 +19,13 @@ func fuzzPage(title, id, outcome, text, src, doc string, at int) *Page {
 		a = (at%len(doc) + len(doc)) % len(doc)
 	}
 	return &Page{
-		Title: title, Kind: "quotes", Outcomes: []string{outcome, "verbatim"},
+		Title: title, Kind: "quotes", Outcomes: []Outcome{{"verbatim", TonePass}, {outcome, ToneFail}},
 		Document: &Document{Name: title, Text: doc},
 		Items: []Item{
 			{ID: id, Head: title, Outcome: outcome, Text: text, Source: src, Range: &ByteRange{a, len(doc)},
 				Why: text, Fix: src, Error: outcome,
 				Passages: []Passage{{Label: outcome, Before: src, Text: src + text, After: text, Start: at, End: at + 1, Compare: true}}},
-			{ID: id, Head: text, Outcome: "verbatim", Pass: true, Text: src, Range: &ByteRange{0, a},
+			{ID: id, Head: text, Outcome: "verbatim", Text: src, Range: &ByteRange{0, a},
 				Passages: []Passage{{Label: "match", Text: src}}},
 		},
 	}

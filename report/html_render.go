@@ -47,11 +47,16 @@ const htmlCSP = "default-src 'none'; style-src 'unsafe-inline'; script-src " + H
 // text against the passage's (see diffClusters: O(n·m) in their
 // clusters, capped).
 func AppendHTML(dst []byte, p *Page) []byte {
-	w := htmlWriter{b: dst}
+	w := htmlWriter{b: dst, tones: make(map[string]Tone, len(p.Outcomes))}
+	for _, o := range p.Outcomes {
+		if _, ok := w.tones[o.Name]; !ok && o.Tone < toneCount {
+			w.tones[o.Name] = o.Tone
+		}
+	}
 	ids := itemIDs(p.Items)
 	failures := 0
 	for i := range p.Items {
-		if !p.Items[i].Pass {
+		if !w.pass(&p.Items[i]) {
 			failures++
 		}
 	}
@@ -72,7 +77,7 @@ func AppendHTML(dst []byte, p *Page) []byte {
 		w.document(p, ids)
 	}
 	w.raw("<div class=\"items\">\n")
-	next := nextFailures(p.Items, ids)
+	next := w.nextFailures(p.Items, ids)
 	for i := range p.Items {
 		w.item(&p.Items[i], ids[i], next[i])
 	}
@@ -83,7 +88,17 @@ func AppendHTML(dst []byte, p *Page) []byte {
 }
 
 // htmlWriter appends HTML to b.
-type htmlWriter struct{ b []byte }
+type htmlWriter struct {
+	b     []byte
+	tones map[string]Tone // each outcome's, from Page.Outcomes (its first entry)
+}
+
+// tone is outcome's tone: its entry's in Page.Outcomes, ToneFail without
+// one.
+func (w *htmlWriter) tone(outcome string) Tone { return w.tones[outcome] }
+
+// pass says it is a pass: its outcome's tone is TonePass.
+func (w *htmlWriter) pass(it *Item) bool { return w.tone(it.Outcome) == TonePass }
 
 func (w *htmlWriter) raw(s string) { w.b = append(w.b, s...) }
 
@@ -142,46 +157,15 @@ func cleanText(s string) string {
 	return string(b)
 }
 
-// tone is the colour class of an outcome: Okabe–Ito colours, which stay
-// apart under every common colour blindness, each with its own symbol so
-// that nothing is said by colour alone.
-type tone int
-
-const (
-	tonePass       tone = iota // blue #0072B2, ✓
-	toneNear                   // orange #E69F00, ≈: close, moved or ambiguous
-	toneFail                   // vermillion #D55E00, ✗
-	toneNotChecked             // grey, –: nothing to check it against
-)
-
-var toneClass = [...]string{"pass", "near", "fail", "unchecked"}
-var toneSymbol = [...]string{"✓", "≈", "✗", "–"}
-
-// passOutcomes are the passing outcomes of quotes, annotations and run:
-// the summary's tone for one no item has (an item's own is its Pass).
-// nearOutcomes and uncheckedOutcomes sort the failing outcomes by tone;
-// every other failure is toneFail.
+// The class (html.css) and symbol of each Tone.
 var (
-	passOutcomes      = []string{"verbatim", "anchored", "valid"}
-	nearOutcomes      = []string{"near", "moved", "elsewhere", "ambiguous"}
-	uncheckedOutcomes = []string{"not_checked", "unchecked", "no_source", "error"}
+	toneClass  = [toneCount]string{"fail", "near", "unchecked", "pass"}
+	toneSymbol = [toneCount]string{"✗", "≈", "–", "✓"}
 )
-
-func toneOf(outcome string, pass bool) tone {
-	switch {
-	case pass:
-		return tonePass
-	case slices.Contains(nearOutcomes, outcome):
-		return toneNear
-	case slices.Contains(uncheckedOutcomes, outcome):
-		return toneNotChecked
-	}
-	return toneFail
-}
 
 // label writes an outcome's label: its symbol and its name with spaces
 // for underscores ("✗ not found"), as text.
-func (w *htmlWriter) label(outcome string, t tone) {
+func (w *htmlWriter) label(outcome string, t Tone) {
 	w.raw("<span class=\"label\">")
 	w.raw(toneSymbol[t])
 	w.raw(" <bdi>")
@@ -189,43 +173,31 @@ func (w *htmlWriter) label(outcome string, t tone) {
 	w.raw("</bdi></span>")
 }
 
-// summary writes the counts by outcome, the total and the failures.
+// summary writes the counts by outcome, the total and the failures: the
+// outcomes of p.Outcomes in order, then any an item has that p.Outcomes
+// lacks (a failure).
 func (w *htmlWriter) summary(p *Page, failures int) {
-	type count struct {
-		n          int
-		pass, seen bool // an item of the outcome passes; there is one
-	}
-	counts := map[string]*count{}
-	order := slices.Clone(p.Outcomes)
-	for _, o := range p.Outcomes {
-		if counts[o] == nil {
-			counts[o] = &count{}
+	counts := map[string]int{}
+	var order []string
+	add := func(name string) {
+		if _, ok := counts[name]; !ok {
+			counts[name] = 0
+			order = append(order, name)
 		}
+	}
+	for _, o := range p.Outcomes {
+		add(o.Name)
 	}
 	for i := range p.Items {
-		it := &p.Items[i]
-		c := counts[it.Outcome]
-		if c == nil {
-			c = &count{}
-			counts[it.Outcome] = c
-			order = append(order, it.Outcome)
-		}
-		c.n++
-		c.pass = c.pass || it.Pass
-		c.seen = true
+		add(p.Items[i].Outcome)
+		counts[p.Items[i].Outcome]++
 	}
 	w.raw("<section class=\"summary\" aria-label=\"summary\">\n<ul class=\"counts\">\n")
-	seen := map[string]bool{}
 	for _, o := range order {
-		if seen[o] {
-			continue
-		}
-		seen[o] = true
-		c := counts[o]
-		t := toneOf(o, c.pass || !c.seen && slices.Contains(passOutcomes, o))
+		t := w.tone(o)
 		w.raw("<li class=\"" + toneClass[t] + "\">")
 		w.label(o, t)
-		w.raw(" <b>" + strconv.Itoa(c.n) + "</b></li>\n")
+		w.raw(" <b>" + strconv.Itoa(counts[o]) + "</b></li>\n")
 	}
 	w.raw("</ul>\n<p class=\"totals\">total <b>" + strconv.Itoa(len(p.Items)) + "</b>, failures <b>" + strconv.Itoa(failures) + "</b></p>\n</section>\n")
 }
@@ -255,7 +227,7 @@ func (w *htmlWriter) document(p *Page, ids []string) {
 			continue
 		}
 		it := &p.Items[s.k]
-		t := toneOf(it.Outcome, it.Pass)
+		t := w.tone(it.Outcome)
 		w.text(d.Text[at:s.a])
 		w.raw("<a class=\"mark " + toneClass[t] + "\" href=\"#" + ids[s.k] + "\" title=\"")
 		w.text(toneSymbol[t] + " " + strings.ReplaceAll(it.Outcome, "_", " "))
@@ -271,10 +243,10 @@ func (w *htmlWriter) document(p *Page, ids []string) {
 // item writes one item's section; next is the id of the next failure
 // (wrapping), "" for a pass.
 func (w *htmlWriter) item(it *Item, id, next string) {
-	t := toneOf(it.Outcome, it.Pass)
+	t := w.tone(it.Outcome)
 	w.raw("<section class=\"item " + toneClass[t] + "\" id=\"" + id + "\" data-outcome=\"")
 	w.text(it.Outcome)
-	w.raw("\" data-pass=\"" + strconv.FormatBool(it.Pass) + "\" tabindex=\"0\">\n<h2>")
+	w.raw("\" data-pass=\"" + strconv.FormatBool(t == TonePass) + "\" tabindex=\"0\">\n<h2>")
 	w.label(it.Outcome, t)
 	w.raw(" <bdi class=\"head\">")
 	w.text(it.Head)
@@ -465,11 +437,11 @@ func itemIDs(items []Item) []string {
 
 // nextFailures is, for each failing item, the id of the next failing one
 // (wrapping to the first), and "" for a pass.
-func nextFailures(items []Item, ids []string) []string {
+func (w *htmlWriter) nextFailures(items []Item, ids []string) []string {
 	next := make([]string, len(items))
 	first, last := -1, -1
 	for i := range items {
-		if items[i].Pass {
+		if w.pass(&items[i]) {
 			continue
 		}
 		if first < 0 {

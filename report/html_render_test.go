@@ -31,7 +31,7 @@ var htmlGolden = []struct {
 }{
 	{"verbatim", Page{Title: "citecheck quotes: draft.md", Kind: "quotes", Outcomes: quoteOutcomes,
 		Document: &Document{Name: "draft.md", Text: "Dickens opens: \"It was the best of times\", and goes on."},
-		Items: []Item{{ID: "q0", Head: "quotation 1, line 1, column 16", Outcome: "verbatim", Pass: true,
+		Items: []Item{{ID: "q0", Head: "quotation 1, line 1, column 16", Outcome: "verbatim",
 			Text: "It was the best of times", Source: "dickens", Range: rangeOf("Dickens opens: \"It was the best of times\", and goes on.", "It was the best of times"),
 			Why: "found verbatim in dickens", Passages: []Passage{{Label: "match", Before: "", Text: "It was the best of times", After: ", it was the worst of times", Start: 0, End: 24}}}}}},
 	{"near-curly-quotes", Page{Title: "citecheck quotes: brief.md", Kind: "quotes", Outcomes: quoteOutcomes,
@@ -48,17 +48,17 @@ var htmlGolden = []struct {
 		Items: []Item{{ID: "q0", Head: "quotation 1", Outcome: "near", Text: "the results were significant", Source: "paper",
 			Why:      "a word is missing",
 			Passages: []Passage{{Label: "nearest reading", Before: "we found that ", Text: "the results were not significant", After: " at p < 0.05", Start: 14, End: 46, Compare: true}}}}}},
-	{"not-found", Page{Title: "citecheck quotes: answer.json", Kind: "quotes", Outcomes: quoteOutcomes,
+	{"not-found", Page{Title: "citecheck quotes: answer.json", Kind: "quotes", Outcomes: append(slices.Clone(quoteOutcomes), ErrorOutcome),
 		Items: []Item{
 			{ID: "q0", Head: "quotation 1", Outcome: "not_found", Text: "nothing like this is in the source", Why: "not in any source"},
 			{ID: "q1", Head: "quotation 2", Outcome: "not_checked", Text: "a PDF quotation", Source: "scan", Why: "the source has no text"},
-			{ID: "q2", Head: "quotation 3", Outcome: "verbatim", Pass: true, Text: "found", Source: "s", Passages: []Passage{{Label: "match", Text: "found", Start: 3, End: 8}}},
+			{ID: "q2", Head: "quotation 3", Outcome: "verbatim", Text: "found", Source: "s", Passages: []Passage{{Label: "match", Text: "found", Start: 3, End: 8}}},
 			{ID: "a0", Head: "annotation 1", Outcome: "error", Text: "", Error: "the selector's start is past the end"},
 		}}},
 	{"rtl", Page{Title: "citecheck quotes: عربي.md", Kind: "quotes", Outcomes: quoteOutcomes,
 		Document: &Document{Name: "عربي.md", Text: rtlDoc},
 		Items: []Item{
-			{ID: "q0", Head: "quotation 1", Outcome: "verbatim", Pass: true, Text: "مرحبا بالعالم", Source: "ar", Range: rangeOf(rtlDoc, "مرحبا بالعالم"),
+			{ID: "q0", Head: "quotation 1", Outcome: "verbatim", Text: "مرحبا بالعالم", Source: "ar", Range: rangeOf(rtlDoc, "مرحبا بالعالم"),
 				Passages: []Passage{{Label: "match", Before: "نص: ", Text: "مرحبا بالعالم", After: " والمزيد", Start: 4, End: 17}}},
 			{ID: "q1", Head: "quotation 2", Outcome: "near", Text: "שָׁלוֹם עוֹלָם", Source: "he", Range: rangeOf(rtlDoc, "שָׁלוֹם עוֹלָם"),
 				Passages: []Passage{{Label: "nearest reading", Before: "", Text: "שלום עולם", After: "!", Start: 0, End: 9, Compare: true}}},
@@ -70,13 +70,13 @@ var htmlGolden = []struct {
 	{"combining", Page{Title: "citecheck quotes: menu.md", Kind: "quotes", Outcomes: quoteOutcomes,
 		Items: []Item{{ID: "q0", Head: "quotation 1", Outcome: "near", Text: "Cafe\u0301 and pin\u0303ata", Source: "menu",
 			Passages: []Passage{{Label: "nearest reading", Before: "the ", Text: "Cafe and pin\u0303ata", After: " stand", Start: 4, End: 19, Compare: true}}}}}},
-	{"hostile", Page{Title: "<script>alert(1)</script>", Kind: "quotes", Outcomes: []string{"verbatim", "\" onmouseover=\"x"},
+	{"hostile", Page{Title: "<script>alert(1)</script>", Kind: "quotes", Outcomes: []Outcome{{"verbatim", TonePass}, {"\" onmouseover=\"x", ToneFail}},
 		Document: &Document{Name: "javascript:alert(1)", Text: hostileDoc},
 		Items: []Item{
 			{ID: "\" onmouseover=\"x", Head: "<img src=x onerror=alert(1)>", Outcome: "\" onmouseover=\"x", Text: "<script>alert(1)</script>", Source: "javascript:alert(1)",
 				Range: rangeOf(hostileDoc, "<script>alert(1)</script>"), Why: "</section><script>alert(2)</script>", Error: "' onfocus='alert(3)", Fix: "javascript:alert(1)",
 				Passages: []Passage{{Label: "<b>label</b>", Before: "<style>*{}</style>", Text: "<script>alert(1)</script>", After: "<!--", Start: 0, End: 25, Compare: true}}},
-			{ID: "javascript:alert(1)", Head: "&amp; &lt;", Outcome: "verbatim", Pass: true, Text: "<a href=\"javascript:alert(1)\">x</a>", Range: rangeOf(hostileDoc, "<a href=\"javascript:alert(1)\">x</a>")},
+			{ID: "javascript:alert(1)", Head: "&amp; &lt;", Outcome: "verbatim", Text: "<a href=\"javascript:alert(1)\">x</a>", Range: rangeOf(hostileDoc, "<a href=\"javascript:alert(1)\">x</a>")},
 		}}},
 }
 
@@ -94,7 +94,10 @@ const (
 	hostileDoc = "<script>alert(1)</script> and <a href=\"javascript:alert(1)\">x</a>"
 )
 
-var quoteOutcomes = []string{"no_source", "verbatim", "moved", "elsewhere", "near", "not_found", "not_checked"}
+// quoteOutcomes are quotes' outcomes and tones (quotes/html.go, which
+// imports this package).
+var quoteOutcomes = []Outcome{{"no_source", ToneNotChecked}, {"verbatim", TonePass}, {"moved", ToneNear},
+	{"elsewhere", ToneNear}, {"near", ToneNear}, {"not_found", ToneFail}, {"not_checked", ToneNotChecked}}
 
 // TestHTMLGolden compares each small page with testdata/html/NAME.html,
 // and holds its structure and text to the page as the fuzz target does.
@@ -122,11 +125,11 @@ func TestHTMLItemIDs(t *testing.T) {
 // an outcome no item has, then an outcome only items have; total and
 // failures.
 func TestHTMLSummaryCounts(t *testing.T) {
-	p := &Page{Outcomes: []string{"verbatim", "near", "not_found"}, Items: []Item{
-		{Outcome: "near"}, {Outcome: "verbatim", Pass: true}, {Outcome: "odd"}, {Outcome: "near"}}}
+	p := &Page{Outcomes: []Outcome{{"verbatim", TonePass}, {"near", ToneNear}, {"not_found", ToneFail}}, Items: []Item{
+		{Outcome: "near"}, {Outcome: "verbatim"}, {Outcome: "odd"}, {Outcome: "near"}}}
 	page := string(AppendHTML(nil, p))
 	// A passing outcome no item has is still shown as a pass.
-	if none := string(AppendHTML(nil, &Page{Outcomes: []string{"verbatim"}})); !strings.Contains(none, `<li class="pass"><span class="label">✓ <bdi>verbatim</bdi></span> <b>0</b>`) {
+	if none := string(AppendHTML(nil, &Page{Outcomes: []Outcome{{"verbatim", TonePass}}})); !strings.Contains(none, `<li class="pass"><span class="label">✓ <bdi>verbatim</bdi></span> <b>0</b>`) {
 		t.Error("verbatim with no item is not shown as a pass")
 	}
 	for _, want := range []string{

@@ -18,12 +18,12 @@ import (
 // RunOutcomes are the outcomes a run's page counts, in the order its
 // summary lists them: "valid", then the contract's reasons in their enum
 // order (citecheck.Reasons), then "error" for a refused request.
-func RunOutcomes() []string {
-	out := []string{"valid"}
+func RunOutcomes() []Outcome {
+	out := []Outcome{{Name: "valid", Tone: TonePass}}
 	for _, r := range citecheck.Reasons() {
-		out = append(out, r.String())
+		out = append(out, Outcome{Name: r.String(), Tone: ToneFail})
 	}
-	return append(out, "error")
+	return append(out, ErrorOutcome)
 }
 
 // AppendRunItems appends one Item per citation of req, in the request's
@@ -71,7 +71,7 @@ func RunErrorItem(e *citecheck.Error, line int) Item {
 	return Item{
 		ID:      "r" + strconv.Itoa(line),
 		Head:    head,
-		Outcome: "error",
+		Outcome: ErrorOutcome.Name,
 		Why:     fmt.Sprintf("refused: %s at %s", e.Code, where),
 		Error:   e.Message,
 	}
@@ -88,7 +88,6 @@ func (r *renderer) runItem(all *citecheck.AllResult, k, line int) Item {
 		ID:      "r" + strconv.Itoa(line) + "c" + strconv.Itoa(k),
 		Head:    head,
 		Outcome: "valid",
-		Pass:    o.Valid(),
 		Text:    claimText(cit),
 		Source:  cit.SourceID,
 	}

@@ -82,8 +82,8 @@ func TestRunItemPassagesFollowTheOutcome(t *testing.T) {
 				t.Fatalf("%d items, want 1", len(items))
 			}
 			it := items[0]
-			if it.Outcome != c.outcome || it.Pass != (c.outcome == "valid") {
-				t.Errorf("outcome %q pass %v, want %q", it.Outcome, it.Pass, c.outcome)
+			if it.Outcome != c.outcome {
+				t.Errorf("outcome %q, want %q", it.Outcome, c.outcome)
 			}
 			if got := passageWords(it.Passages); !slices.Equal(got, c.passages) {
 				t.Errorf("passages\n%q\nwant\n%q", got, c.passages)
@@ -155,21 +155,21 @@ func TestRunErrorItemSaysTheError(t *testing.T) {
 		id, head string
 	}{{0, "r0", "the request"}, {7, "r7", "request 7"}} {
 		it := RunErrorItem(citecheck.AsError(e), c.line)
-		if it.ID != c.id || it.Head != c.head || it.Outcome != "error" || it.Pass || it.Error != citecheck.AsError(e).Message {
+		if it.ID != c.id || it.Head != c.head || it.Outcome != "error" || it.Error != citecheck.AsError(e).Message {
 			t.Errorf("%+v", it)
 		}
 	}
 }
 
 // The summary counts "valid", then every reason in the contract's order,
-// then "error".
+// then "error"; only valid is a pass.
 func TestRunOutcomesAreValidTheReasonsAndError(t *testing.T) {
 	got := RunOutcomes()
-	want := []string{"valid"}
+	want := []Outcome{{"valid", TonePass}}
 	for _, r := range citecheck.Reasons() {
-		want = append(want, r.String())
+		want = append(want, Outcome{r.String(), ToneFail})
 	}
-	want = append(want, "error")
+	want = append(want, Outcome{"error", ToneNotChecked})
 	if !slices.Equal(got, want) {
 		t.Errorf("%q, want %q", got, want)
 	}
