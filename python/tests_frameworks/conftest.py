@@ -16,8 +16,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional
 
-import citecheck
 from pydantic import BaseModel, Field
+
+import citecheck
 
 REPO = Path(os.environ.get("CITECHECK_REPO", Path(__file__).resolve().parents[2]))
 

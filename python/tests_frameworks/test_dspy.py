@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 import dspy
 import pytest
