@@ -27,18 +27,29 @@ type diffOp struct {
 	text string
 }
 
-// diffCells caps the LCS table: n·m cells of 2 bytes each (8 MB at the
-// cap). LCS lengths fit in uint16 since min(n, m)² ≤ n·m ≤ diffCells.
-const diffCells = 4 << 20
+// The diff's bounds. A middle of n and m clusters is compared whole when
+// its table, (n+1)·(n+m+1) cells, holds at most diffBandCells; a longer
+// one within a band of diffBand diagonals on each side of those that join
+// its two ends (a near quotation differs from its reading in a few
+// places, so its best alignment stays near the diagonal), when that band
+// holds at most diffBandCells cells; past that, the middle is marked
+// wholly deleted and inserted. So one diff costs at most diffBandCells
+// steps and 4·diffBandCells bytes (1 MiB), about a millisecond, whatever
+// the quotation: a page of k compared passages at most k of them (the
+// report route's 256 quotations: under half a second).
+const (
+	diffBand      = 32
+	diffBandCells = 1 << 19
+)
 
 // diffClusters is the difference of a against b: runs whose diffEqual and
 // diffDelete texts concatenate to a, and whose diffEqual and diffInsert
 // texts concatenate to b. After trimming the common prefix and suffix, the
-// middle's n and m clusters are compared by a longest common subsequence
-// (the equal runs are as long as possible), O(n·m) time and 2·n·m bytes;
-// when n·m exceeds diffCells the middle is marked wholly deleted and
-// inserted instead (O(n+m)). Quotations are short, so the cap is met only
-// by a pathological input.
+// middle's n and m clusters are aligned by a longest common subsequence
+// (the equal runs as long as possible; within the band, as long as the
+// band allows), deletions before insertions where both are best, so that
+// a changed run reads as <del>old</del><ins>new</ins>. Cost: see
+// diffFullCells.
 func diffClusters(a, b string) []diffOp {
 	ca, cb := clusters(a), clusters(b)
 	p := 0
@@ -49,46 +60,91 @@ func diffClusters(a, b string) []diffOp {
 	for s < len(ca)-p && s < len(cb)-p && ca[len(ca)-1-s] == cb[len(cb)-1-s] {
 		s++
 	}
+	// The runs are built in run, a kind at a time, so that a run of k
+	// clusters costs O(its bytes), not O(k·its bytes).
 	var ops []diffOp
+	var run []byte
+	kind := diffEqual
+	flush := func() {
+		if len(run) > 0 {
+			ops = append(ops, diffOp{kind, string(run)})
+			run = run[:0]
+		}
+	}
 	add := func(k diffKind, t string) {
-		if t == "" {
-			return
+		if k != kind {
+			flush()
+			kind = k
 		}
-		if n := len(ops); n > 0 && ops[n-1].kind == k {
-			ops[n-1].text += t
-			return
-		}
-		ops = append(ops, diffOp{k, t})
+		run = append(run, t...)
 	}
 	for _, c := range ca[:p] {
 		add(diffEqual, c)
 	}
 	ma, mb := ca[p:len(ca)-s], cb[p:len(cb)-s]
 	n, m := len(ma), len(mb)
-	if n > 0 && m > 0 && n*m <= diffCells {
-		// l[i*(m+1)+j] is the LCS length of ma[i:] and mb[j:].
-		l := make([]uint16, (n+1)*(m+1))
-		for i := n - 1; i >= 0; i-- {
-			for j := m - 1; j >= 0; j-- {
+	// Cell (i, j) lies on diagonal j−i; the band is the diagonals lo..hi,
+	// every one when the table is small.
+	lo, hi := -n, m
+	if (n+1)*(n+m+1) > diffBandCells {
+		lo, hi = max(-n, min(0, m-n)-diffBand), min(m, max(0, m-n)+diffBand)
+	}
+	if w := hi - lo + 1; n > 0 && m > 0 && (n+1)*w <= diffBandCells {
+		// Clusters as small integers, so that a cell compares two words.
+		ids := map[string]int32{}
+		id := func(cs []string) []int32 {
+			out := make([]int32, len(cs))
+			for k, c := range cs {
+				v, ok := ids[c]
+				if !ok {
+					v = int32(len(ids))
+					ids[c] = v
+				}
+				out[k] = v
+			}
+			return out
+		}
+		xa, xb := id(ma), id(mb)
+		// l[i*w+d-lo] is the LCS length of ma[i:] and mb[i+d:] along
+		// paths inside the band; -1 outside it or past an end.
+		l := make([]int32, (n+1)*w)
+		at := func(i, j int) int32 {
+			d := j - i
+			if i > n || j > m || d < lo || d > hi {
+				return -1
+			}
+			return l[i*w+d-lo]
+		}
+		for i := n; i >= 0; i-- {
+			row, below := l[i*w:(i+1)*w], l[min(i+1, n)*w:][:w]
+			for k := w - 1; k >= 0; k-- { // (i, j+1) before (i, j)
+				j := i + lo + k
 				switch {
-				case ma[i] == mb[j]:
-					l[i*(m+1)+j] = l[(i+1)*(m+1)+j+1] + 1
-				case l[(i+1)*(m+1)+j] >= l[i*(m+1)+j+1]:
-					l[i*(m+1)+j] = l[(i+1)*(m+1)+j]
+				case j < 0 || j > m:
+					row[k] = -1
+				case i == n || j == m:
+					row[k] = 0
+				case xa[i] == xb[j]:
+					row[k] = below[k] + 1
 				default:
-					l[i*(m+1)+j] = l[i*(m+1)+j+1]
+					v := int32(-1)
+					if k > 0 {
+						v = below[k-1] // (i+1, j)
+					}
+					if k+1 < w {
+						v = max(v, row[k+1]) // (i, j+1)
+					}
+					row[k] = v
 				}
 			}
 		}
-		// Walk it; deletions before insertions where both are optimal,
-		// so that a changed run reads as <del>old</del><ins>new</ins>.
 		i, j := 0, 0
 		for i < n && j < m {
 			switch {
 			case ma[i] == mb[j]:
 				add(diffEqual, ma[i])
 				i, j = i+1, j+1
-			case l[(i+1)*(m+1)+j] >= l[i*(m+1)+j+1]:
+			case at(i+1, j) >= at(i, j+1):
 				add(diffDelete, ma[i])
 				i++
 			default:
@@ -107,6 +163,7 @@ func diffClusters(a, b string) []diffOp {
 	for _, c := range ca[len(ca)-s:] {
 		add(diffEqual, c)
 	}
+	flush()
 	return ops
 }
 

@@ -116,12 +116,68 @@ func TestDiffKeepsCombiningMarks(t *testing.T) {
 	}
 }
 
-// TestDiffCap: past diffCells the middle is marked wholly, still exact.
-func TestDiffCap(t *testing.T) {
-	a, b := "x"+strings.Repeat("ab", 1500)+"y", "x"+strings.Repeat("ba", 1500)+"y"
-	ops := diffClusters(a, b)
-	want := []diffOp{{diffEqual, "x"}, {diffDelete, a[1 : len(a)-1]}, {diffInsert, b[1 : len(b)-1]}, {diffEqual, "y"}}
-	if !slices.Equal(ops, want) {
-		t.Fatalf("capped diff is not prefix, middle, suffix: %d ops", len(ops))
+// dpLCS is the longest common subsequence's length of a and b by the
+// whole O(n·m) table: the reference for long inputs.
+func dpLCS(a, b []string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			if a[i] == b[j] {
+				cur[j+1] = prev[j] + 1
+			} else {
+				cur[j+1] = max(prev[j+1], cur[j])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// TestDiffBand: a long quotation is aligned within the band, exactly when
+// its differences are few (a near quotation's: curly quotes, a no-break
+// space, a missing word, each side ending differently); past the band's
+// cells the middle is marked wholly. The sides are exact either way.
+func TestDiffBand(t *testing.T) {
+	words := strings.Repeat("the quick brown fox jumps over the lazy dog ", 120) // 5,280 clusters
+	near := "“" + words[:1000] + "over\u00a0" + words[1005:2000] + words[2004:2990] + "ﬁ”" // curly marks, a no-break space, a missing word, a ligature
+	long := func(n int, a, b string) (string, string) { return strings.Repeat(a, n), strings.Repeat(b, n) }
+	wa, wb := long(9000, "a", "b")
+	for _, c := range []struct {
+		name    string
+		a, b    string
+		longest bool // the equal runs are a longest common subsequence
+		whole   bool // the middle is marked wholly
+	}{
+		{"few differences in 3,000 clusters", words[:3000], near, true, false},
+		{"the same, the other way", near, words[:3000], true, false},
+		{"a quotation against a passage 100 clusters longer", words[50:2950], words[:3000], true, false},
+		{"past the band's cells", "x" + wa + "y", "x" + wb + "y", false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ops := diffClusters(c.a, c.b)
+			a, b, equal := diffSidesOf(ops)
+			if a != c.a || b != c.b {
+				t.Fatal("the diff's sides are not the two texts")
+			}
+			if c.longest {
+				if want := dpLCS(clusters(c.a), clusters(c.b)); equal != want {
+					t.Errorf("equal clusters %d, a longest common subsequence %d", equal, want)
+				}
+			}
+			if c.whole && len(ops) != 4 {
+				t.Errorf("%d ops, want prefix, middle deleted, middle inserted, suffix", len(ops))
+			}
+		})
+	}
+}
+
+// BenchmarkDiffWorst: the dearest diff, a middle filling the band's cells
+// (a quotation of 4,000 clusters, a letter in nine changed): its cost
+// bounds a page's per compared passage.
+func BenchmarkDiffWorst(b *testing.B) {
+	a := strings.Repeat("abcdefgh ", 450)
+	c := strings.ReplaceAll(a, "a", "A")
+	for b.Loop() {
+		diffClusters(a, c)
 	}
 }
