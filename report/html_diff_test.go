@@ -138,7 +138,7 @@ func dpLCS(a, b []string) int {
 // space, a missing word, each side ending differently); past the band's
 // cells the middle is marked wholly. The sides are exact either way.
 func TestDiffBand(t *testing.T) {
-	words := strings.Repeat("the quick brown fox jumps over the lazy dog ", 120) // 5,280 clusters
+	words := strings.Repeat("the quick brown fox jumps over the lazy dog ", 120)           // 5,280 clusters
 	near := "“" + words[:1000] + "over\u00a0" + words[1005:2000] + words[2004:2990] + "ﬁ”" // curly marks, a no-break space, a missing word, a ligature
 	long := func(n int, a, b string) (string, string) { return strings.Repeat(a, n), strings.Repeat(b, n) }
 	wa, wb := long(9000, "a", "b")
