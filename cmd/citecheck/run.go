@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/jsonenc"
 	reportpkg "github.com/citecheck/citecheck/report"
 )
 
@@ -186,9 +188,7 @@ func runExtended(body []byte, all, explain, text, color bool, stdout, stderr io.
 	default:
 		stdout.Write(append(a.appendJSON(nil), '\n'))
 		if !a.all.Valid {
-			first := a.all.FirstFailure()
-			fmt.Fprintf(stderr, "citecheck: %d of %d citations failed; the first, %d (%s): %s\n",
-				a.all.Failed, len(a.all.Citations), first.CitationIndex, first.CitationID, first.Reason)
+			failedLine(stderr, a.all)
 		}
 	}
 	switch {
@@ -212,12 +212,39 @@ func runHTML(body []byte, name string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if !a.all.Valid {
-		first := a.all.FirstFailure()
-		fmt.Fprintf(stderr, "citecheck: %d of %d citations failed; the first, %d (%s): %s\n",
-			a.all.Failed, len(a.all.Citations), first.CitationIndex, first.CitationID, first.Reason)
+		failedLine(stderr, a.all)
 		return exitFailed
 	}
 	return exitValid
+}
+
+// failedLine writes the line --all, --explain and --format html put on
+// standard error when a citation fails: how many, and the first, its id
+// written by idForTerminal.
+func failedLine(stderr io.Writer, all *citecheck.AllResult) {
+	first := all.FirstFailure()
+	fmt.Fprintf(stderr, "citecheck: %d of %d citations failed; the first, %d (%s): %s\n",
+		all.Failed, len(all.Citations), first.CitationIndex, idForTerminal(first.CitationID), first.Reason)
+}
+
+// idForTerminal is a request's id as a message on a terminal writes it:
+// a JSON string, and within it as \uXXXX every code point a terminal or
+// a bidi algorithm would act on (C0 and C1 controls, DEL, the bidi
+// formatting characters, the line and paragraph separators), so that an
+// id never moves the cursor, sets a title or reorders the line. The npm
+// package's bin writes it alike (js/bin/citecheck.js idForTerminal).
+func idForTerminal(id string) string {
+	b := jsonenc.AppendString(nil, id)
+	var out strings.Builder
+	for _, r := range string(b) {
+		if r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x061c || r == 0x200e || r == 0x200f ||
+			r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			fmt.Fprintf(&out, "\\u%04x", r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
 }
 
 // appendItems appends the HTML report's items of the answer: one per

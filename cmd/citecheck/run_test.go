@@ -315,3 +315,21 @@ func TestRunGolden(t *testing.T) {
 		})
 	}
 }
+
+// A request's id on standard error is a JSON string with every code point
+// a terminal or the bidi algorithm acts on written as \uXXXX: it can set
+// no title, move no cursor and reorder no line.
+func TestIDForTerminalEscapesWhatATerminalActsOn(t *testing.T) {
+	for _, c := range []struct{ id, want string }{
+		{"c1", `"c1"`},
+		{"\x1b]0;t\x07\x1b[31m", `"\u001b]0;t\u0007\u001b[31m"`},
+		{"\u009b2J\u007f", `"\u009b2J\u007f"`},
+		{"\u202eevil\u2066\u2069\u200f\u061c", `"\u202eevil\u2066\u2069\u200f\u061c"`},
+		{"a\u2028b\u2029", `"a\u2028b\u2029"`},
+		{"é \"\\ 東", `"é \"\\ 東"`},
+	} {
+		if got := idForTerminal(c.id); got != c.want {
+			t.Errorf("idForTerminal(%q) = %s, want %s", c.id, got, c.want)
+		}
+	}
+}

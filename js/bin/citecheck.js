@@ -148,7 +148,7 @@ function status(env, extended) {
     const all = env.all;
     if (all.valid) return EXIT_VALID;
     const first = all.citations.find((c) => !c.valid);
-    err(`citecheck: ${all.citations_failed} of ${all.citations.length} citations failed; the first, ${first.citation_index} (${first.citation_id}): ${first.reason}\n`);
+    err(`citecheck: ${all.citations_failed} of ${all.citations.length} citations failed; the first, ${first.citation_index} (${idForTerminal(first.citation_id)}): ${first.reason}\n`);
     return EXIT_FAILED;
   }
   const r = env.result;
@@ -217,7 +217,7 @@ async function main(argv) {
   if (pos.length !== 2) return misuse('run takes a tool id and a version: run citation-batch-check 1.0.0');
   if (o.input === '') return misuse('--input FILE (or - for standard input) is required');
   if (o.baseURL !== '' && (o.all || o.explain)) {
-    return misuse('--base-url takes one request and prints the service\'s JSON; --jsonl, --all, --explain, --fix and --format text run in-process');
+    return misuse('--base-url takes one request and prints the service\'s JSON; --jsonl, --all, --explain, --fix and --format text or html run in-process');
   }
   if (o.baseURL !== '' && !isServiceURL(o.baseURL)) {
     return misuse(`--base-url ${JSON.stringify(o.baseURL)} must be an http(s) URL like http://127.0.0.1:8080`);
@@ -239,3 +239,11 @@ main(process.argv.slice(2)).then((code) => {
   err(`citecheck: ${e.message}\n`);
   process.exitCode = EXIT_ERROR;
 });
+
+// A request's id as a message on a terminal writes it: a JSON string, and
+// within it as \uXXXX every code point a terminal or a bidi algorithm would
+// act on, as the Go command writes it (cmd/citecheck/run.go idForTerminal).
+function idForTerminal(id) {
+  return JSON.stringify(id).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}

@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, spawn } from 'node:child_process';
-import { readdirSync, writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -43,6 +43,16 @@ test('every example, in-process, as the Go CLI', () => {
       same([...run, ...flags, '--input', f]);
       same([...run, ...flags, '--input=-'], readFileBytes(f));
     }
+  }
+});
+
+test('a failing citation\'s id on standard error: escaped as the Go CLI escapes it', () => {
+  const req = JSON.parse(readFileSync(join(repoDir, 'examples', 'explain.json'), 'utf8'));
+  for (const id of ['\u001b]0;title\u0007\u001b[31mred', '\u202eevil\u2066', '\u009b2J\u007f', 'line\u2028two', 'é"\\']) {
+    req.citations[0].citation_id = id;
+    const f = join(scratch, 'id.json');
+    writeFileSync(f, JSON.stringify(req));
+    same([...run, '--all', '--input', f]);
   }
 });
 
