@@ -47,6 +47,10 @@ func (s *Server) serveQuotesReport(w http.ResponseWriter, r *http.Request) {
 			s.testHookHoldingSlot(r)
 		}
 		ans, text, e := checkQuotesArguments(r.Context(), body, true)
+		if e == nil {
+			// A client that hung up during the check gets no page built.
+			e = stopped(r.Context())
+		}
 		if e != nil {
 			setOutcome(r, e.Code)
 			out := errorEnvelope(e)
@@ -75,9 +79,10 @@ func quotesReportHTML(ans *quotes.Answer, text string) []byte {
 
 // reportCSP is the report's own policy (it carries the same in a meta
 // element) sent as a header as well: opened by itself, the answer runs
-// its one script and fetches nothing.
+// its one script and fetches nothing; and no page frames it (the tool
+// page shows the HTML it fetched in a srcdoc frame, not this address).
 var reportCSP = "default-src 'none'; script-src " + report.HTMLScriptSource +
-	"; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+	"; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // writeReport writes an HTML report, 200.
 func writeReport(w http.ResponseWriter, page []byte) {

@@ -74,7 +74,7 @@ func TestQuotesReportOutcomesAreTheMCPTools(t *testing.T) {
 			if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
 				t.Errorf("X-Content-Type-Options %q", got)
 			}
-			if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src "+report.HTMLScriptSource) {
+			if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src "+report.HTMLScriptSource) || !strings.Contains(csp, "frame-ancestors 'none'") {
 				t.Errorf("Content-Security-Policy %q", csp)
 			}
 			text, _, isErr := callTool(t, cs, MCPQuotesToolName, c.args)
