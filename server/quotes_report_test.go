@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/citecheck/citecheck"
+	"github.com/citecheck/citecheck/internal/testkit"
 	"github.com/citecheck/citecheck/report"
 )
 
@@ -93,24 +94,12 @@ func TestQuotesReportOutcomesAreTheMCPTools(t *testing.T) {
 	}
 }
 
-// dataOutcomes parses an HTML page and returns the data-outcome of each
-// element that has one, in document order.
+// dataOutcomes is testkit.DataOutcomes of page, failing t on an error.
 func dataOutcomes(t testing.TB, page []byte) []string {
 	t.Helper()
-	doc, err := html.Parse(bytes.NewReader(page))
+	out, err := testkit.DataOutcomes(string(page))
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []string
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		for _, a := range n.Attr {
-			if a.Key == "data-outcome" {
-				out = append(out, a.Val)
-			}
-		}
 	}
 	return out
 }

@@ -9,34 +9,19 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
+	"github.com/citecheck/citecheck/internal/testkit"
 )
 
 // dataOutcomes reads a page's items as a script does: the data-outcome of
 // every element that has one, in document order, and their ids.
 func dataOutcomes(t *testing.T, page string) (outcomes, ids []string) {
 	t.Helper()
-	doc, err := html.Parse(strings.NewReader(page))
+	items, err := testkit.PageItems(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		var outcome, id string
-		has := false
-		for _, a := range n.Attr {
-			switch a.Key {
-			case "data-outcome":
-				outcome, has = a.Val, true
-			case "id":
-				id = a.Val
-			}
-		}
-		if has {
-			outcomes, ids = append(outcomes, outcome), append(ids, id)
-		}
+	for _, it := range items {
+		outcomes, ids = append(outcomes, it.Outcome), append(ids, it.ID)
 	}
 	return outcomes, ids
 }

@@ -79,7 +79,7 @@ func TestQuotesHTMLInChromium(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := jsonOutcomes(t, j.stdout); !slices.Equal(got, want) {
+		if want := lineOutcomes(t, j.stdout); !slices.Equal(got, want) {
 			t.Errorf("%s: the DOM's outcomes %q, the JSON lines' %q", strings.Join(args, " "), got, want)
 		}
 		sawPage := false

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck/internal/testkit"
 	"github.com/citecheck/citecheck/server"
-	"golang.org/x/net/html"
 )
 
 // quotesGuideRuns are the `citecheck quotes` commands of docs/quotes.md's
@@ -45,38 +45,12 @@ func quotesGuideRuns(t *testing.T) [][]string {
 	return runs
 }
 
-// jsonOutcomes are the outcomes of JSON lines, in order.
-func jsonOutcomes(t *testing.T, lines string) []string {
-	t.Helper()
-	var out []string
-	for _, l := range strings.Split(strings.TrimSuffix(lines, "\n"), "\n") {
-		var line struct{ Outcome string }
-		if err := json.Unmarshal([]byte(l), &line); err != nil {
-			t.Fatalf("%v: %s", err, l)
-		}
-		out = append(out, line.Outcome)
-	}
-	return out
-}
-
-// htmlOutcomes are the data-outcome attributes of a page, in document
-// order, as an HTML parser reads them.
+// htmlOutcomes is testkit.DataOutcomes of page, failing t on an error.
 func htmlOutcomes(t *testing.T, page string) []string {
 	t.Helper()
-	doc, err := html.Parse(strings.NewReader(page))
+	out, err := testkit.DataOutcomes(page)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []string
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode {
-			continue
-		}
-		for _, a := range n.Attr {
-			if a.Key == "data-outcome" {
-				out = append(out, a.Val)
-			}
-		}
 	}
 	return out
 }
@@ -97,7 +71,7 @@ func TestQuotesHTMLOutcomesAreTheJSONLines(t *testing.T) {
 			if strings.Count(h.stdout, "<html") != 1 || !strings.HasPrefix(h.stdout, "<!DOCTYPE html>") {
 				t.Errorf("not one page:\n%.300s", h.stdout)
 			}
-			want, got := jsonOutcomes(t, j.stdout), htmlOutcomes(t, h.stdout)
+			want, got := lineOutcomes(t, j.stdout), htmlOutcomes(t, h.stdout)
 			if !slices.Equal(got, want) {
 				t.Errorf("data-outcome %q, JSON lines %q", got, want)
 			}
