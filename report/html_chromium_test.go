@@ -346,3 +346,39 @@ func BenchmarkHTMLOpenItems(b *testing.B) {
 		}
 	}
 }
+
+// TestHTMLDocumentBlocksInChromium: the document cut into blocks is drawn
+// as the same document in one block: its height, every block shown, is
+// that of its marks and text in one <div> (a block's closing line break
+// draws no line), with blank lines at the cuts.
+func TestHTMLDocumentBlocksInChromium(t *testing.T) {
+	ctx := chromium.Browser(t, time.Minute)
+	p := &Page{Title: "blocks", Outcomes: quoteOutcomes}
+	var doc strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&doc, "Line %d says “", i)
+		a := doc.Len()
+		doc.WriteString("a quotation\nover two lines")
+		p.Items = append(p.Items, Item{ID: fmt.Sprintf("q%d", i), Outcome: "verbatim", Range: &ByteRange{a, doc.Len()}})
+		doc.WriteString("”, then more.\n")
+		if i%7 == 0 {
+			doc.WriteString("\n\n")
+		}
+	}
+	p.Document = &Document{Name: "d", Text: doc.String()}
+	if err := chromedp.Do(ctx, chromedp.Navigate(writePage(t, "blocks", p))); err != nil {
+		t.Fatal(err)
+	}
+	got := eval[[]float64](t, ctx, `(() => {
+		const d = document.querySelector('.doc');
+		for (const b of d.children) b.style.contentVisibility = 'visible';
+		const one = d.cloneNode(false);
+		one.innerHTML = Array.from(d.children, b => b.innerHTML).join('');
+		d.after(one);
+		return [d.children.length, d.getBoundingClientRect().height, one.getBoundingClientRect().height];
+	})()`)
+	t.Logf("%v blocks, %v px; in one block %v px", got[0], got[1], got[2])
+	if got[0] < 5 || got[1] < 1000 || got[1] != got[2] {
+		t.Errorf("%v blocks %v px high, the same in one block %v px", got[0], got[1], got[2])
+	}
+}
