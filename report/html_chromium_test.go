@@ -117,6 +117,12 @@ func TestHTMLInChromium(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("data-outcome in DOM order = %q, want %q", got, want)
 			}
+			// No bidi control acts on the page: none is in its DOM text
+			// or its title (the bidi-controls page holds one in every
+			// field).
+			if bidi := eval[string](t, tab, `(document.title + document.body.textContent).match(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g)?.join('') ?? ''`); bidi != "" {
+				t.Errorf("bidi controls in the DOM text: %+q", bidi)
+			}
 			if n := eval[int](t, tab, `document.scripts.length`); n != 1 {
 				t.Errorf("%d script elements, want 1", n)
 			}
@@ -270,4 +276,109 @@ func BenchmarkHTMLOpen1000(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
 	b.ReportMetric(float64(size)/1000, "bytes/item")
+}
+
+// benchDocPage is benchPage(n) standing in a document, as a quotes page
+// is: a line of prose per item holding its quotation, each item's Range
+// on it.
+func benchDocPage(n int) *Page {
+	p := benchPage(n)
+	var doc strings.Builder
+	for i := range p.Items {
+		it := &p.Items[i]
+		fmt.Fprintf(&doc, "Paragraph %d says that “", i+1)
+		a := doc.Len()
+		doc.WriteString(it.Text)
+		it.Range = &ByteRange{a, doc.Len()}
+		doc.WriteString("” [1], and goes on.\n\n")
+	}
+	p.Document = &Document{Name: "bench.md", Text: doc.String()}
+	return p
+}
+
+// BenchmarkHTMLOpenItems times pages of n items in a document from
+// AppendHTML to Chromium's load event (docs/report-html.md, Cost): the
+// whole page, the page without its document, and the document alone
+// (its items' sections left out), so that the growth is seen and placed.
+func BenchmarkHTMLOpenItems(b *testing.B) {
+	ctx := chromium.Browser(b, 30*time.Minute)
+	if err := chromedp.Do(ctx); err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for _, n := range []int{1000, 5000, 20000} {
+		full := benchDocPage(n)
+		noDoc := *full
+		noDoc.Document = nil
+		docOnly := *full
+		docOnly.Items = nil
+		for _, v := range []struct {
+			name string
+			p    *Page
+		}{{"page", full}, {"nodoc", &noDoc}, {"doconly", &docOnly}} {
+			if docOnly.Document != nil && v.name == "doconly" {
+				// The document's marks link to items; without them the
+				// ranges are dropped, so the document is marked as in
+				// the full page through a page whose items are empty.
+				items := make([]Item, len(full.Items))
+				for i := range items {
+					items[i] = Item{ID: full.Items[i].ID, Outcome: full.Items[i].Outcome, Range: full.Items[i].Range}
+				}
+				docOnly.Items = items
+			}
+			b.Run(fmt.Sprintf("%s/items=%d", v.name, n), func(b *testing.B) {
+				size := 0
+				for i := 0; b.Loop(); i++ {
+					page := AppendHTML(nil, v.p)
+					size = len(page)
+					path := filepath.Join(dir, fmt.Sprintf("%s-%d-%d.html", v.name, n, i))
+					if err := os.WriteFile(path, page, 0o644); err != nil {
+						b.Fatal(err)
+					}
+					if err := chromedp.Do(ctx, chromedp.Navigate((&url.URL{Scheme: "file", Path: path}).String())); err != nil {
+						b.Fatal(err)
+					}
+					os.Remove(path)
+				}
+				b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+				b.ReportMetric(float64(size)/1e6, "MB")
+			})
+		}
+	}
+}
+
+// TestHTMLDocumentBlocksInChromium: the document cut into blocks is drawn
+// as the same document in one block: its height, every block shown, is
+// that of its marks and text in one <div> (a block's closing line break
+// draws no line), with blank lines at the cuts.
+func TestHTMLDocumentBlocksInChromium(t *testing.T) {
+	ctx := chromium.Browser(t, time.Minute)
+	p := &Page{Title: "blocks", Outcomes: quoteOutcomes}
+	var doc strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&doc, "Line %d says “", i)
+		a := doc.Len()
+		doc.WriteString("a quotation\nover two lines")
+		p.Items = append(p.Items, Item{ID: fmt.Sprintf("q%d", i), Outcome: "verbatim", Range: &ByteRange{a, doc.Len()}})
+		doc.WriteString("”, then more.\n")
+		if i%7 == 0 {
+			doc.WriteString("\n\n")
+		}
+	}
+	p.Document = &Document{Name: "d", Text: doc.String()}
+	if err := chromedp.Do(ctx, chromedp.Navigate(writePage(t, "blocks", p))); err != nil {
+		t.Fatal(err)
+	}
+	got := eval[[]float64](t, ctx, `(() => {
+		const d = document.querySelector('.doc');
+		for (const b of d.children) b.style.contentVisibility = 'visible';
+		const one = d.cloneNode(false);
+		one.innerHTML = Array.from(d.children, b => b.innerHTML).join('');
+		d.after(one);
+		return [d.children.length, d.getBoundingClientRect().height, one.getBoundingClientRect().height];
+	})()`)
+	t.Logf("%v blocks, %v px; in one block %v px", got[0], got[1], got[2])
+	if got[0] < 5 || got[1] < 1000 || got[1] != got[2] {
+		t.Errorf("%v blocks %v px high, the same in one block %v px", got[0], got[1], got[2])
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,13 +46,17 @@ var htmlAllowed = map[atom.Atom][]string{
 }
 
 // textOf is the text under n, leaving out the <sup> outcome symbols the
-// document's marks carry.
+// document's marks carry, each bidi control's stand-in (an empty span of
+// class cp) read as the code point its data-cp names.
 func textOf(n *html.Node) string {
 	var b strings.Builder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.TextNode {
 			b.WriteString(n.Data)
+		}
+		if r, ok := standInOf(n); ok {
+			b.WriteRune(r)
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.DataAtom != atom.Sup {
@@ -60,6 +65,34 @@ func textOf(n *html.Node) string {
 		}
 	}
 	walk(n)
+	return b.String()
+}
+
+// standInOf is the code point whose stand-in n is: an empty <span
+// class="v cp" data-cp="U+XXXX">.
+func standInOf(n *html.Node) (rune, bool) {
+	if n.Type != html.ElementNode || n.DataAtom != atom.Span || n.FirstChild != nil || !hasClass(n, "cp") {
+		return 0, false
+	}
+	v, _ := attr(n, "data-cp")
+	r, err := strconv.ParseInt(strings.TrimPrefix(v, "U+"), 16, 32)
+	if err != nil || !strings.HasPrefix(v, "U+") {
+		return 0, false
+	}
+	return rune(r), true
+}
+
+// plainText is s as <title> and a title attribute show it: cleanText(s)
+// with each bidi control spelled <U+XXXX>.
+func plainText(s string) string {
+	var b strings.Builder
+	for _, r := range cleanText(s) {
+		if isBidiControl(r) {
+			b.WriteString("<" + uPlus(r) + ">")
+			continue
+		}
+		b.WriteRune(r)
+	}
 	return b.String()
 }
 
@@ -134,7 +167,22 @@ func checkPageStructure(t *testing.T, page []byte, p *Page) {
 	if s := findAll(root, func(n *html.Node) bool { return n.DataAtom == atom.Script }); len(s) != 1 || textOf(s[0]) != htmlJS {
 		fail("%d scripts, or not ours", len(s))
 	}
-	if s := findAll(root, func(n *html.Node) bool { return n.DataAtom == atom.Title }); len(s) != 1 || textOf(s[0]) != cleanText(p.Title) {
+	// No bidi control is in the page's text or in an attribute it shows:
+	// none can reorder what the page says (data-outcome, read by scripts,
+	// holds the outcome exactly).
+	for _, n := range findAll(root, func(*html.Node) bool { return true }) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode && n.DataAtom != atom.Script && n.DataAtom != atom.Style && strings.IndexFunc(c.Data, isBidiControl) >= 0 {
+				fail("a bidi control in the text of <%s>: %q", n.Data, c.Data)
+			}
+		}
+		for _, a := range n.Attr {
+			if a.Key != "data-outcome" && strings.IndexFunc(a.Val, isBidiControl) >= 0 {
+				fail("a bidi control in <%s %s=%q>", n.Data, a.Key, a.Val)
+			}
+		}
+	}
+	if s := findAll(root, func(n *html.Node) bool { return n.DataAtom == atom.Title }); len(s) != 1 || textOf(s[0]) != plainText(p.Title) {
 		fail("title")
 	}
 	if s := findAll(root, func(n *html.Node) bool { return n.DataAtom == atom.H1 }); len(s) != 1 || textOf(s[0]) != cleanText(p.Title) {
@@ -221,6 +269,7 @@ func FuzzAppendHTML(f *testing.F) {
 	f.Add("t", "q0", "near", "“worst”  of", "\"worst\"\u00a0of", "He said “worst”  of.", 8)
 	f.Add("<script>alert(1)</script>", "\" onmouseover=\"x", "javascript:alert(1)", "</title><b>", "'><img src=x>", "<!-- --><![CDATA[", 3)
 	f.Add("\x00\r\n\xff", "a b", "x_y", "e\u0301\u200d", "مرحبا بالعالم", "שָׁלוֹם 東京", -5)
+	f.Add("\u202Et", "\u202Eevil", "\u2067x", "a\u202Eb\u200F", "\u061C\u202A\u202D", "\u2066“x”\u2069 \u202E“y”", 2)
 	f.Fuzz(func(t *testing.T, title, id, outcome, text, src, doc string, at int) {
 		p := fuzzPage(title, id, outcome, text, src, doc, at)
 		checkPageStructure(t, AppendHTML(nil, p), p)

@@ -64,7 +64,7 @@ func AppendHTML(dst []byte, p *Page) []byte {
 	w.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	w.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"" + htmlCSP + "\">\n")
 	w.raw("<meta name=\"color-scheme\" content=\"light\">\n<title>")
-	w.text(p.Title)
+	w.plain(p.Title)
 	w.raw("</title>\n<style>\n")
 	w.raw(htmlCSS)
 	w.raw("</style>\n</head>\n<body>\n<header>\n<h1><bdi>")
@@ -102,11 +102,35 @@ func (w *htmlWriter) pass(it *Item) bool { return w.tone(it.Outcome) == TonePass
 
 func (w *htmlWriter) raw(s string) { w.b = append(w.b, s...) }
 
-// text appends s escaped for text or a quoted attribute value: & < > " '
+// Modes of escape: how a bidi formatting character (isBidiControl) is
+// written. None is ever written where it would act on the page.
+const (
+	escBody  = iota // text of an element: an empty stand-in <span> (bidiStandIn)
+	escPlain        // text nothing but a browser draws (<title>, a title attribute): "<U+XXXX>"
+	escExact        // an attribute no one sees (data-outcome): the code point itself
+)
+
+// text appends s escaped as an element's text (escape, escBody).
+func (w *htmlWriter) text(s string) { w.escape(s, escBody) }
+
+// plain appends s escaped as the text of <title> or of a title attribute
+// (escape, escPlain).
+func (w *htmlWriter) plain(s string) { w.escape(s, escPlain) }
+
+// exact appends s escaped as a quoted attribute value read by scripts, not
+// shown (escape, escExact).
+func (w *htmlWriter) exact(s string) { w.escape(s, escExact) }
+
+// escape appends s escaped for text or a quoted attribute value: & < > " '
 // as references, CR as &#13; (a literal one would be read as LF), NUL and
-// invalid UTF-8 as U+FFFD (what a parser reads them as, or drops). What a
-// parser reads back is exactly cleanText(s).
-func (w *htmlWriter) text(s string) {
+// invalid UTF-8 as U+FFFD (what a parser reads them as, or drops). A bidi
+// formatting character is written as mode says: in an element's text as
+// an empty <span> whose stand-in the style sheet draws (so the character
+// is not in the DOM's text, where it would reorder the page), in a
+// <title> or tooltip as the text "<U+XXXX>", in an unseen attribute as
+// itself. What a parser reads back is exactly cleanText(s), each stand-in
+// read as its data-cp.
+func (w *htmlWriter) escape(s string, mode int) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -132,13 +156,36 @@ func (w *htmlWriter) text(s string) {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
+		switch {
+		case r == utf8.RuneError && n == 1:
 			w.raw("\uFFFD")
-		} else {
+		case mode != escExact && isBidiControl(r):
+			if mode == escBody {
+				w.bidiStandIn(r)
+			} else {
+				w.raw("&lt;" + uPlus(r) + "&gt;")
+			}
+		default:
 			w.b = append(w.b, s[i:i+n]...)
 		}
 		i += n
 	}
+}
+
+// isBidiControl reports whether r is a bidi formatting character: ALM,
+// LRM, RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI. Untrusted text
+// holding one could reorder the page's words around it (an RLO reverses
+// the rest of its paragraph), so none is written as itself where it is
+// shown.
+func isBidiControl(r rune) bool {
+	return r == 0x061C || r == 0x200E || r == 0x200F || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
+}
+
+// bidiStandIn writes the stand-in of the bidi control r: an empty,
+// isolated span the style sheet draws as <U+XXXX> (class cp, as the
+// diff's invisible code points), with no text of its own.
+func (w *htmlWriter) bidiStandIn(r rune) {
+	w.raw("<span class=\"v cp\" data-cp=\"" + uPlus(r) + "\"></span>")
 }
 
 // cleanText is s as a page shows it: NUL and each byte of invalid UTF-8
@@ -220,24 +267,58 @@ func (w *htmlWriter) document(p *Page, ids []string) {
 	slices.SortStableFunc(spans, func(x, y span) int { return x.a - y.a })
 	w.raw("<section class=\"document\" aria-label=\"document\">\n<h2>Document <bdi>")
 	w.text(d.Name)
-	w.raw("</bdi></h2>\n<div class=\"doc\" dir=\"auto\">")
-	at := 0
+	w.raw("</bdi></h2>\n<div class=\"doc\" dir=\"auto\"><div>")
+	at, block := 0, 0
 	for _, s := range spans {
 		if s.a < at {
 			continue
 		}
 		it := &p.Items[s.k]
 		t := w.tone(it.Outcome)
-		w.text(d.Text[at:s.a])
+		block = w.docText(d.Text[at:s.a], block)
 		w.raw("<a class=\"mark " + toneClass[t] + "\" href=\"#" + ids[s.k] + "\" title=\"")
-		w.text(toneSymbol[t] + " " + strings.ReplaceAll(it.Outcome, "_", " "))
+		w.plain(toneSymbol[t] + " " + strings.ReplaceAll(it.Outcome, "_", " "))
 		w.raw("\">")
 		w.text(d.Text[s.a:s.b])
 		w.raw("<sup>" + toneSymbol[t] + "</sup></a>")
+		block += s.b - s.a
 		at = s.b
 	}
-	w.text(d.Text[at:])
-	w.raw("</div>\n</section>\n")
+	w.docText(d.Text[at:], block)
+	w.raw("</div></div>\n</section>\n")
+}
+
+// docBlock is the size in bytes from which the document's text is cut
+// into a new block at its next line break outside a mark.
+const docBlock = 2048
+
+// docText writes s, text of the document outside the marks, to the
+// document's block whose text so far is block bytes long, and returns the
+// length of the block it ends in. A block is closed after a line break
+// once it holds docBlock bytes: each block is a <div> the browser lays out
+// on its own, and skips until it is scrolled to (html.css), so the time
+// to open the page is linear in the document rather than growing with the
+// square of its marks (one inline formatting context holding them all;
+// docs/report-html.md, Cost). A block ends with its line break, which
+// draws no line of its own, so the text reads as one.
+func (w *htmlWriter) docText(s string, block int) int {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || block+i+1 < docBlock {
+			if i >= 0 {
+				// Not yet a block: keep on to the next line break.
+				w.text(s[:i+1])
+				block += i + 1
+				s = s[i+1:]
+				continue
+			}
+			w.text(s)
+			return block + len(s)
+		}
+		w.text(s[:i+1])
+		w.raw("</div><div>")
+		s, block = s[i+1:], 0
+	}
 }
 
 // item writes one item's section; next is the id of the next failure
@@ -245,7 +326,7 @@ func (w *htmlWriter) document(p *Page, ids []string) {
 func (w *htmlWriter) item(it *Item, id, next string) {
 	t := w.tone(it.Outcome)
 	w.raw("<section class=\"item " + toneClass[t] + "\" id=\"" + id + "\" data-outcome=\"")
-	w.text(it.Outcome)
+	w.exact(it.Outcome)
 	w.raw("\" data-pass=\"" + strconv.FormatBool(t == TonePass) + "\" tabindex=\"0\">\n<h2>")
 	w.label(it.Outcome, t)
 	w.raw(" <bdi class=\"head\">")
@@ -323,12 +404,17 @@ func (w *htmlWriter) diff(quoted, source string) {
 
 // changed writes s as a <del> or <ins>: the text itself (so that the DOM
 // holds it exactly), each white space or invisible code point preceded
-// by a stand-in drawn by the style sheet (class sp, nb, tab, nl, cp).
+// by a stand-in drawn by the style sheet (class sp, nb, tab, nl, cp); a
+// bidi control is its stand-in alone (bidiStandIn).
 func (w *htmlWriter) changed(tag, s string) {
 	w.raw("<" + tag + " title=\"")
 	w.raw(codePoints(s, 12))
 	w.raw("\">")
 	for i, r := range s {
+		if isBidiControl(r) {
+			w.bidiStandIn(r)
+			continue
+		}
 		if cls := standIn(r, i == 0); cls != "" {
 			w.raw("<span class=\"v " + cls + "\"")
 			if cls == "cp" {

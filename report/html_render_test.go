@@ -1,12 +1,17 @@
 package report
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // TestHTMLScriptSource: the CSP source the page and its embedders allow is
@@ -78,6 +83,16 @@ var htmlGolden = []struct {
 				Passages: []Passage{{Label: "<b>label</b>", Before: "<style>*{}</style>", Text: "<script>alert(1)</script>", After: "<!--", Start: 0, End: 25, Compare: true}}},
 			{ID: "javascript:alert(1)", Head: "&amp; &lt;", Outcome: "verbatim", Text: "<a href=\"javascript:alert(1)\">x</a>", Range: rangeOf(hostileDoc, "<a href=\"javascript:alert(1)\">x</a>")},
 		}}},
+	{"bidi-controls", Page{Title: "citecheck quotes: \u202Etxt.md", Kind: "quotes", Outcomes: []Outcome{{"verbatim", TonePass}, {"not\u202E_found", ToneFail}},
+		Document: &Document{Name: "\u2067draft\u2069.md", Text: bidiDoc},
+		Items: []Item{
+			{ID: "\u202Eevil", Head: "quotation 1 \u202Eline 1", Outcome: "verbatim", Text: "first\u200F one", Source: "\u202Eevil",
+				Range: rangeOf(bidiDoc, "“first\u200F one”"), Why: "found \u202Everbatim", Fix: "\u202Dnone",
+				Passages: []Passage{{Label: "\u202Ematch", Before: "\u202A", Text: "first\u200F one", After: "\u202C then", Start: 1, End: 11}}},
+			{ID: "q1", Head: "quotation 2", Outcome: "not\u202E_found", Text: "\u202Esecond\u061C one", Source: "s\u2066x\u2068", Error: "\u202B<error>",
+				Range:    rangeOf(bidiDoc, "“\u202Esecond\u061C one”"),
+				Passages: []Passage{{Label: "nearest reading", Before: "\u200E", Text: "second one", After: "\u202E.", Start: 20, End: 30, Compare: true}}},
+		}}},
 }
 
 // rangeOf is where s first stands in doc.
@@ -91,6 +106,7 @@ func rangeOf(doc, s string) *ByteRange {
 
 const (
 	rtlDoc     = "قال الكاتب: «مرحبا بالعالم» ثم כתב: \"שָׁלוֹם עוֹלָם\" (2)."
+	bidiDoc    = "\u202E“first\u200F one” and “\u202Esecond\u061C one” \u202Dend\u202C.\n\u2066line\u2069 two"
 	hostileDoc = "<script>alert(1)</script> and <a href=\"javascript:alert(1)\">x</a>"
 )
 
@@ -141,5 +157,54 @@ func TestHTMLSummaryCounts(t *testing.T) {
 	}
 	if a, b := strings.Index(page, "verbatim</bdi></span> <b>"), strings.Index(page, "not found</bdi></span> <b>"); a > b {
 		t.Error("summary out of p.Outcomes order")
+	}
+}
+
+// TestHTMLDocumentBlocks: a long document is cut into blocks at line
+// breaks outside its marks, each block (but the last) ending with its line
+// break once it holds docBlock bytes; the blocks read as the document and
+// every mark is whole, a mark over lines included.
+func TestHTMLDocumentBlocks(t *testing.T) {
+	var doc strings.Builder
+	p := &Page{Title: "blocks", Outcomes: quoteOutcomes}
+	for i := range 300 {
+		fmt.Fprintf(&doc, "Line %d says “", i)
+		a := doc.Len()
+		doc.WriteString("a quotation\nover two lines")
+		p.Items = append(p.Items, Item{ID: fmt.Sprintf("q%d", i), Outcome: "verbatim", Range: &ByteRange{a, doc.Len()}})
+		doc.WriteString("”, then more.\n")
+	}
+	p.Document = &Document{Name: "d", Text: doc.String()}
+	page := AppendHTML(nil, p)
+	checkPageStructure(t, page, p)
+	root, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := findAll(root, byClass(atom.Div, "doc"))[0]
+	var blocks []string
+	for c := d.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom != atom.Div {
+			t.Fatalf("the document holds a <%s> outside its blocks", c.Data)
+		}
+		blocks = append(blocks, textOf(c))
+	}
+	if len(blocks) < 5 {
+		t.Fatalf("%d blocks for %d bytes", len(blocks), doc.Len())
+	}
+	for i, b := range blocks[:len(blocks)-1] {
+		if !strings.HasSuffix(b, "more.\n") || len(b) < docBlock {
+			t.Errorf("block %d (%d bytes) does not end at a line break outside a mark past %d bytes: …%q", i, len(b), docBlock, b[max(0, len(b)-20):])
+		}
+	}
+	marks := findAll(d, byClass(atom.A, "mark"))
+	if len(marks) != len(p.Items) {
+		t.Fatalf("%d marks, want %d", len(marks), len(p.Items))
+	}
+	for i, m := range marks {
+		r := p.Items[i].Range
+		if got := textOf(m); got != doc.String()[r.Start:r.End] {
+			t.Errorf("mark %d = %q", i, got)
+		}
 	}
 }
