@@ -109,7 +109,7 @@ type frameFacts struct {
 	JSURLs     []string `json:"jsURLs"`     // href/src/action with javascript:
 	Origin     string   `json:"origin"`     // "null": an opaque origin
 	ParentDOM  bool     `json:"parentDOM"`  // could it read the page's DOM?
-	Text       string   `json:"text"`       // the body's text
+	Text       string   `json:"text"`       // the body's text (textContent: what the frame holds, whether drawn or skipped off screen)
 	ScriptText string   `json:"scriptText"` // for the hash check
 }
 
@@ -124,7 +124,7 @@ const frameFactsJS = `(() => {
     jsURLs: all.filter(e => ["href", "src", "action", "formaction"].some(n => (e.getAttribute(n) || "").trim().toLowerCase().startsWith("javascript:"))).map(e => e.outerHTML.slice(0, 80)),
     origin: window.origin,
     parentDOM: parentDOM,
-    text: document.body ? document.body.innerText : "",
+    text: document.body ? document.body.textContent : "",
     scriptText: document.scripts.length ? document.scripts[0].textContent : "",
   };
 })()`
