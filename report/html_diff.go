@@ -34,12 +34,12 @@ type diffOp struct {
 // places, so its best alignment stays near the diagonal), when that band
 // holds at most diffBandCells cells; past that, the middle is marked
 // wholly deleted and inserted. So one diff costs at most diffBandCells
-// steps and 4·diffBandCells bytes (1 MiB), about a millisecond, whatever
+// steps and 4·diffBandCells bytes (512 KiB), under a millisecond, whatever
 // the quotation: a page of k compared passages at most k of them (the
-// report route's 256 quotations: under half a second).
+// report route's 256 quotations: about a tenth of a second).
 const (
 	diffBand      = 32
-	diffBandCells = 1 << 19
+	diffBandCells = 1 << 17
 )
 
 // diffClusters is the difference of a against b: runs whose diffEqual and

@@ -138,8 +138,8 @@ func dpLCS(a, b []string) int {
 // space, a missing word, each side ending differently); past the band's
 // cells the middle is marked wholly. The sides are exact either way.
 func TestDiffBand(t *testing.T) {
-	words := strings.Repeat("the quick brown fox jumps over the lazy dog ", 120)           // 5,280 clusters
-	near := "“" + words[:1000] + "over\u00a0" + words[1005:2000] + words[2004:2990] + "ﬁ”" // curly marks, a no-break space, a missing word, a ligature
+	words := strings.Repeat("the quick brown fox jumps over the lazy dog ", 120)         // 5,280 clusters
+	near := "“" + words[:500] + "over\u00a0" + words[505:1000] + words[1004:1490] + "ﬁ”" // curly marks, a no-break space, a missing word, a ligature
 	long := func(n int, a, b string) (string, string) { return strings.Repeat(a, n), strings.Repeat(b, n) }
 	wa, wb := long(9000, "a", "b")
 	for _, c := range []struct {
@@ -148,9 +148,9 @@ func TestDiffBand(t *testing.T) {
 		longest bool // the equal runs are a longest common subsequence
 		whole   bool // the middle is marked wholly
 	}{
-		{"few differences in 3,000 clusters", words[:3000], near, true, false},
-		{"the same, the other way", near, words[:3000], true, false},
-		{"a quotation against a passage 100 clusters longer", words[50:2950], words[:3000], true, false},
+		{"few differences in 1,500 clusters", words[:1500], near, true, false},
+		{"the same, the other way", near, words[:1500], true, false},
+		{"a quotation against a passage 20 clusters longer", words[10:1490], words[:1500], true, false},
 		{"past the band's cells", "x" + wa + "y", "x" + wb + "y", false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -172,10 +172,10 @@ func TestDiffBand(t *testing.T) {
 }
 
 // BenchmarkDiffWorst: the dearest diff, a middle filling the band's cells
-// (a quotation of 4,000 clusters, a letter in nine changed): its cost
+// (a quotation of 2,000 clusters, a letter in nine changed): its cost
 // bounds a page's per compared passage.
 func BenchmarkDiffWorst(b *testing.B) {
-	a := strings.Repeat("abcdefgh ", 450)
+	a := strings.Repeat("abcdefgh ", 222)
 	c := strings.ReplaceAll(a, "a", "A")
 	for b.Loop() {
 		diffClusters(a, c)

@@ -150,7 +150,11 @@ func (w *htmlWriter) escape(s string, mode int) {
 			case 0:
 				w.raw("\uFFFD")
 			default:
-				w.b = append(w.b, c)
+				if mode != escExact && isBidiControl(rune(c)) { // FS, GS, RS
+					w.standIn(rune(c), mode)
+				} else {
+					w.b = append(w.b, c)
+				}
 			}
 			i++
 			continue
@@ -160,11 +164,7 @@ func (w *htmlWriter) escape(s string, mode int) {
 		case r == utf8.RuneError && n == 1:
 			w.raw("\uFFFD")
 		case mode != escExact && isBidiControl(r):
-			if mode == escBody {
-				w.bidiStandIn(r)
-			} else {
-				w.raw("&lt;" + uPlus(r) + "&gt;")
-			}
+			w.standIn(r, mode)
 		default:
 			w.b = append(w.b, s[i:i+n]...)
 		}
@@ -172,13 +172,24 @@ func (w *htmlWriter) escape(s string, mode int) {
 	}
 }
 
+// standIn writes bidi control r as mode shows it (see escape).
+func (w *htmlWriter) standIn(r rune, mode int) {
+	if mode == escBody {
+		w.bidiStandIn(r)
+	} else {
+		w.raw("&lt;" + uPlus(r) + "&gt;")
+	}
+}
+
 // isBidiControl reports whether r is a bidi formatting character: ALM,
 // LRM, RLM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI. Untrusted text
 // holding one could reorder the page's words around it (an RLO reverses
 // the rest of its paragraph), so none is written as itself where it is
-// shown.
+// shown; nor are the paragraph separators other than LF and CR (PS, FS,
+// GS, RS, NEL: bidi class B), which end every isolate around them.
 func isBidiControl(r rune) bool {
-	return r == 0x061C || r == 0x200E || r == 0x200F || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
+	return r == 0x061C || r == 0x200E || r == 0x200F || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 ||
+		r == 0x2029 || r >= 0x1C && r <= 0x1E || r == 0x85
 }
 
 // bidiStandIn writes the stand-in of the bidi control r: an empty,
@@ -373,14 +384,50 @@ func (w *htmlWriter) passage(it *Item, ps *Passage) {
 	w.raw("<p class=\"excerpt\" dir=\"auto\"><span class=\"ctx\">")
 	w.text(ps.Before)
 	w.raw("</span><mark>")
-	w.text(ps.Text)
+	head, omitted, tail := cutMiddle(ps.Text, passageMax)
+	w.text(head)
+	if omitted > 0 {
+		w.raw("</mark><span class=\"omitted\"> … " + strconv.Itoa(omitted) + " code points … </span><mark>")
+		w.text(tail)
+	}
 	w.raw("</mark><span class=\"ctx\">")
 	w.text(ps.After)
 	w.raw("</span></p>\n")
-	if ps.Compare {
+	if ps.Compare && omitted == 0 {
 		w.diff(cleanText(it.Text), cleanText(ps.Text))
 	}
 	w.raw("</div>\n")
+}
+
+// passageMax is the most code points of a passage's place the page
+// shows: a longer one (a citation's span over a whole source) is shown
+// as its first and last passageMax/2, saying how many are left out
+// between, and is not compared, so that a passage costs the page O(1)
+// whatever the span (an excerpt's context is cut by NewPassage).
+const passageMax = 4 * ExcerptContext
+
+// cutMiddle is s whole (omitted 0) when it has at most max code points;
+// else its first and last max/2 code points, each moved out to whole
+// clusters, and how many code points are left out between.
+func cutMiddle(s string, max int) (head string, omitted int, tail string) {
+	n := utf8.RuneCountInString(s)
+	if n <= max {
+		return s, 0, ""
+	}
+	a, b := 0, len(s)
+	for k := 0; k < max/2; k++ {
+		_, size := utf8.DecodeRuneInString(s[a:])
+		a += size
+	}
+	for k := 0; k < max/2; k++ {
+		_, size := utf8.DecodeLastRuneInString(s[:b])
+		b -= size
+	}
+	a, b = clusterEnd(s, a), clusterStart(s, b)
+	if a >= b {
+		return s, 0, ""
+	}
+	return s[:a], utf8.RuneCountInString(s[a:b]), s[b:]
 }
 
 // diff writes the difference of quoted against source, cluster by

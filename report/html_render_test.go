@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/citecheck/citecheck"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -92,6 +94,9 @@ var htmlGolden = []struct {
 			{ID: "q1", Head: "quotation 2", Outcome: "not\u202E_found", Text: "\u202Esecond\u061C one", Source: "s\u2066x\u2068", Error: "\u202B<error>",
 				Range:    rangeOf(bidiDoc, "“\u202Esecond\u061C one”"),
 				Passages: []Passage{{Label: "nearest reading", Before: "\u200E", Text: "second one", After: "\u202E.", Start: 20, End: 30, Compare: true}}},
+			// The paragraph separators other than LF and CR end every isolate.
+			{ID: "q2", Head: "quotation 3\u2029", Outcome: "verbatim", Text: "third\u2029one", Source: "s\u001cx\u0085",
+				Passages: []Passage{{Label: "match", Before: "\u001d", Text: "third\u2029one", After: "\u001e.", Start: 40, End: 49}}},
 		}}},
 }
 
@@ -206,5 +211,27 @@ func TestHTMLDocumentBlocks(t *testing.T) {
 		if got := textOf(m); got != doc.String()[r.Start:r.End] {
 			t.Errorf("mark %d = %q", i, got)
 		}
+	}
+}
+
+// A passage's place over passageMax code points (a citation's span over a
+// whole source) is shown as its two ends and how much is left out, never
+// compared: a page's size does not grow with the span.
+func TestHTMLPassageOverMaxIsCut(t *testing.T) {
+	src := strings.Repeat("word ", 100_000) // 500,000 code points
+	x := citecheck.NewText(src)
+	page := func(end int) string {
+		return string(AppendHTML(nil, &Page{Outcomes: quoteOutcomes, Items: []Item{{ID: "r0c0", Outcome: "quote_mismatch", Text: "x",
+			Passages: []Passage{NewPassage("cited span", x, 0, end, true)}}}}))
+	}
+	whole, cut := page(passageMax), page(len(src))
+	if strings.Contains(whole, `class="omitted"`) || !strings.Contains(whole, `class="diff"`) {
+		t.Error("a passage of passageMax code points is not shown whole and compared")
+	}
+	if want := " … " + strconv.Itoa(len(src)-passageMax) + " code points … "; !strings.Contains(cut, want) || strings.Contains(cut, `class="diff"`) {
+		t.Errorf("a passage of the whole source is not cut to its ends (%q) without a difference", want)
+	}
+	if len(cut) > len(whole)+200 {
+		t.Errorf("the cut page is %d bytes, the page of a %d-code-point passage %d", len(cut), passageMax, len(whole))
 	}
 }

@@ -64,7 +64,7 @@ func runFix(body []byte, stdout, stderr io.Writer) int {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, " %d (%s) %s", o.CitationIndex, o.CitationID, o.Reason)
+		fmt.Fprintf(&b, " %d (%s) %s", o.CitationIndex, idForTerminal(o.CitationID), o.Reason)
 	}
 	if len(f.still) > listed {
 		fmt.Fprintf(&b, ", … (run --explain for all)")

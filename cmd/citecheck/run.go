@@ -370,7 +370,7 @@ func exitStatus(res *citecheck.Result, e *citecheck.Error, stderr io.Writer) int
 		return exitError
 	case !res.Valid:
 		d := res.FirstDiscrepancy
-		fmt.Fprintf(stderr, "citecheck: citation %d (%s) failed: %s\n", d.CitationIndex, d.CitationID, res.Reason)
+		fmt.Fprintf(stderr, "citecheck: citation %d (%s) failed: %s\n", d.CitationIndex, idForTerminal(d.CitationID), res.Reason)
 		return exitFailed
 	}
 	return exitValid

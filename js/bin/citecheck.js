@@ -154,7 +154,7 @@ function status(env, extended) {
   const r = env.result;
   if (r.valid) return EXIT_VALID;
   const d = r.first_discrepancy;
-  err(`citecheck: citation ${d.citation_index} (${d.citation_id}) failed: ${r.reason}\n`);
+  err(`citecheck: citation ${d.citation_index} (${idForTerminal(d.citation_id)}) failed: ${r.reason}\n`);
   return EXIT_FAILED;
 }
 
