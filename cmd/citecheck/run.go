@@ -208,8 +208,7 @@ func runHTML(body []byte, name string, stdout, stderr io.Writer) int {
 	a := evaluate(body, true, true)
 	stdout.Write(runPage(name, a.appendItems(nil, 0)))
 	if a.err != nil {
-		fmt.Fprintf(stderr, "citecheck: %s: %s\n", a.err.Code, a.err.Message)
-		return exitError
+		return exitStatus(nil, a.err, stderr)
 	}
 	if !a.all.Valid {
 		failedLine(stderr, a.all)
