@@ -105,10 +105,16 @@ type Passage struct {
 	// "found elsewhere", "cited span".
 	Label string
 	// Before, Text and After are the source before the place, at it, and
-	// after it, each already cut by the adapter (ExcerptContext code
-	// points of context at most) so that a page never holds a whole
+	// after it, each already cut by the adapter (NewPassage: ExcerptContext
+	// code points of context at most) so that a page never holds a whole
 	// source.
 	Before, Text, After string
+	// Omitted is how many code points of a place over passageMax are
+	// left out between Text (its first passageMax/2) and Rest (its last),
+	// as NewPassage cuts it; 0 when Text is the whole place. A cut place
+	// is never compared.
+	Omitted int
+	Rest    string
 	// Start and End are the place in the source, in code points.
 	Start, End int
 	// Compare: the page marks, character by character, where Text differs
@@ -122,12 +128,16 @@ const ExcerptContext = 160
 
 // NewPassage is the passage of t at [start, end) (code points, clamped to
 // t), labelled label, with at most ExcerptContext code points on each
-// side. Cost: O(1) index lookups in t and the bytes it copies.
+// side, and the place itself cut to its ends when it is over passageMax
+// (see Passage.Omitted). Cost: O(1) index lookups in t, and the place's
+// length to count its code points.
 func NewPassage(label string, t *citecheck.Text, start, end int, compare bool) Passage {
 	n := t.Len()
 	start, end = max(0, min(start, n)), max(0, min(end, n))
 	end = max(start, end)
 	s := t.String()
 	from, a, b, to := t.ByteOffset(max(0, start-ExcerptContext)), t.ByteOffset(start), t.ByteOffset(end), t.ByteOffset(min(n, end+ExcerptContext))
-	return Passage{Label: label, Before: s[from:a], Text: s[a:b], After: s[b:to], Start: start, End: end, Compare: compare}
+	head, omitted, tail := cutMiddle(s[a:b], passageMax)
+	return Passage{Label: label, Before: s[from:a], Text: head, Omitted: omitted, Rest: tail, After: s[b:to],
+		Start: start, End: end, Compare: compare && omitted == 0}
 }

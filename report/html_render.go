@@ -384,7 +384,10 @@ func (w *htmlWriter) passage(it *Item, ps *Passage) {
 	w.raw("<p class=\"excerpt\" dir=\"auto\"><span class=\"ctx\">")
 	w.text(ps.Before)
 	w.raw("</span><mark>")
-	head, omitted, tail := cutMiddle(ps.Text, passageMax)
+	head, omitted, tail := ps.Text, ps.Omitted, ps.Rest
+	if omitted == 0 { // a passage not cut by NewPassage is cut here
+		head, omitted, tail = cutMiddle(ps.Text, passageMax)
+	}
 	w.text(head)
 	if omitted > 0 {
 		w.raw("</mark><span class=\"omitted\"> … " + strconv.Itoa(omitted) + " code points … </span><mark>")
@@ -403,7 +406,9 @@ func (w *htmlWriter) passage(it *Item, ps *Passage) {
 // shows: a longer one (a citation's span over a whole source) is shown
 // as its first and last passageMax/2, saying how many are left out
 // between, and is not compared, so that a passage costs the page O(1)
-// whatever the span (an excerpt's context is cut by NewPassage).
+// whatever the span. NewPassage cuts it so (and its context), so that
+// the items a page gathers never hold a whole span; the renderer cuts a
+// passage built otherwise the same way.
 const passageMax = 4 * ExcerptContext
 
 // cutMiddle is s whole (omitted 0) when it has at most max code points;

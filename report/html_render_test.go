@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/citecheck/citecheck"
 	"golang.org/x/net/html"
@@ -216,13 +217,19 @@ func TestHTMLDocumentBlocks(t *testing.T) {
 
 // A passage's place over passageMax code points (a citation's span over a
 // whole source) is shown as its two ends and how much is left out, never
-// compared: a page's size does not grow with the span.
+// compared: a page's size does not grow with the span, nor do the items
+// NewPassage makes.
 func TestHTMLPassageOverMaxIsCut(t *testing.T) {
 	src := strings.Repeat("word ", 100_000) // 500,000 code points
 	x := citecheck.NewText(src)
 	page := func(end int) string {
 		return string(AppendHTML(nil, &Page{Outcomes: quoteOutcomes, Items: []Item{{ID: "r0c0", Outcome: "quote_mismatch", Text: "x",
 			Passages: []Passage{NewPassage("cited span", x, 0, end, true)}}}}))
+	}
+	if p := NewPassage("cited span", x, 0, len(src), true); utf8.RuneCountInString(p.Text+p.Rest) != passageMax ||
+		p.Omitted != len(src)-passageMax || p.Compare {
+		t.Errorf("NewPassage keeps %d code points of the place, %d left out, compare %v: want its two ends only, never compared",
+			utf8.RuneCountInString(p.Text+p.Rest), p.Omitted, p.Compare)
 	}
 	whole, cut := page(passageMax), page(len(src))
 	if strings.Contains(whole, `class="omitted"`) || !strings.Contains(whole, `class="diff"`) {

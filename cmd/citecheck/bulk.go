@@ -412,7 +412,7 @@ func detach(items []reportpkg.Item) []reportpkg.Item {
 		it.Text, it.Source, it.Head = strings.Clone(it.Text), strings.Clone(it.Source), strings.Clone(it.Head)
 		for k := range it.Passages {
 			p := &it.Passages[k]
-			p.Before, p.Text, p.After = strings.Clone(p.Before), strings.Clone(p.Text), strings.Clone(p.After)
+			p.Before, p.Text, p.Rest, p.After = strings.Clone(p.Before), strings.Clone(p.Text), strings.Clone(p.Rest), strings.Clone(p.After)
 		}
 	}
 	return items
