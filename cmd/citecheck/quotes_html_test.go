@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -92,11 +91,6 @@ func TestQuotesHTMLOfARefusedInputIsNothing(t *testing.T) {
 
 var updateHTML = flag.Bool("update-html", false, "rewrite testdata/quotes-*.html from the current output")
 
-// pageOwnParts matches the renderer's own parts of a page, the same on
-// every page: its style sheet, its script and the policy naming the
-// script's hash.
-var pageOwnParts = regexp.MustCompile(`(?s)(<style>).*?(</style>)|(<script>).*?(</script>)|(script-src )'sha256-[^']*'()`)
-
 // The page of a small report (the example of docs/quotes.md) and of an
 // Anthropic response, to the byte, but for the renderer's style sheet,
 // script and the script's hash (report's own golden pages hold those):
@@ -111,7 +105,7 @@ func TestQuotesHTMLGolden(t *testing.T) {
 		{"quotes-report.html", []string{"quotes", "--format", "html", "--explain", "--sources", quotesFixtures + "sources.tsv", quotesFixtures + "report.md"}},
 		{"quotes-anthropic.html", []string{"quotes", "--format", "html", "--explain", "--request", quotesFixtures + "anthropic-request.json", quotesFixtures + "anthropic-response.json"}},
 	} {
-		got := pageOwnParts.ReplaceAll([]byte(runCLI(t, nil, c.args...).stdout), []byte("${1}${3}${5}…${2}${4}${6}"))
+		got := testkit.WithoutPageOwnParts([]byte(runCLI(t, nil, c.args...).stdout))
 		path := filepath.Join("testdata", c.name)
 		if *updateHTML {
 			if err := os.WriteFile(path, got, 0o644); err != nil {

@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -47,4 +48,17 @@ func DataOutcomes(page string) ([]string, error) {
 		out = append(out, it.Outcome)
 	}
 	return out, err
+}
+
+// pageOwnParts matches an HTML report's own parts, the same on every
+// page: its style sheet, its script and the policy naming the script's
+// hash.
+var pageOwnParts = regexp.MustCompile(`(?s)(<style>).*?(</style>)|(<script>).*?(</script>)|(script-src )'sha256-[^']*'()`)
+
+// WithoutPageOwnParts is page with its style sheet, script and script
+// hash each replaced by "…": what a golden file of a page holds, so that
+// a change of style rewrites one golden page (report's own), not every
+// one.
+func WithoutPageOwnParts(page []byte) []byte {
+	return pageOwnParts.ReplaceAll(page, []byte("${1}${3}${5}…${2}${4}${6}"))
 }
