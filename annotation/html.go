@@ -96,11 +96,11 @@ func (h *HTMLItems) Append(dst []report.Item, it Item, r *Report) []report.Item 
 	}
 	t, tr := &a.Targets[j], &r.Targets[j]
 	item.Source = t.Source
-	if q := firstQuote(t); q != nil {
+	if q := t.first(TextQuote); q != nil {
 		item.Text = q.Exact
 	} else {
 		for k := range a.Targets { // the main target has none: any target's
-			if q := firstQuote(&a.Targets[k]); q != nil {
+			if q := a.Targets[k].first(TextQuote); q != nil {
 				item.Text = q.Exact
 				break
 			}
@@ -184,19 +184,11 @@ func (r *Report) mainTarget() int {
 	return -1
 }
 
-func firstQuote(t *Target) *Selector {
+// first is the target's first selector of type typ (TextQuote,
+// TextPosition), nil for none.
+func (t *Target) first(typ string) *Selector {
 	for i := range t.Selectors {
-		if t.Selectors[i].Type == TextQuote {
-			return &t.Selectors[i]
-		}
-	}
-	return nil
-}
-
-// firstPosition is the target's first TextPositionSelector, nil for none.
-func firstPosition(t *Target) *Selector {
-	for i := range t.Selectors {
-		if t.Selectors[i].Type == TextPosition {
+		if t.Selectors[i].Type == typ {
 			return &t.Selectors[i]
 		}
 	}
@@ -216,7 +208,7 @@ func quoteCheck(tr *TargetReport) *SelectorCheck {
 
 // passages are the places of x a target is shown against (see Append).
 func passages(x *citecheck.Text, t *Target, tr *TargetReport) []report.Passage {
-	q, pos, qc := firstQuote(t), firstPosition(t), quoteCheck(tr)
+	q, pos, qc := t.first(TextQuote), t.first(TextPosition), quoteCheck(tr)
 	if q == nil || qc == nil {
 		return nil
 	}
