@@ -151,7 +151,7 @@ func (w *htmlWriter) escape(s string, mode int) {
 				w.raw("\uFFFD")
 			default:
 				if mode != escExact && isBidiControl(rune(c)) { // FS, GS, RS
-					w.standIn(rune(c), mode)
+					w.bidiControl(rune(c), mode)
 				} else {
 					w.b = append(w.b, c)
 				}
@@ -164,7 +164,7 @@ func (w *htmlWriter) escape(s string, mode int) {
 		case r == utf8.RuneError && n == 1:
 			w.raw("\uFFFD")
 		case mode != escExact && isBidiControl(r):
-			w.standIn(r, mode)
+			w.bidiControl(r, mode)
 		default:
 			w.b = append(w.b, s[i:i+n]...)
 		}
@@ -172,8 +172,8 @@ func (w *htmlWriter) escape(s string, mode int) {
 	}
 }
 
-// standIn writes bidi control r as mode shows it (see escape).
-func (w *htmlWriter) standIn(r rune, mode int) {
+// bidiControl writes bidi control r as mode shows it (see escape).
+func (w *htmlWriter) bidiControl(r rune, mode int) {
 	if mode == escBody {
 		w.bidiStandIn(r)
 	} else {
